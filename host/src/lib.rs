@@ -1,0 +1,1 @@
+//! Ferrodyn host tooling.

@@ -1,0 +1,138 @@
+//! Error types: what went wrong, and which item it concerns.
+
+/// A model item, named by its kind and its index in the order it was added.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Item {
+    /// The ground (the fixed global frame).
+    Ground,
+    /// A rigid body.
+    Body(usize),
+    /// A joint or constraint.
+    Joint(usize),
+    /// A force element.
+    Force(usize),
+}
+
+/// A fixed capacity of a model (one const generic parameter each).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Capacity {
+    /// Rigid bodies.
+    Bodies,
+    /// Joints and constraints.
+    Joints,
+    /// Force elements.
+    Forces,
+    /// Scalar constraint equations (rows of Φ).
+    ConstraintRows,
+    /// Stored entries of the skyline (profile) factor of the constraint matrix.
+    SkylineEntries,
+    /// Points of a piecewise-linear time table.
+    TablePoints,
+}
+
+/// Why a model could not be built. Each variant names the offending item.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum BuildError {
+    /// A fixed capacity is too small for the model.
+    CapacityExceeded {
+        /// Which capacity.
+        capacity: Capacity,
+        /// How many the model needs (at least).
+        needed: usize,
+        /// The capacity given.
+        available: usize,
+    },
+    /// Mass is zero, negative or not finite.
+    InvalidMass {
+        /// The body.
+        body: usize,
+        /// The mass given.
+        mass: f64,
+    },
+    /// The inertia matrix about the CG is not symmetric positive definite.
+    InertiaNotPositiveDefinite {
+        /// The body.
+        body: usize,
+    },
+    /// Principal moments violate the triangle inequality (I1 + I2 ≥ I3): no real body has them.
+    InertiaTriangleInequality {
+        /// The body.
+        body: usize,
+    },
+    /// A joint axis, frame axis or direction has zero length.
+    ZeroLengthAxis {
+        /// The item holding the axis.
+        item: Item,
+    },
+    /// A reference to a body that does not exist.
+    UnknownBody {
+        /// The item holding the reference.
+        item: Item,
+        /// The body index referenced.
+        body: usize,
+    },
+    /// A joint connects a body to itself.
+    SameBody {
+        /// The joint.
+        item: Item,
+    },
+    /// A number is NaN or infinite.
+    NonFinite {
+        /// The item.
+        item: Item,
+    },
+    /// A parameter is out of its valid range.
+    InvalidParameter {
+        /// The item.
+        item: Item,
+        /// What is wrong.
+        reason: &'static str,
+    },
+}
+
+/// Why a simulation step failed. The state is left as it was before the failing step
+/// where the integrator can restore it, so the caller can react (reduce the step, stop safely).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum KernelError {
+    /// The constraint matrix Φ_q M⁻¹ Φ_qᵀ is singular (redundant or degenerate constraints).
+    SingularMatrix {
+        /// Constraint row at which the pivot vanished.
+        row: usize,
+        /// The joint owning that row.
+        joint: usize,
+    },
+    /// Newton–Raphson projection onto Φ = 0 did not converge.
+    ProjectionNotConverged {
+        /// Iterations performed.
+        iterations: u32,
+        /// Largest |Φ| left.
+        residual: f64,
+    },
+    /// A NaN or infinity appeared in the state.
+    NonFinite {
+        /// The item where it was detected.
+        item: Item,
+        /// Simulation time.
+        time: f64,
+    },
+    /// The adaptive integrator needed more substeps than allowed for one step.
+    TooManySubsteps {
+        /// The limit.
+        limit: u32,
+        /// Simulation time reached.
+        time: f64,
+    },
+    /// The adaptive step size fell below the minimum.
+    StepSizeTooSmall {
+        /// Simulation time.
+        time: f64,
+        /// Step size proposed.
+        step: f64,
+    },
+    /// A step was requested with a non-positive or non-finite size.
+    InvalidStepSize,
+}

@@ -1,0 +1,1 @@
+//! Time integrators behind the one [`crate::Integrator`] trait.

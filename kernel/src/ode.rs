@@ -1,0 +1,70 @@
+//! The interface between integrators and the systems they advance.
+//!
+//! A system's state is a flat slice `y = [positions | velocities]`. Integrators only see
+//! slices and stage buffers: the same RK4 advances a rigid multibody model and an ANCF body.
+
+use crate::{KernelError, Real};
+
+/// A first-order ODE `ẏ = f(t, y)` whose state splits into positions and velocities.
+pub trait OdeSystem<R: Real> {
+    /// Length of the state `y`.
+    fn state_len(&self) -> usize;
+    /// Length of the position part `y[..position_len]`; velocities follow.
+    fn position_len(&self) -> usize;
+    /// Writes `ẏ = f(t, y)` into `dydt` (same length as `y`).
+    fn derivative(&mut self, t: R, y: &[R], dydt: &mut [R]) -> Result<(), KernelError>;
+    /// Advances the positions of `y` by `h` with the velocities held in `y` (exact on the
+    /// rotation group for quaternions). Used by the split (symplectic) integrators.
+    fn advance_positions(&mut self, y: &mut [R], h: R);
+    /// Called after every accepted step: normalises quaternions, projects onto the constraint
+    /// manifold, checks for NaN. Returns the number of projection iterations performed.
+    fn accept_step(&mut self, t: R, y: &mut [R]) -> Result<u32, KernelError>;
+}
+
+/// Counters of one call to [`Integrator::step`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct StepStats {
+    /// Accepted (sub)steps.
+    pub accepted: u32,
+    /// Rejected trial steps (adaptive methods).
+    pub rejected: u32,
+    /// Evaluations of `f(t, y)`.
+    pub evaluations: u32,
+    /// Newton iterations spent in projection.
+    pub projection_iterations: u32,
+}
+
+impl StepStats {
+    /// Adds the counters of `o` to `self`.
+    pub fn accumulate(&mut self, o: &StepStats) {
+        self.accepted += o.accepted;
+        self.rejected += o.rejected;
+        self.evaluations += o.evaluations;
+        self.projection_iterations += o.projection_iterations;
+    }
+}
+
+/// Number of state-sized work buffers an integrator may use.
+pub const STAGE_BUFFERS: usize = 9;
+
+/// State-sized scratch buffers lent to an integrator (each at least `state_len` long).
+pub struct Stages<'a, R> {
+    /// The buffers; integrators document which they use.
+    pub k: [&'a mut [R]; STAGE_BUFFERS],
+}
+
+/// A time-stepping method. `step` advances `y` from `t` to `t + h`: a fixed-step method takes
+/// one step; an adaptive method takes as many substeps (bounded) as its error control needs.
+/// A step never allocates and never panics; on error `y` holds the state at `t`.
+pub trait Integrator<R: Real> {
+    /// Advances `y` from `t` to `t + h`.
+    fn step<S: OdeSystem<R>>(
+        &mut self,
+        system: &mut S,
+        t: R,
+        h: R,
+        y: &mut [R],
+        stages: &mut Stages<'_, R>,
+    ) -> Result<StepStats, KernelError>;
+}

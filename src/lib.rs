@@ -1,0 +1,6 @@
+//! Ferrodyn facade: re-exports the `no_std` kernel and the `std` host tooling.
+//!
+//! See `ferrodyn_kernel` for the memory and determinism contracts.
+
+pub use ferrodyn_host as host;
+pub use ferrodyn_kernel as kernel;
