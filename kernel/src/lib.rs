@@ -3,12 +3,25 @@
 //! The `no_std`, allocation-free core of Ferrodyn: rigid multibody dynamics with joints,
 //! forces and explicit/semi-implicit integrators, generic over `f32` and `f64`.
 //!
+//! ```
+//! use ferrodyn_kernel::{integrators::Rk4, math::{Mat3, Quat, Vec3}, *};
+//! // A 1 kg pendulum on a 1 m massless rod, modelled by a distance constraint.
+//! let mut b = Model::<f64, 1, 1, 0, 1, 1>::builder(Vec3::new(0.0, 0.0, -9.81));
+//! let bob = b.add_body(Body::sphere(1.0, 0.01).at(Vec3::new(1.0, 0.0, 0.0), Quat::IDENTITY)).unwrap();
+//! b.add_joint(Joint::new(JointKind::Distance { length: 1.0 }, BodyRef::Ground, Frame::at(Vec3::ZERO),
+//!                        bob, Frame::at(Vec3::ZERO))).unwrap();
+//! let model = b.build().unwrap();
+//! let mut data = Data::new(&model);
+//! for _ in 0..1000 { step(&model, &mut data, &mut Rk4, 1e-3).unwrap(); }
+//! assert!(data.position(0).z < 0.0);
+//! ```
+//!
 //! ## Memory contract
 //! All storage is fixed at compile time by const-generic capacities (bodies, joints, forces,
 //! constraint rows, skyline entries). Building a model larger than a capacity is a
 //! [`BuildError::CapacityExceeded`], never a panic. Stepping never allocates (there is no
-//! allocator: the crate is `#![no_std]` without `alloc`) and never panics: every fallible
-//! stage returns a [`KernelError`].
+//! allocator: the crate is `#![no_std]` without `alloc`) and returns every failure as a
+//! [`KernelError`].
 //!
 //! ## Determinism contract
 //! Every elementary function goes through [`Real`], implemented with `libm` for both `f32`
@@ -18,12 +31,32 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod analysis;
+mod body;
+mod constraint;
+mod data;
+mod dynamics;
 mod error;
+mod force;
 pub mod integrators;
+mod joint;
 pub mod math;
+mod model;
+pub mod models;
 mod ode;
 mod real;
+mod simulation;
+mod skyline;
+mod time_function;
 
+pub use body::{Body, BodyRef, MassProperties};
+pub use constraint::ConstraintRow;
+pub use data::{Data, BODY_STATE};
 pub use error::{BuildError, Capacity, Item, KernelError};
-pub use ode::{Integrator, OdeSystem, Stages, StepStats, STAGE_BUFFERS};
+pub use force::{Axes, Force};
+pub use joint::{DrivenCoordinate, Frame, Joint, JointKind};
+pub use model::{skyline_entries, Model, ModelBuilder, Stabilization};
+pub use ode::{Integrator, OdeSystem, StepStats, Stages, STAGE_BUFFERS};
 pub use real::Real;
+pub use simulation::{accelerations, assemble, forward, step};
+pub use time_function::{TimeFunction, TimeValue, TABLE_POINTS};

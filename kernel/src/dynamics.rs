@@ -1,0 +1,342 @@
+//! Forward dynamics of the constrained system and projection onto the constraint manifold.
+//!
+//! Index-3 DAE  M a + Φ_qᵀ λ = Q,  Φ(q, t) = 0, solved at acceleration level:
+//!   (Φ_q M⁻¹ Φ_qᵀ) λ = Φ_q M⁻¹ Q − γ,   a = M⁻¹ (Q − Φ_qᵀ λ),
+//! with M block diagonal (solved body by body, see `MassProperties::solve`) and the Schur
+//! complement in skyline storage (see `skyline`). Drift is removed after every accepted step
+//! by a mass-weighted Newton–Raphson projection of q onto Φ = 0 and of v onto Φ̇ = 0
+//! (coordinate projection; Hairer & Wanner, *Solving ODEs II*, VII.2), optionally helped by
+//! Baumgarte terms in γ.
+
+use crate::body::BodyRef;
+use crate::constraint::{evaluate_joint, SideState};
+use crate::data::WorkView;
+use crate::force::{side, Wrench};
+use crate::math::{Quat, Vec3};
+use crate::model::ModelView;
+use crate::{skyline, Item, KernelError, OdeSystem, Real};
+
+/// The rigid multibody model as an ODE for the integrators.
+pub(crate) struct RigidSystem<'a, R> {
+    pub model: ModelView<'a, R>,
+    pub work: WorkView<'a, R>,
+}
+
+/// Offsets of body `i`'s position and velocity in the flat state of `n` bodies.
+#[inline]
+fn offsets(n: usize, i: usize) -> (usize, usize) {
+    (7 * i, 7 * n + 6 * i)
+}
+
+fn vec_at<R: Real>(y: &[R], i: usize) -> Option<Vec3<R>> {
+    Some(Vec3::new(*y.get(i)?, *y.get(i + 1)?, *y.get(i + 2)?))
+}
+
+fn add_at<R: Real>(y: &mut [R], i: usize, d: Vec3<R>) {
+    if let Some(s) = y.get_mut(i..i + 3) {
+        s[0] += d.x;
+        s[1] += d.y;
+        s[2] += d.z;
+    }
+}
+
+fn dot6<R: Real>(a: &[R; 6], b: &[R; 6]) -> R {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5]
+}
+
+impl<R: Real> RigidSystem<'_, R> {
+    fn body_count(&self) -> usize {
+        self.model.bodies.len()
+    }
+
+    /// Body poses and velocities from the state `y` into `work.sides`.
+    fn kinematics(&mut self, t: R, y: &[R]) -> Result<(), KernelError> {
+        let n = self.body_count();
+        for (i, s) in self.work.sides.iter_mut().enumerate() {
+            let (qi, vi) = offsets(n, i);
+            let bad = KernelError::NonFinite { item: Item::Body(i), time: t.to_f64() };
+            let q = y.get(qi + 3..qi + 7).ok_or(bad)?;
+            let quat = Quat::new(q[0], q[1], q[2], q[3]).normalized().ok_or(bad)?;
+            let (x, v, w) = (vec_at(y, qi).ok_or(bad)?, vec_at(y, vi).ok_or(bad)?, vec_at(y, vi + 3).ok_or(bad)?);
+            if !(x.is_finite() && v.is_finite() && w.is_finite()) {
+                return Err(bad);
+            }
+            let rot = quat.to_matrix();
+            *s = SideState { x, rot, v, w: rot.mul_vec(w) };
+        }
+        Ok(())
+    }
+
+    /// Φ, Φ_q, Φ_t, γ of every joint into `work.rows`.
+    fn constraints(&mut self, t: R) {
+        let m = &self.model;
+        for (joint, &start) in m.joints.iter().zip(m.joint_start) {
+            let (si, sj) = (side(self.work.sides, joint.body_i), side(self.work.sides, joint.body_j));
+            if let Some(out) = self.work.rows.get_mut(start..start + joint.kind.rows()) {
+                evaluate_joint(joint, &si, &sj, t, out);
+            }
+        }
+    }
+
+    /// Bodies of the two sides of row `r`.
+    fn row_bodies(&self, r: usize) -> [BodyRef; 2] {
+        match self.model.row_joint.get(r).and_then(|&j| self.model.joints.get(j)) {
+            Some(j) => [j.body_i, j.body_j],
+            None => [BodyRef::Ground; 2],
+        }
+    }
+
+    /// W = M⁻¹ Φ_qᵀ (per row and side) and the skyline matrix Φ_q M⁻¹ Φ_qᵀ, factorized.
+    fn factor_constraint_matrix(&mut self) -> Result<(), KernelError> {
+        for r in 0..self.work.rows.len() {
+            let bodies = self.row_bodies(r);
+            let row = self.work.rows[r];
+            for k in 0..2 {
+                self.work.minv_jt[r][k] = match bodies[k] {
+                    BodyRef::Body(b) => {
+                        let (Some(mp), Some(s)) = (self.model.mass.get(b), self.work.sides.get(b)) else {
+                            continue;
+                        };
+                        let j = &row.jac[k];
+                        let (a, alpha) =
+                            mp.solve(&s.rot, Vec3::new(j[0], j[1], j[2]), Vec3::new(j[3], j[4], j[5]));
+                        [a.x, a.y, a.z, alpha.x, alpha.y, alpha.z]
+                    }
+                    BodyRef::Ground => [R::ZERO; 6],
+                };
+            }
+        }
+        let layout = self.model.layout;
+        for r in 0..layout.rows() {
+            let br = self.row_bodies(r);
+            for c in layout.first[r]..=r {
+                let bc = self.row_bodies(c);
+                let mut sum = R::ZERO;
+                for kr in 0..2 {
+                    for kc in 0..2 {
+                        if matches!(br[kr], BodyRef::Body(_)) && br[kr] == bc[kc] {
+                            sum += dot6(&self.work.rows[r].jac[kr], &self.work.minv_jt[c][kc]);
+                        }
+                    }
+                }
+                self.work.matrix[layout.index(r, c)] = sum;
+            }
+        }
+        skyline::factorize(&layout, self.work.matrix).map_err(|row| KernelError::SingularMatrix {
+            row,
+            joint: self.model.row_joint.get(row).copied().unwrap_or(0),
+        })
+    }
+
+    /// Adds −Σ_r W_r x_r (per body, 6 velocity-space components) to `out`.
+    fn apply_correction(&self, x: &[R], mut out: impl FnMut(usize, &[R; 6], R)) {
+        for (r, &xr) in x.iter().enumerate() {
+            for (k, b) in self.row_bodies(r).into_iter().enumerate() {
+                if let BodyRef::Body(b) = b {
+                    out(b, &self.work.minv_jt[r][k], xr);
+                }
+            }
+        }
+    }
+
+    /// Φ_q v + Φ_t for row r, with velocities from `y`.
+    fn row_rate(&self, r: usize, y: &[R]) -> R {
+        let n = self.body_count();
+        let row = &self.work.rows[r];
+        let mut rate = row.phi_t;
+        for (k, b) in self.row_bodies(r).into_iter().enumerate() {
+            if let BodyRef::Body(b) = b {
+                let (_, vi) = offsets(n, b);
+                if let Some(v) = y.get(vi..vi + 6) {
+                    for c in 0..6 {
+                        rate += row.jac[k][c] * v[c];
+                    }
+                }
+            }
+        }
+        rate
+    }
+
+    /// Accelerations (into `work.accel`) and multipliers (into `work.lambda`) at (t, y).
+    pub fn forward(&mut self, t: R, y: &[R]) -> Result<(), KernelError> {
+        self.kinematics(t, y)?;
+        let m = self.model;
+        // Applied and inertial generalized forces.
+        for ((w, s), (mp, body_index)) in
+            self.work.wrench.iter_mut().zip(self.work.sides.iter()).zip(m.mass.iter().zip(0..))
+        {
+            let (_, vi) = offsets(m.bodies.len(), body_index);
+            let omega = vec_at(y, vi + 3).unwrap_or(Vec3::ZERO);
+            let mut wr = Wrench::default();
+            wr.add_force_at(s, s.rot.mul_vec(mp.cg), m.gravity * mp.mass);
+            // Velocity terms of Newton–Euler written at the origin: −m R(ω×(ω×c)), −ω×J_o ω.
+            wr.force -= s.rot.mul_vec(omega.cross(omega.cross(mp.cg))) * mp.mass;
+            wr.torque -= omega.cross(mp.inertia_origin.mul_vec(omega));
+            *w = wr;
+        }
+        for f in m.forces {
+            f.apply(t, m.joints, self.work.sides, self.work.wrench);
+        }
+        for ((a, w), (mp, s)) in
+            self.work.accel.iter_mut().zip(self.work.wrench.iter()).zip(m.mass.iter().zip(self.work.sides.iter()))
+        {
+            let (lin, ang) = mp.solve(&s.rot, w.force, w.torque);
+            *a = [lin.x, lin.y, lin.z, ang.x, ang.y, ang.z];
+        }
+        if self.work.rows.is_empty() {
+            return Ok(());
+        }
+        self.constraints(t);
+        self.factor_constraint_matrix()?;
+        let st = m.stabilization;
+        let two_alpha = R::TWO * st.baumgarte_alpha;
+        let beta2 = st.baumgarte_beta * st.baumgarte_beta;
+        for r in 0..self.work.rows.len() {
+            let row = self.work.rows[r];
+            let mut rhs = -row.gamma;
+            if two_alpha != R::ZERO || beta2 != R::ZERO {
+                rhs += two_alpha * self.row_rate(r, y) + beta2 * row.phi;
+            }
+            for (k, b) in self.row_bodies(r).into_iter().enumerate() {
+                if let BodyRef::Body(b) = b {
+                    rhs += dot6(&row.jac[k], &self.work.accel[b]);
+                }
+            }
+            self.work.lambda[r] = rhs;
+        }
+        skyline::solve(&m.layout, self.work.matrix, self.work.lambda);
+        // Taken out of `work` (and put back) so the closure may write them while `self` is read.
+        let lambda = core::mem::take(&mut self.work.lambda);
+        let accel = core::mem::take(&mut self.work.accel);
+        self.apply_correction(lambda, |b, w, x| {
+            if let Some(a) = accel.get_mut(b) {
+                for c in 0..6 {
+                    a[c] -= w[c] * x;
+                }
+            }
+        });
+        self.work.lambda = lambda;
+        self.work.accel = accel;
+        Ok(())
+    }
+
+    /// Newton–Raphson on Φ(q) = 0 with the mass-weighted minimal correction
+    /// Δ = −M⁻¹Φ_qᵀ(Φ_q M⁻¹Φ_qᵀ)⁻¹Φ, then the exact velocity projection onto Φ̇ = 0.
+    fn project(&mut self, t: R, y: &mut [R]) -> Result<u32, KernelError> {
+        let st = *self.model.stabilization;
+        let n = self.body_count();
+        let mut iterations = 0;
+        loop {
+            self.kinematics(t, y)?;
+            self.constraints(t);
+            let residual = self.work.rows.iter().fold(R::ZERO, |m, r| m.max(r.phi.abs()));
+            if !residual.is_finite() {
+                return Err(KernelError::NonFinite { item: Item::Ground, time: t.to_f64() });
+            }
+            self.factor_constraint_matrix()?;
+            if residual <= st.projection_tolerance {
+                break;
+            }
+            if iterations >= st.max_projection_iterations {
+                return Err(KernelError::ProjectionNotConverged { iterations, residual: residual.to_f64() });
+            }
+            iterations += 1;
+            let lambda = core::mem::take(&mut self.work.lambda);
+            for (l, row) in lambda.iter_mut().zip(self.work.rows.iter()) {
+                *l = -row.phi;
+            }
+            skyline::solve(&self.model.layout, self.work.matrix, lambda);
+            self.apply_correction(lambda, |b, w, x| {
+                let (qi, _) = offsets(n, b);
+                add_at(y, qi, Vec3::new(w[0], w[1], w[2]) * x);
+                let dtheta = Vec3::new(w[3], w[4], w[5]) * x;
+                if let Some(q) = y.get_mut(qi + 3..qi + 7) {
+                    // Rotation vector in body axes: q ← q ⊗ exp(Δθ/2).
+                    let updated = Quat::new(q[0], q[1], q[2], q[3]).mul(&Quat::from_rotation_vector(dtheta));
+                    q.copy_from_slice(&updated.to_array());
+                }
+            });
+            self.work.lambda = lambda;
+            normalize_quaternions(n, y);
+        }
+        // Velocities: v ← v − W (Φ_q W)⁻¹ (Φ_q v + Φ_t), at the projected q (matrix is current).
+        let lambda = core::mem::take(&mut self.work.lambda);
+        for (r, l) in lambda.iter_mut().enumerate() {
+            *l = -self.row_rate(r, y);
+        }
+        skyline::solve(&self.model.layout, self.work.matrix, lambda);
+        self.apply_correction(lambda, |b, w, x| {
+            let (_, vi) = offsets(n, b);
+            add_at(y, vi, Vec3::new(w[0], w[1], w[2]) * x);
+            add_at(y, vi + 3, Vec3::new(w[3], w[4], w[5]) * x);
+        });
+        self.work.lambda = lambda;
+        Ok(iterations)
+    }
+}
+
+/// Rescales every body's quaternion to unit length.
+fn normalize_quaternions<R: Real>(n: usize, y: &mut [R]) {
+    for i in 0..n {
+        let (qi, _) = offsets(n, i);
+        if let Some(q) = y.get_mut(qi + 3..qi + 7) {
+            if let Some(u) = Quat::new(q[0], q[1], q[2], q[3]).normalized() {
+                q.copy_from_slice(&u.to_array());
+            }
+        }
+    }
+}
+
+impl<R: Real> OdeSystem<R> for RigidSystem<'_, R> {
+    fn state_len(&self) -> usize {
+        13 * self.body_count()
+    }
+    fn position_len(&self) -> usize {
+        7 * self.body_count()
+    }
+    fn derivative(&mut self, t: R, y: &[R], dydt: &mut [R]) -> Result<(), KernelError> {
+        self.forward(t, y)?;
+        let n = self.body_count();
+        for i in 0..n {
+            let (qi, vi) = offsets(n, i);
+            let (Some(v), Some(q), Some(a)) = (y.get(vi..vi + 6), y.get(qi + 3..qi + 7), self.work.accel.get(i)) else {
+                continue;
+            };
+            let qd = Quat::new(q[0], q[1], q[2], q[3]).derivative(Vec3::new(v[3], v[4], v[5]));
+            if let Some(dq) = dydt.get_mut(qi..qi + 7) {
+                dq[..3].copy_from_slice(&v[..3]);
+                dq[3..].copy_from_slice(&qd.to_array());
+            }
+            if let Some(dv) = dydt.get_mut(vi..vi + 6) {
+                dv.copy_from_slice(a);
+            }
+        }
+        Ok(())
+    }
+    fn advance_positions(&mut self, y: &mut [R], h: R) {
+        let n = self.body_count();
+        for i in 0..n {
+            let (qi, vi) = offsets(n, i);
+            let (Some(v), Some(w)) = (vec_at(y, vi), vec_at(y, vi + 3)) else { continue };
+            add_at(y, qi, v * h);
+            if let Some(q) = y.get_mut(qi + 3..qi + 7) {
+                // Exact rotation by ω·h in body axes.
+                let turned = Quat::new(q[0], q[1], q[2], q[3]).mul(&Quat::from_rotation_vector(w * h));
+                q.copy_from_slice(&turned.to_array());
+            }
+        }
+    }
+    fn accept_step(&mut self, t: R, y: &mut [R]) -> Result<u32, KernelError> {
+        let n = self.body_count();
+        normalize_quaternions(n, y);
+        if let Some(i) = y.get(..13 * n).and_then(|s| s.iter().position(|x| !x.is_finite())) {
+            let body = if i < 7 * n { i / 7 } else { (i - 7 * n) / 6 };
+            return Err(KernelError::NonFinite { item: Item::Body(body), time: t.to_f64() });
+        }
+        if self.model.stabilization.project && !self.work.rows.is_empty() {
+            self.project(t, y)
+        } else {
+            Ok(0)
+        }
+    }
+}

@@ -1,0 +1,94 @@
+//! Canonical models used by the examples, tests, benchmarks, the host's default scene and the
+//! firmware: one definition each, so every user of "the 20-link chain" simulates the same thing.
+
+use crate::math::{Quat, Vec3};
+use crate::{Body, BodyRef, BuildError, Frame, Joint, JointKind, Model, ModelBuilder, Real};
+
+/// Standard gravity used by the canonical models (m/s²), along −z.
+pub const GRAVITY: f64 = 9.81;
+
+/// Parameters of a planar chain of uniform rods joined by revolute joints about the global y
+/// axis, hanging from the ground at the origin and initially lying along +x (released
+/// horizontally).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ChainSpec<R> {
+    /// Number of links.
+    pub links: usize,
+    /// Length of each link (m).
+    pub link_length: R,
+    /// Mass of each link (kg).
+    pub link_mass: R,
+    /// Radius of the rods for their inertia (m).
+    pub link_radius: R,
+}
+
+impl<R: Real> ChainSpec<R> {
+    /// `links` rods of 0.1 m, 0.1 kg, radius 5 mm.
+    pub fn standard(links: usize) -> Self {
+        Self { links, link_length: R::from_f64(0.1), link_mass: R::from_f64(0.1), link_radius: R::from_f64(0.005) }
+    }
+    /// Stored skyline entries the chain needs: rows of joint k couple with joint k − 1.
+    pub const fn skyline_entries(links: usize) -> usize {
+        if links == 0 {
+            0
+        } else {
+            40 * links - 25
+        }
+    }
+}
+
+/// Adds the chain's bodies and joints to `builder` (link k is body k, joint k joins link k to
+/// link k − 1 or to the ground). Body origins sit at the rods' centres.
+pub fn add_revolute_chain<R: Real, const B: usize, const J: usize, const F: usize, const C: usize, const S: usize>(
+    builder: &mut ModelBuilder<R, B, J, F, C, S>,
+    spec: &ChainSpec<R>,
+) -> Result<(), BuildError> {
+    let half = spec.link_length * R::HALF;
+    let hinge_axis = Vec3::Y;
+    let mut previous = BodyRef::Ground;
+    for k in 0..spec.links {
+        let centre = Vec3::new((R::from_usize(k) + R::HALF) * spec.link_length, R::ZERO, R::ZERO);
+        let rod = Body::rod(spec.link_mass, spec.link_length, spec.link_radius).at(centre, Quat::IDENTITY);
+        let link = builder.add_body(rod)?;
+        let parent_point = match previous {
+            BodyRef::Ground => Vec3::ZERO,
+            BodyRef::Body(_) => Vec3::new(half, R::ZERO, R::ZERO),
+        };
+        builder.add_joint(Joint::new(
+            JointKind::Revolute,
+            previous,
+            Frame::with_z_axis(parent_point, hinge_axis),
+            link,
+            Frame::with_z_axis(Vec3::new(-half, R::ZERO, R::ZERO), hinge_axis),
+        ))?;
+        previous = link;
+    }
+    Ok(())
+}
+
+/// The chain as a finished model with gravity −z.
+pub fn revolute_chain<R: Real, const B: usize, const J: usize, const F: usize, const C: usize, const S: usize>(
+    spec: &ChainSpec<R>,
+) -> Result<Model<R, B, J, F, C, S>, BuildError> {
+    let mut b = Model::builder(Vec3::new(R::ZERO, R::ZERO, -R::from_f64(GRAVITY)));
+    add_revolute_chain(&mut b, spec)?;
+    b.build()
+}
+
+/// A simple pendulum: a small sphere of `mass` on a massless rod of `length`, modelled by a
+/// distance constraint to the ground origin, released from rest at `angle` from the downward
+/// vertical (in the x–z plane). The sphere's spin is decoupled, so the motion is exactly the
+/// point-mass pendulum.
+pub fn simple_pendulum<R: Real>(mass: R, length: R, angle: R) -> Result<Model<R, 1, 1, 0, 1, 1>, BuildError> {
+    let mut b = Model::builder(Vec3::new(R::ZERO, R::ZERO, -R::from_f64(GRAVITY)));
+    let start = Vec3::new(length * angle.sin(), R::ZERO, -(length * angle.cos()));
+    let bob = b.add_body(Body::sphere(mass, R::from_f64(0.01)).at(start, Quat::IDENTITY))?;
+    b.add_joint(Joint::new(
+        JointKind::Distance { length },
+        BodyRef::Ground,
+        Frame::at(Vec3::ZERO),
+        bob,
+        Frame::at(Vec3::ZERO),
+    ))?;
+    b.build()
+}

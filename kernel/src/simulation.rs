@@ -1,0 +1,66 @@
+//! Stepping a model: the public entry points that pair a [`Model`] with its [`Data`].
+
+use crate::data::Data;
+use crate::dynamics::RigidSystem;
+use crate::model::Model;
+use crate::{Integrator, KernelError, OdeSystem, Real, Stages, StepStats};
+
+impl<R: Real, const B: usize, const C: usize, const S: usize> Data<R, B, C, S> {
+    /// Splits the data into the state vector, the integrator stages and the dynamics system.
+    fn parts<'a, const J: usize, const F: usize>(
+        &'a mut self,
+        model: &'a Model<R, B, J, F, C, S>,
+    ) -> (&'a mut [R], Stages<'a, R>, RigidSystem<'a, R>) {
+        let n = 13 * self.body_count;
+        let y = &mut self.state.as_flattened_mut()[..n];
+        let k = self.stages.each_mut().map(|s| &mut s.as_flattened_mut()[..n]);
+        let system = RigidSystem { model: model.view(), work: self.work.view(self.body_count, self.row_count) };
+        (y, Stages { k }, system)
+    }
+}
+
+/// Advances `data` by `dt` with `integrator`. Never allocates, never panics; on error the state
+/// is left at the start of the step (time unchanged).
+pub fn step<R: Real, I: Integrator<R>, const B: usize, const J: usize, const F: usize, const C: usize, const S: usize>(
+    model: &Model<R, B, J, F, C, S>,
+    data: &mut Data<R, B, C, S>,
+    integrator: &mut I,
+    dt: R,
+) -> Result<StepStats, KernelError> {
+    let t = data.time;
+    let (y, mut stages, mut system) = data.parts(model);
+    let stats = integrator.step(&mut system, t, dt, y, &mut stages)?;
+    data.time = t + dt;
+    data.steps += 1;
+    data.last = stats;
+    data.total.accumulate(&stats);
+    Ok(stats)
+}
+
+/// Projects the current state onto Φ(q, t) = 0 and Φ̇ = 0 (assembly of the initial
+/// configuration). Returns the Newton iterations used.
+pub fn assemble<R: Real, const B: usize, const J: usize, const F: usize, const C: usize, const S: usize>(
+    model: &Model<R, B, J, F, C, S>,
+    data: &mut Data<R, B, C, S>,
+) -> Result<u32, KernelError> {
+    let t = data.time;
+    let (y, _, mut system) = data.parts(model);
+    system.accept_step(t, y)
+}
+
+/// Evaluates accelerations and constraint multipliers at the current state without stepping
+/// (results in [`Data::multipliers`], [`Data::constraint_rows`] and [`accelerations`]).
+pub fn forward<R: Real, const B: usize, const J: usize, const F: usize, const C: usize, const S: usize>(
+    model: &Model<R, B, J, F, C, S>,
+    data: &mut Data<R, B, C, S>,
+) -> Result<(), KernelError> {
+    let t = data.time;
+    let (y, _, mut system) = data.parts(model);
+    system.forward(t, y)
+}
+
+/// Accelerations of the last dynamics evaluation: per body (origin acceleration global,
+/// angular acceleration body axes).
+pub fn accelerations<R: Real, const B: usize, const C: usize, const S: usize>(data: &Data<R, B, C, S>) -> &[[R; 6]] {
+    &data.work.accel[..data.body_count]
+}

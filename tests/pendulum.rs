@@ -1,0 +1,109 @@
+//! Simple and compound pendulum against their exact periods, and the energy drift of every
+//! integrator.
+
+mod common;
+
+use common::{elliptic_k, mean_period, upward_crossings};
+use ferrodyn::kernel::integrators::{AdaptiveConfig, Method};
+use ferrodyn::kernel::math::{Quat, Vec3};
+use ferrodyn::kernel::models::{simple_pendulum, GRAVITY};
+use ferrodyn::kernel::*;
+
+const DT: f64 = 1e-3;
+
+/// Reference: exact period of the simple pendulum released from rest at θ0,
+/// T = 4 √(L/g) K(sin(θ0/2)); for L = 1 m, θ0 = 90°, g = 9.81: 2.3678419 s.
+fn exact_period(length: f64, theta0: f64) -> f64 {
+    4.0 * (length / GRAVITY).sqrt() * elliptic_k((theta0 / 2.0).sin())
+}
+
+/// Samples (t, θ, θ̇) of a pendulum whose bob is body 0 hanging from the ground origin.
+fn swing<I: Integrator<f64>, const B: usize, const J: usize, const F: usize, const C: usize, const S: usize>(
+    model: &Model<f64, B, J, F, C, S>,
+    integrator: &mut I,
+    duration: f64,
+    bob_point: Vec3<f64>,
+) -> (Vec<(f64, f64, f64)>, Vec<f64>) {
+    let mut data = Data::new(model);
+    let mut samples = Vec::new();
+    let mut energies = Vec::new();
+    let steps = (duration / DT).round() as usize;
+    for _ in 0..=steps {
+        let p = data.point_position(BodyRef::Body(0), bob_point);
+        let w = data.orientation(0).rotate(data.angular_velocity(0));
+        let v = data.velocity(0) + w.cross(data.orientation(0).rotate(bob_point));
+        // Angle from the downward vertical, positive towards +x; rate from the velocity.
+        let theta = p.x.atan2(-p.z);
+        let theta_dot = (v.x * -p.z + p.x * v.z) / (p.x * p.x + p.z * p.z);
+        samples.push((data.time(), theta, theta_dot));
+        energies.push(analysis::energy(model, &data).total());
+        if data.time() < duration - 0.5 * DT {
+            step(model, &mut data, integrator, DT).expect("pendulum step");
+        }
+    }
+    (samples, energies)
+}
+
+#[test]
+fn simple_pendulum_period_matches_elliptic_integral() {
+    let reference = exact_period(1.0, std::f64::consts::FRAC_PI_2);
+    assert!((reference - 2.3678419).abs() < 5e-8, "reference formula gives {reference}");
+    let model = simple_pendulum(1.0, 1.0, std::f64::consts::FRAC_PI_2).unwrap();
+    let (samples, _) = swing(&model, &mut integrators::Rk4, 10.0, Vec3::ZERO);
+    let period = mean_period(&upward_crossings(&samples));
+    let rel = (period - reference).abs() / reference;
+    println!("simple pendulum RK4 dt=1e-3: T = {period:.9} s, exact {reference:.9} s, rel. error {rel:.2e}");
+    assert!(rel < 1e-6, "period {period} vs {reference}: rel {rel:.3e}");
+}
+
+#[test]
+fn compound_pendulum_on_revolute_matches_exact_period() {
+    // A uniform rod (m = 1 kg, ℓ = 1 m) hinged at one end about y, released horizontally.
+    // Reference: T = 4 √(I_p/(m g d)) K(sin(θ0/2)), I_p = m ℓ²/3 (+ the rod's small radial
+    // term m r²/4 about the transverse axis), d = ℓ/2.
+    let (m, l, r) = (1.0, 1.0, 0.01);
+    let mut b = Model::<f64, 1, 1, 0, 5, 15>::builder(Vec3::new(0.0, 0.0, -GRAVITY));
+    let rod = b.add_body(Body::rod(m, l, r).at(Vec3::new(l / 2.0, 0.0, 0.0), Quat::IDENTITY)).unwrap();
+    b.add_joint(Joint::new(
+        JointKind::Revolute,
+        BodyRef::Ground,
+        Frame::with_z_axis(Vec3::ZERO, Vec3::Y),
+        rod,
+        Frame::with_z_axis(Vec3::new(-l / 2.0, 0.0, 0.0), Vec3::Y),
+    ))
+    .unwrap();
+    let model = b.build().unwrap();
+    let i_pivot = m * (3.0 * r * r + l * l) / 12.0 + m * (l / 2.0) * (l / 2.0);
+    let reference = 4.0 * (i_pivot / (m * GRAVITY * l / 2.0)).sqrt() * elliptic_k((std::f64::consts::FRAC_PI_4).sin());
+    let (samples, _) = swing(&model, &mut integrators::Rk4, 10.0, Vec3::new(l / 2.0, 0.0, 0.0));
+    let period = mean_period(&upward_crossings(&samples));
+    let rel = (period - reference).abs() / reference;
+    println!("compound pendulum RK4: T = {period:.9} s, exact {reference:.9} s, rel. error {rel:.2e}");
+    assert!(rel < 1e-6, "period {period} vs {reference}: rel {rel:.3e}");
+}
+
+#[test]
+fn energy_drift_of_every_integrator_over_ten_seconds() {
+    // Reference: a conservative system; the drift bound of each method follows from its order
+    // at dt = 1e-3 (explicit RK: secular O(h^p) drift; symplectic: bounded O(h^p) oscillation).
+    // Scale: m g L = 9.81 J, the energy exchanged in a swing.
+    let model = simple_pendulum(1.0, 1.0, std::f64::consts::FRAC_PI_2).unwrap();
+    let adaptive = AdaptiveConfig { rtol: 1e-9, atol: 1e-12, ..AdaptiveConfig::default() };
+    let cases: [(Method<f64>, f64); 5] = [
+        (Method::Rk4, 1e-10),
+        (Method::Rkf45(integrators::Rkf45::new(adaptive)), 1e-7),
+        (Method::Dopri45(integrators::Dopri45::new(adaptive)), 1e-7),
+        (Method::SemiImplicitEuler, 1e-2),
+        (Method::VelocityVerlet, 1e-5),
+    ];
+    println!("{:<22} {:>14} {:>14}", "integrator", "max |ΔE|/mgL", "final ΔE/mgL");
+    for (mut method, bound) in cases {
+        let name = method.name();
+        let (_, energies) = swing(&model, &mut method, 10.0, Vec3::ZERO);
+        let e0 = energies[0];
+        let max = energies.iter().map(|e| (e - e0).abs()).fold(0.0, f64::max) / GRAVITY;
+        let last = (energies.last().unwrap() - e0) / GRAVITY;
+        println!("{name:<22} {max:>14.3e} {last:>14.3e}");
+        assert!(max < bound, "{name}: energy drift {max:.3e} exceeds {bound:.1e}");
+    }
+}
