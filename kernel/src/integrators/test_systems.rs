@@ -68,6 +68,43 @@ impl<R: Real> OdeSystem<R> for Oscillator<R> {
     }
 }
 
+/// Kepler problem with GM = 1, state `[x, y, vx, vy]`.
+pub struct Kepler;
+
+impl Kepler {
+    /// Start at perihelion of the orbit with semi-major axis 1 (period 2π) and eccentricity
+    /// `e`: r = 1 − e, v = sqrt((1 + e)/(1 − e)) (vis-viva).
+    pub fn perihelion<R: Real>(e: f64) -> [R; 4] {
+        let v = libm::sqrt((1.0 + e) / (1.0 - e));
+        [R::from_f64(1.0 - e), R::ZERO, R::ZERO, R::from_f64(v)]
+    }
+}
+
+impl<R: Real> OdeSystem<R> for Kepler {
+    fn state_len(&self) -> usize {
+        4
+    }
+    fn position_len(&self) -> usize {
+        2
+    }
+    fn derivative(&mut self, _t: R, y: &[R], dydt: &mut [R]) -> Result<(), KernelError> {
+        let r2 = y[0] * y[0] + y[1] * y[1];
+        let r3 = r2 * r2.sqrt();
+        dydt[0] = y[2];
+        dydt[1] = y[3];
+        dydt[2] = -y[0] / r3;
+        dydt[3] = -y[1] / r3;
+        Ok(())
+    }
+    fn advance_positions(&mut self, y: &mut [R], h: R) {
+        y[0] += h * y[2];
+        y[1] += h * y[3];
+    }
+    fn accept_step(&mut self, t: R, y: &mut [R]) -> Result<u32, KernelError> {
+        check_finite(t, y)
+    }
+}
+
 /// Owned stage buffers for a state of length `N`.
 pub struct Work<R, const N: usize> {
     bufs: [[R; N]; STAGE_BUFFERS],
