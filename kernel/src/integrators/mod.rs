@@ -10,11 +10,13 @@
 //!
 //! All fit in [`crate::STAGE_BUFFERS`] = 9 buffers; `y` itself holds the intermediate stage
 //! arguments. Every method keeps the copy of `y(t)` in `k[0]` and restores it on any error.
+//! [`Method`] selects one at run time.
 
 mod adaptive_config;
 mod common;
 mod dopri45;
 mod embedded;
+mod method;
 mod rk4;
 mod rkf45;
 mod semi_implicit_euler;
@@ -28,6 +30,7 @@ mod test_systems;
 pub use adaptive_config::AdaptiveConfig;
 pub use dopri45::{Dopri45, DormandPrince54};
 pub use embedded::{EmbeddedPair, EmbeddedRk, Tableau, MAX_STAGES};
+pub use method::{Method, METHOD_NAMES};
 pub use rk4::Rk4;
 pub use rkf45::{Fehlberg45, Rkf45};
 pub use semi_implicit_euler::SemiImplicitEuler;

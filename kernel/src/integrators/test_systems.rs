@@ -105,6 +105,45 @@ impl<R: Real> OdeSystem<R> for Kepler {
     }
 }
 
+/// How [`Faulty`] fails.
+#[derive(Clone, Copy)]
+pub enum Fault {
+    /// The derivative is NaN.
+    Nan,
+    /// The derivative returns an error.
+    Error,
+}
+
+/// A two-component system whose derivative fails.
+pub struct Faulty(pub Fault);
+
+impl OdeSystem<f64> for Faulty {
+    fn state_len(&self) -> usize {
+        2
+    }
+    fn position_len(&self) -> usize {
+        1
+    }
+    fn derivative(&mut self, t: f64, _y: &[f64], dydt: &mut [f64]) -> Result<(), KernelError> {
+        match self.0 {
+            Fault::Nan => {
+                dydt.fill(f64::NAN);
+                Ok(())
+            }
+            Fault::Error => Err(KernelError::NonFinite {
+                item: Item::Force(0),
+                time: t,
+            }),
+        }
+    }
+    fn advance_positions(&mut self, y: &mut [f64], h: f64) {
+        y[0] += h * y[1];
+    }
+    fn accept_step(&mut self, t: f64, y: &mut [f64]) -> Result<u32, KernelError> {
+        check_finite(t, y)
+    }
+}
+
 /// Owned stage buffers for a state of length `N`.
 pub struct Work<R, const N: usize> {
     bufs: [[R; N]; STAGE_BUFFERS],
