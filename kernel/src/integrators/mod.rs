@@ -1,1 +1,37 @@
 //! Time integrators behind the one [`crate::Integrator`] trait.
+//!
+//! | method | order | evaluations / step | stage buffers used |
+//! |---|---|---|---|
+//! | [`Rk4`] | 4 | 4 | `k[0]` copy of `y(t)`, `k[1..5]` slopes (5) |
+//! | [`Rkf45`] | 4 (5 for the error) | 6 per substep | `k[0]` copy of `y(t)`, `k[1]` substep start, `k[2..8]` slopes (8) |
+//! | [`Dopri45`] | 5 (4 for the error) | 7 per substep | `k[0]` copy of `y(t)`, `k[1]` substep start, `k[2..9]` slopes (9) |
+//! | [`SemiImplicitEuler`] | 1, symplectic | 1 | `k[0]` copy of `y(t)`, `k[1]` derivative (2) |
+//! | [`VelocityVerlet`] | 2, symplectic | 2 | `k[0]` copy of `y(t)`, `k[1]` derivative (2) |
+//!
+//! All fit in [`crate::STAGE_BUFFERS`] = 9 buffers; `y` itself holds the intermediate stage
+//! arguments. Every method keeps the copy of `y(t)` in `k[0]` and restores it on any error.
+//! [`Method`] selects one at run time.
+
+mod adaptive_config;
+mod common;
+mod dopri45;
+mod embedded;
+mod method;
+mod rk4;
+mod rkf45;
+mod semi_implicit_euler;
+mod velocity_verlet;
+
+#[cfg(test)]
+mod embedded_tests;
+#[cfg(test)]
+mod test_systems;
+
+pub use adaptive_config::AdaptiveConfig;
+pub use dopri45::{Dopri45, DormandPrince54};
+pub use embedded::{EmbeddedPair, EmbeddedRk, Tableau, MAX_STAGES};
+pub use method::{Method, METHOD_NAMES};
+pub use rk4::Rk4;
+pub use rkf45::{Fehlberg45, Rkf45};
+pub use semi_implicit_euler::SemiImplicitEuler;
+pub use velocity_verlet::VelocityVerlet;
