@@ -14,7 +14,13 @@ fn unit_body() -> Body<f64> {
 }
 
 fn hinge(i: BodyRef, j: BodyRef) -> Joint<f64> {
-    Joint::new(JointKind::Revolute, i, Frame::with_z_axis(Vec3::ZERO, Vec3::Y), j, Frame::with_z_axis(Vec3::ZERO, Vec3::Y))
+    Joint::new(
+        JointKind::Revolute,
+        i,
+        Frame::with_z_axis(Vec3::ZERO, Vec3::Y),
+        j,
+        Frame::with_z_axis(Vec3::ZERO, Vec3::Y),
+    )
 }
 
 #[test]
@@ -23,19 +29,37 @@ fn zero_and_negative_mass() {
     b.add_body(unit_body()).unwrap();
     let err = b.add_body(Body::new(0.0, Mat3::IDENTITY)).unwrap_err();
     assert_eq!(err, BuildError::InvalidMass { body: 1, mass: 0.0 });
-    assert!(matches!(b.add_body(Body::new(-2.0, Mat3::IDENTITY)), Err(BuildError::InvalidMass { body: 1, .. })));
-    assert!(matches!(b.add_body(Body::new(f64::NAN, Mat3::IDENTITY)), Err(BuildError::InvalidMass { body: 1, .. })));
+    assert!(matches!(
+        b.add_body(Body::new(-2.0, Mat3::IDENTITY)),
+        Err(BuildError::InvalidMass { body: 1, .. })
+    ));
+    assert!(matches!(
+        b.add_body(Body::new(f64::NAN, Mat3::IDENTITY)),
+        Err(BuildError::InvalidMass { body: 1, .. })
+    ));
 }
 
 #[test]
 fn inertia_not_positive_definite_or_impossible() {
     let mut b = builder();
     let singular = Body::new(1.0, Mat3::diagonal(Vec3::new(0.0, 1.0, 1.0)));
-    assert_eq!(b.add_body(singular), Err(BuildError::InertiaNotPositiveDefinite { body: 0 }));
-    let asymmetric = Body::new(1.0, Mat3::from_rows([[1.0, 0.5, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]));
-    assert_eq!(b.add_body(asymmetric), Err(BuildError::InertiaNotPositiveDefinite { body: 0 }));
+    assert_eq!(
+        b.add_body(singular),
+        Err(BuildError::InertiaNotPositiveDefinite { body: 0 })
+    );
+    let asymmetric = Body::new(
+        1.0,
+        Mat3::from_rows([[1.0, 0.5, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]),
+    );
+    assert_eq!(
+        b.add_body(asymmetric),
+        Err(BuildError::InertiaNotPositiveDefinite { body: 0 })
+    );
     let triangle = Body::new(1.0, Mat3::diagonal(Vec3::new(0.1, 0.1, 1.0)));
-    assert_eq!(b.add_body(triangle), Err(BuildError::InertiaTriangleInequality { body: 0 }));
+    assert_eq!(
+        b.add_body(triangle),
+        Err(BuildError::InertiaTriangleInequality { body: 0 })
+    );
 }
 
 #[test]
@@ -49,7 +73,10 @@ fn zero_length_joint_axis() {
         body,
         Frame::with_z_axis(Vec3::ZERO, Vec3::Y),
     );
-    assert_eq!(b.add_joint(bad), Err(BuildError::ZeroLengthAxis { item: Item::Joint(0) }));
+    assert_eq!(
+        b.add_joint(bad),
+        Err(BuildError::ZeroLengthAxis { item: Item::Joint(0) })
+    );
     let force = Force::SpringDamper {
         body_i: body,
         point_i: Vec3::ZERO,
@@ -59,7 +86,13 @@ fn zero_length_joint_axis() {
         damping: 0.0,
         rest_length: 0.0,
     };
-    assert_eq!(b.add_force(force), Err(BuildError::UnknownBody { item: Item::Force(0), body: 7 }));
+    assert_eq!(
+        b.add_force(force),
+        Err(BuildError::UnknownBody {
+            item: Item::Force(0),
+            body: 7
+        })
+    );
 }
 
 #[test]
@@ -68,11 +101,29 @@ fn unknown_body_and_same_body() {
     let body = b.add_body(unit_body()).unwrap();
     assert_eq!(
         b.add_joint(hinge(BodyRef::Ground, BodyRef::Body(5))),
-        Err(BuildError::UnknownBody { item: Item::Joint(0), body: 5 })
+        Err(BuildError::UnknownBody {
+            item: Item::Joint(0),
+            body: 5
+        })
     );
-    assert_eq!(b.add_joint(hinge(body, body)), Err(BuildError::SameBody { item: Item::Joint(0) }));
-    let dist = Joint::new(JointKind::Distance { length: 0.0 }, BodyRef::Ground, Frame::at(Vec3::ZERO), body, Frame::at(Vec3::X));
-    assert!(matches!(b.add_joint(dist), Err(BuildError::InvalidParameter { item: Item::Joint(0), .. })));
+    assert_eq!(
+        b.add_joint(hinge(body, body)),
+        Err(BuildError::SameBody { item: Item::Joint(0) })
+    );
+    let dist = Joint::new(
+        JointKind::Distance { length: 0.0 },
+        BodyRef::Ground,
+        Frame::at(Vec3::ZERO),
+        body,
+        Frame::at(Vec3::X),
+    );
+    assert!(matches!(
+        b.add_joint(dist),
+        Err(BuildError::InvalidParameter {
+            item: Item::Joint(0),
+            ..
+        })
+    ));
 }
 
 #[test]
@@ -82,13 +133,21 @@ fn capacities_exceeded() {
     let c = b.add_body(unit_body()).unwrap();
     assert_eq!(
         b.add_body(unit_body()),
-        Err(BuildError::CapacityExceeded { capacity: Capacity::Bodies, needed: 3, available: 2 })
+        Err(BuildError::CapacityExceeded {
+            capacity: Capacity::Bodies,
+            needed: 3,
+            available: 2
+        })
     );
     b.add_joint(hinge(BodyRef::Ground, a)).unwrap();
     // 5 + 5 rows > 8.
     assert_eq!(
         b.add_joint(hinge(a, c)),
-        Err(BuildError::CapacityExceeded { capacity: Capacity::ConstraintRows, needed: 10, available: 8 })
+        Err(BuildError::CapacityExceeded {
+            capacity: Capacity::ConstraintRows,
+            needed: 10,
+            available: 8
+        })
     );
     // Skyline capacity is checked at build.
     let mut tight = Model::<f64, 2, 2, 0, 10, 20>::builder(Vec3::ZERO);
@@ -98,7 +157,11 @@ fn capacities_exceeded() {
     tight.add_joint(hinge(a, c)).unwrap();
     assert_eq!(
         tight.build().err(),
-        Some(BuildError::CapacityExceeded { capacity: Capacity::SkylineEntries, needed: 55, available: 20 })
+        Some(BuildError::CapacityExceeded {
+            capacity: Capacity::SkylineEntries,
+            needed: 55,
+            available: 20
+        })
     );
 }
 
@@ -106,8 +169,25 @@ fn capacities_exceeded() {
 fn rotational_spring_needs_a_revolute_joint() {
     let mut b = builder();
     let body = b.add_body(unit_body()).unwrap();
-    b.add_joint(Joint::new(JointKind::Spherical, BodyRef::Ground, Frame::at(Vec3::ZERO), body, Frame::at(Vec3::ZERO)))
-        .unwrap();
-    let spring = Force::RotationalSpringDamper { joint: 0, stiffness: 1.0, damping: 0.0, rest_angle: 0.0 };
-    assert!(matches!(b.add_force(spring), Err(BuildError::InvalidParameter { item: Item::Force(0), .. })));
+    b.add_joint(Joint::new(
+        JointKind::Spherical,
+        BodyRef::Ground,
+        Frame::at(Vec3::ZERO),
+        body,
+        Frame::at(Vec3::ZERO),
+    ))
+    .unwrap();
+    let spring = Force::RotationalSpringDamper {
+        joint: 0,
+        stiffness: 1.0,
+        damping: 0.0,
+        rest_angle: 0.0,
+    };
+    assert!(matches!(
+        b.add_force(spring),
+        Err(BuildError::InvalidParameter {
+            item: Item::Force(0),
+            ..
+        })
+    ));
 }

@@ -37,8 +37,8 @@ fn stepping_a_chain_with_every_integrator_never_allocates() {
     let mut data = Data::new(&model);
     let mut methods = [
         integrators::Method::Rk4,
-        integrators::Method::Rkf45(Default::default()),
-        integrators::Method::Dopri45(Default::default()),
+        integrators::Method::rkf45(Default::default()),
+        integrators::Method::dopri45(Default::default()),
         integrators::Method::SemiImplicitEuler,
         integrators::Method::VelocityVerlet,
     ];

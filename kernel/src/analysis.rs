@@ -49,8 +49,21 @@ fn motions<'a, R: Real, const B: usize, const J: usize, const F: usize, const C:
         let omega_body = data.angular_velocity(i);
         let w = rot.mul_vec(omega_body);
         let lever = rot.mul_vec(mp.cg);
-        let side = SideState { x: data.position(i), rot, v: data.velocity(i), w };
-        (i, BodyMotion { cg: side.x + lever, cg_velocity: side.v + w.cross(lever), omega_body, side })
+        let side = SideState {
+            x: data.position(i),
+            rot,
+            v: data.velocity(i),
+            w,
+        };
+        (
+            i,
+            BodyMotion {
+                cg: side.x + lever,
+                cg_velocity: side.v + w.cross(lever),
+                omega_body,
+                side,
+            },
+        )
     })
 }
 

@@ -85,7 +85,10 @@ impl<R: Real> Body<R> {
     pub fn validate(&self, index: usize) -> Result<(), BuildError> {
         let item = crate::Item::Body(index);
         if !(self.mass.is_finite() && self.mass > R::ZERO) {
-            return Err(BuildError::InvalidMass { body: index, mass: self.mass.to_f64() });
+            return Err(BuildError::InvalidMass {
+                body: index,
+                mass: self.mass.to_f64(),
+            });
         }
         let finite = self.cg.is_finite()
             && self.inertia.is_finite()
@@ -97,7 +100,10 @@ impl<R: Real> Body<R> {
             return Err(BuildError::NonFinite { item });
         }
         if self.orientation.normalized().is_none() {
-            return Err(BuildError::InvalidParameter { item, reason: "orientation quaternion is zero" });
+            return Err(BuildError::InvalidParameter {
+                item,
+                reason: "orientation quaternion is zero",
+            });
         }
         let j = &self.inertia;
         let scale = j.m[0][0].abs() + j.m[1][1].abs() + j.m[2][2].abs();
@@ -150,7 +156,8 @@ impl<R: Real> MassProperties<R> {
     /// Precomputes from a validated body.
     pub fn of(body: &Body<R>) -> Option<Self> {
         let c = body.cg;
-        let shift = Mat3::IDENTITY.scale(c.norm_squared()) + Mat3::from_columns(c * c.x, c * c.y, c * c.z).scale(-R::ONE);
+        let shift = Mat3::IDENTITY.scale(c.norm_squared())
+            + Mat3::from_columns(c * c.x, c * c.y, c * c.z).scale(-R::ONE);
         Some(Self {
             mass: body.mass,
             cg: c,
@@ -182,13 +189,25 @@ mod tests {
 
     #[test]
     fn invalid_mass_properties_are_named() {
-        assert_eq!(cube(0.0).validate(4), Err(BuildError::InvalidMass { body: 4, mass: 0.0 }));
-        assert_eq!(cube(-1.0).validate(1), Err(BuildError::InvalidMass { body: 1, mass: -1.0 }));
+        assert_eq!(
+            cube(0.0).validate(4),
+            Err(BuildError::InvalidMass { body: 4, mass: 0.0 })
+        );
+        assert_eq!(
+            cube(-1.0).validate(1),
+            Err(BuildError::InvalidMass { body: 1, mass: -1.0 })
+        );
         let not_pd = Body::new(1.0, Mat3::diagonal(Vec3::new(1.0, -1.0, 1.0)));
-        assert_eq!(not_pd.validate(2), Err(BuildError::InertiaNotPositiveDefinite { body: 2 }));
+        assert_eq!(
+            not_pd.validate(2),
+            Err(BuildError::InertiaNotPositiveDefinite { body: 2 })
+        );
         // Principal moments 1, 1, 3: 1 + 1 < 3 is impossible for a real mass distribution.
         let impossible = Body::new(1.0, Mat3::diagonal(Vec3::new(1.0, 1.0, 3.0)));
-        assert_eq!(impossible.validate(0), Err(BuildError::InertiaTriangleInequality { body: 0 }));
+        assert_eq!(
+            impossible.validate(0),
+            Err(BuildError::InertiaTriangleInequality { body: 0 })
+        );
         // A flat plate sits exactly on the bound (Iz = Ix + Iy) and is valid.
         let plate = Body::new(1.0, Mat3::diagonal(Vec3::new(1.0, 2.0, 3.0)));
         assert_eq!(plate.validate(0), Ok(()));

@@ -30,7 +30,12 @@ pub(crate) struct SideState<R> {
 
 impl<R: Real> SideState<R> {
     /// The ground.
-    pub const GROUND: Self = Self { x: Vec3::ZERO, rot: Mat3::IDENTITY, v: Vec3::ZERO, w: Vec3::ZERO };
+    pub const GROUND: Self = Self {
+        x: Vec3::ZERO,
+        rot: Mat3::IDENTITY,
+        v: Vec3::ZERO,
+        w: Vec3::ZERO,
+    };
 }
 
 /// One scalar constraint equation evaluated at (q, v, t).
@@ -59,11 +64,19 @@ impl<R: Real> Moving<R> {
     fn axis(s: &SideState<R>, a: Vec3<R>) -> Self {
         let val = s.rot.mul_vec(a);
         let vel = s.w.cross(val);
-        Self { val, vel, acc: s.w.cross(vel) }
+        Self {
+            val,
+            vel,
+            acc: s.w.cross(vel),
+        }
     }
     /// The difference of two moving vectors.
     fn minus(&self, o: &Self) -> Self {
-        Self { val: self.val - o.val, vel: self.vel - o.vel, acc: self.acc - o.acc }
+        Self {
+            val: self.val - o.val,
+            vel: self.vel - o.vel,
+            acc: self.acc - o.acc,
+        }
     }
 }
 
@@ -78,7 +91,14 @@ impl<R: Real> Point<R> {
     fn of(s: &SideState<R>, local: Vec3<R>) -> Self {
         let lever = s.rot.mul_vec(local);
         let wr = s.w.cross(lever);
-        Self { lever, motion: Moving { val: s.x + lever, vel: s.v + wr, acc: s.w.cross(wr) } }
+        Self {
+            lever,
+            motion: Moving {
+                val: s.x + lever,
+                vel: s.v + wr,
+                acc: s.w.cross(wr),
+            },
+        }
     }
 }
 
@@ -92,7 +112,11 @@ impl<R: Real> FrameKin<R> {
     fn of(s: &SideState<R>, frame: &crate::joint::Frame<R>) -> Self {
         let a = &frame.axes;
         Self {
-            axes: [Moving::axis(s, a.column(0)), Moving::axis(s, a.column(1)), Moving::axis(s, a.column(2))],
+            axes: [
+                Moving::axis(s, a.column(0)),
+                Moving::axis(s, a.column(1)),
+                Moving::axis(s, a.column(2)),
+            ],
             origin: Point::of(s, frame.origin),
         }
     }
@@ -106,7 +130,14 @@ struct RowBuilder<'a, R> {
 
 impl<'a, R: Real> RowBuilder<'a, R> {
     fn new(sides: [&'a SideState<R>; 2], phi: R, gamma: R) -> Self {
-        Self { sides, row: ConstraintRow { phi, gamma, ..Default::default() } }
+        Self {
+            sides,
+            row: ConstraintRow {
+                phi,
+                gamma,
+                ..Default::default()
+            },
+        }
     }
     /// A rotating axis `a` of side `k` in the term a·u: ȧ·u = (ω×a)·u = ω·(a×u).
     fn axis(&mut self, k: usize, a: Vec3<R>, u: Vec3<R>) {
@@ -145,7 +176,11 @@ pub(crate) fn evaluate_joint<R: Real>(
     let [xi, yi, zi] = fi.axes;
     let [xj, yj, _] = fj.axes;
     let d = fj.origin.motion.minus(&fi.origin.motion);
-    let ground = Moving { val: Vec3::ZERO, vel: Vec3::ZERO, acc: Vec3::ZERO };
+    let ground = Moving {
+        val: Vec3::ZERO,
+        vel: Vec3::ZERO,
+        acc: Vec3::ZERO,
+    };
     let global = |e: Vec3<R>| Moving { val: e, ..ground };
 
     // Φ = a·b with a on side ka, b on side kb.
@@ -168,7 +203,13 @@ pub(crate) fn evaluate_joint<R: Real>(
         rb.row
     };
     // Only the primitives a joint needs are evaluated.
-    let coincide = || [offset(&global(Vec3::X), None), offset(&global(Vec3::Y), None), offset(&global(Vec3::Z), None)];
+    let coincide = || {
+        [
+            offset(&global(Vec3::X), None),
+            offset(&global(Vec3::Y), None),
+            offset(&global(Vec3::Z), None),
+        ]
+    };
     let align = || [dot(&xi, 0, &fj.axes[2], 1), dot(&yi, 0, &fj.axes[2], 1)];
     let no_twist = || dot(&xi, 0, &yj, 1);
     let slide = || [offset(&xi, Some(0)), offset(&yi, Some(0))];
@@ -230,7 +271,11 @@ fn distance_row<R: Real>(
     let len = d.val.norm();
     // A collapsed distance has no direction: leave a zero Jacobian row so the solver reports
     // the row as singular instead of producing NaN.
-    let n = if len > R::ZERO { d.val * (R::ONE / len) } else { Vec3::ZERO };
+    let n = if len > R::ZERO {
+        d.val * (R::ONE / len)
+    } else {
+        Vec3::ZERO
+    };
     let inv = if len > R::ZERO { R::ONE / len } else { R::ZERO };
     let nd = n.dot(d.vel);
     // Φ̈ = n·d̈ + (|ḋ|² − (n·ḋ)²)/|d|.

@@ -54,15 +54,27 @@ impl<R: Real> RigidSystem<'_, R> {
         let n = self.body_count();
         for (i, s) in self.work.sides.iter_mut().enumerate() {
             let (qi, vi) = offsets(n, i);
-            let bad = KernelError::NonFinite { item: Item::Body(i), time: t.to_f64() };
+            let bad = KernelError::NonFinite {
+                item: Item::Body(i),
+                time: t.to_f64(),
+            };
             let q = y.get(qi + 3..qi + 7).ok_or(bad)?;
             let quat = Quat::new(q[0], q[1], q[2], q[3]).normalized().ok_or(bad)?;
-            let (x, v, w) = (vec_at(y, qi).ok_or(bad)?, vec_at(y, vi).ok_or(bad)?, vec_at(y, vi + 3).ok_or(bad)?);
+            let (x, v, w) = (
+                vec_at(y, qi).ok_or(bad)?,
+                vec_at(y, vi).ok_or(bad)?,
+                vec_at(y, vi + 3).ok_or(bad)?,
+            );
             if !(x.is_finite() && v.is_finite() && w.is_finite()) {
                 return Err(bad);
             }
             let rot = quat.to_matrix();
-            *s = SideState { x, rot, v, w: rot.mul_vec(w) };
+            *s = SideState {
+                x,
+                rot,
+                v,
+                w: rot.mul_vec(w),
+            };
         }
         Ok(())
     }
@@ -71,7 +83,10 @@ impl<R: Real> RigidSystem<'_, R> {
     fn constraints(&mut self, t: R) {
         let m = &self.model;
         for (joint, &start) in m.joints.iter().zip(m.joint_start) {
-            let (si, sj) = (side(self.work.sides, joint.body_i), side(self.work.sides, joint.body_j));
+            let (si, sj) = (
+                side(self.work.sides, joint.body_i),
+                side(self.work.sides, joint.body_j),
+            );
             if let Some(out) = self.work.rows.get_mut(start..start + joint.kind.rows()) {
                 evaluate_joint(joint, &si, &sj, t, out);
             }
@@ -80,7 +95,12 @@ impl<R: Real> RigidSystem<'_, R> {
 
     /// Bodies of the two sides of row `r`.
     fn row_bodies(&self, r: usize) -> [BodyRef; 2] {
-        match self.model.row_joint.get(r).and_then(|&j| self.model.joints.get(j)) {
+        match self
+            .model
+            .row_joint
+            .get(r)
+            .and_then(|&j| self.model.joints.get(j))
+        {
             Some(j) => [j.body_i, j.body_j],
             None => [BodyRef::Ground; 2],
         }
@@ -162,8 +182,12 @@ impl<R: Real> RigidSystem<'_, R> {
         self.kinematics(t, y)?;
         let m = self.model;
         // Applied and inertial generalized forces.
-        for ((w, s), (mp, body_index)) in
-            self.work.wrench.iter_mut().zip(self.work.sides.iter()).zip(m.mass.iter().zip(0..))
+        for ((w, s), (mp, body_index)) in self
+            .work
+            .wrench
+            .iter_mut()
+            .zip(self.work.sides.iter())
+            .zip(m.mass.iter().zip(0..))
         {
             let (_, vi) = offsets(m.bodies.len(), body_index);
             let omega = vec_at(y, vi + 3).unwrap_or(Vec3::ZERO);
@@ -177,8 +201,12 @@ impl<R: Real> RigidSystem<'_, R> {
         for f in m.forces {
             f.apply(t, m.joints, self.work.sides, self.work.wrench);
         }
-        for ((a, w), (mp, s)) in
-            self.work.accel.iter_mut().zip(self.work.wrench.iter()).zip(m.mass.iter().zip(self.work.sides.iter()))
+        for ((a, w), (mp, s)) in self
+            .work
+            .accel
+            .iter_mut()
+            .zip(self.work.wrench.iter())
+            .zip(m.mass.iter().zip(self.work.sides.iter()))
         {
             let (lin, ang) = mp.solve(&s.rot, w.force, w.torque);
             *a = [lin.x, lin.y, lin.z, ang.x, ang.y, ang.z];
@@ -231,14 +259,20 @@ impl<R: Real> RigidSystem<'_, R> {
             self.constraints(t);
             let residual = self.work.rows.iter().fold(R::ZERO, |m, r| m.max(r.phi.abs()));
             if !residual.is_finite() {
-                return Err(KernelError::NonFinite { item: Item::Ground, time: t.to_f64() });
+                return Err(KernelError::NonFinite {
+                    item: Item::Ground,
+                    time: t.to_f64(),
+                });
             }
             self.factor_constraint_matrix()?;
             if residual <= st.projection_tolerance {
                 break;
             }
             if iterations >= st.max_projection_iterations {
-                return Err(KernelError::ProjectionNotConverged { iterations, residual: residual.to_f64() });
+                return Err(KernelError::ProjectionNotConverged {
+                    iterations,
+                    residual: residual.to_f64(),
+                });
             }
             iterations += 1;
             let lambda = core::mem::take(&mut self.work.lambda);
@@ -299,7 +333,9 @@ impl<R: Real> OdeSystem<R> for RigidSystem<'_, R> {
         let n = self.body_count();
         for i in 0..n {
             let (qi, vi) = offsets(n, i);
-            let (Some(v), Some(q), Some(a)) = (y.get(vi..vi + 6), y.get(qi + 3..qi + 7), self.work.accel.get(i)) else {
+            let (Some(v), Some(q), Some(a)) =
+                (y.get(vi..vi + 6), y.get(qi + 3..qi + 7), self.work.accel.get(i))
+            else {
                 continue;
             };
             let qd = Quat::new(q[0], q[1], q[2], q[3]).derivative(Vec3::new(v[3], v[4], v[5]));
@@ -317,7 +353,9 @@ impl<R: Real> OdeSystem<R> for RigidSystem<'_, R> {
         let n = self.body_count();
         for i in 0..n {
             let (qi, vi) = offsets(n, i);
-            let (Some(v), Some(w)) = (vec_at(y, vi), vec_at(y, vi + 3)) else { continue };
+            let (Some(v), Some(w)) = (vec_at(y, vi), vec_at(y, vi + 3)) else {
+                continue;
+            };
             add_at(y, qi, v * h);
             if let Some(q) = y.get_mut(qi + 3..qi + 7) {
                 // Exact rotation by ω·h in body axes.
@@ -329,9 +367,15 @@ impl<R: Real> OdeSystem<R> for RigidSystem<'_, R> {
     fn accept_step(&mut self, t: R, y: &mut [R]) -> Result<u32, KernelError> {
         let n = self.body_count();
         normalize_quaternions(n, y);
-        if let Some(i) = y.get(..13 * n).and_then(|s| s.iter().position(|x| !x.is_finite())) {
+        if let Some(i) = y
+            .get(..13 * n)
+            .and_then(|s| s.iter().position(|x| !x.is_finite()))
+        {
             let body = if i < 7 * n { i / 7 } else { (i - 7 * n) / 6 };
-            return Err(KernelError::NonFinite { item: Item::Body(body), time: t.to_f64() });
+            return Err(KernelError::NonFinite {
+                item: Item::Body(body),
+                time: t.to_f64(),
+            });
         }
         if self.model.stabilization.project && !self.work.rows.is_empty() {
             self.project(t, y)

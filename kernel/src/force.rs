@@ -108,21 +108,40 @@ impl<R: Real> Force<R> {
         };
         let non_negative = |x: R| x.is_finite() && x >= R::ZERO;
         match *self {
-            Self::Point { body, point, direction, function, .. } => {
+            Self::Point {
+                body,
+                point,
+                direction,
+                function,
+                ..
+            } => {
                 check_body(body)?;
                 if !point.is_finite() || !direction.is_finite() {
                     return Err(BuildError::NonFinite { item });
                 }
                 function.validate(item)
             }
-            Self::Torque { body, direction, function, .. } => {
+            Self::Torque {
+                body,
+                direction,
+                function,
+                ..
+            } => {
                 check_body(body)?;
                 if !direction.is_finite() {
                     return Err(BuildError::NonFinite { item });
                 }
                 function.validate(item)
             }
-            Self::SpringDamper { body_i, point_i, body_j, point_j, stiffness, damping, rest_length } => {
+            Self::SpringDamper {
+                body_i,
+                point_i,
+                body_j,
+                point_j,
+                stiffness,
+                damping,
+                rest_length,
+            } => {
                 for b in [body_i, body_j] {
                     if let BodyRef::Body(b) = b {
                         check_body(b)?;
@@ -137,10 +156,18 @@ impl<R: Real> Force<R> {
                 if non_negative(stiffness) && non_negative(damping) && non_negative(rest_length) {
                     Ok(())
                 } else {
-                    Err(BuildError::InvalidParameter { item, reason: "stiffness, damping, rest length must be ≥ 0" })
+                    Err(BuildError::InvalidParameter {
+                        item,
+                        reason: "stiffness, damping, rest length must be ≥ 0",
+                    })
                 }
             }
-            Self::RotationalSpringDamper { joint, stiffness, damping, rest_angle } => {
+            Self::RotationalSpringDamper {
+                joint,
+                stiffness,
+                damping,
+                rest_angle,
+            } => {
                 match joints.get(joint).map(|j| j.kind) {
                     Some(JointKind::Revolute | JointKind::Cylindrical) => {}
                     _ => {
@@ -153,7 +180,10 @@ impl<R: Real> Force<R> {
                 if non_negative(stiffness) && non_negative(damping) && rest_angle.is_finite() {
                     Ok(())
                 } else {
-                    Err(BuildError::InvalidParameter { item, reason: "stiffness and damping must be ≥ 0" })
+                    Err(BuildError::InvalidParameter {
+                        item,
+                        reason: "stiffness and damping must be ≥ 0",
+                    })
                 }
             }
         }
@@ -193,11 +223,21 @@ fn spring_line<R: Real>(si: &SideState<R>, pi: Vec3<R>, sj: &SideState<R>, pj: V
     let length = d.norm();
     // A spring of zero length has no line of action: it then exerts no force.
     let dir = d.normalized().unwrap_or(Vec3::ZERO);
-    SpringLine { length, dir, rate: dir.dot(d_vel), lever_i, lever_j }
+    SpringLine {
+        length,
+        dir,
+        rate: dir.dot(d_vel),
+        lever_i,
+        lever_j,
+    }
 }
 
 /// Relative angle θ (x_i to x_j about z_i, in (−π, π]) and rate θ̇ of a joint's frames.
-pub(crate) fn joint_angle<R: Real>(joint: &Joint<R>, si: &SideState<R>, sj: &SideState<R>) -> (R, R, Vec3<R>) {
+pub(crate) fn joint_angle<R: Real>(
+    joint: &Joint<R>,
+    si: &SideState<R>,
+    sj: &SideState<R>,
+) -> (R, R, Vec3<R>) {
     let ri = si.rot.mul_mat(&joint.frame_i.axes);
     let rj = sj.rot.mul_mat(&joint.frame_j.axes);
     let (xi, yi, zi, xj) = (ri.column(0), ri.column(1), ri.column(2), rj.column(0));
@@ -208,26 +248,55 @@ pub(crate) fn joint_angle<R: Real>(joint: &Joint<R>, si: &SideState<R>, sj: &Sid
 
 impl<R: Real> Force<R> {
     /// Adds this element's generalized forces at time `t` to `wrenches`.
-    pub(crate) fn apply(&self, t: R, joints: &[Joint<R>], states: &[SideState<R>], wrenches: &mut [Wrench<R>]) {
+    pub(crate) fn apply(
+        &self,
+        t: R,
+        joints: &[Joint<R>],
+        states: &[SideState<R>],
+        wrenches: &mut [Wrench<R>],
+    ) {
         match *self {
-            Self::Point { body, point, direction, axes, function } => {
+            Self::Point {
+                body,
+                point,
+                direction,
+                axes,
+                function,
+            } => {
                 let s = side(states, BodyRef::Body(body));
                 let dir = match axes {
                     Axes::Global => direction,
                     Axes::Body => s.rot.mul_vec(direction),
                 };
                 let f = dir * function.eval(t).value;
-                add_to(wrenches, BodyRef::Body(body), |w| w.add_force_at(&s, s.rot.mul_vec(point), f));
+                add_to(wrenches, BodyRef::Body(body), |w| {
+                    w.add_force_at(&s, s.rot.mul_vec(point), f)
+                });
             }
-            Self::Torque { body, direction, axes, function } => {
+            Self::Torque {
+                body,
+                direction,
+                axes,
+                function,
+            } => {
                 let s = side(states, BodyRef::Body(body));
                 let dir = match axes {
                     Axes::Global => direction,
                     Axes::Body => s.rot.mul_vec(direction),
                 };
-                add_to(wrenches, BodyRef::Body(body), |w| w.add_torque(&s, dir * function.eval(t).value));
+                add_to(wrenches, BodyRef::Body(body), |w| {
+                    w.add_torque(&s, dir * function.eval(t).value)
+                });
             }
-            Self::SpringDamper { body_i, point_i, body_j, point_j, stiffness, damping, rest_length } => {
+            Self::SpringDamper {
+                body_i,
+                point_i,
+                body_j,
+                point_j,
+                stiffness,
+                damping,
+                rest_length,
+            } => {
                 let (si, sj) = (side(states, body_i), side(states, body_j));
                 let line = spring_line(&si, point_i, &sj, point_j);
                 let tension = stiffness * (line.length - rest_length) + damping * line.rate;
@@ -235,7 +304,12 @@ impl<R: Real> Force<R> {
                 add_to(wrenches, body_i, |w| w.add_force_at(&si, line.lever_i, f));
                 add_to(wrenches, body_j, |w| w.add_force_at(&sj, line.lever_j, -f));
             }
-            Self::RotationalSpringDamper { joint, stiffness, damping, rest_angle } => {
+            Self::RotationalSpringDamper {
+                joint,
+                stiffness,
+                damping,
+                rest_angle,
+            } => {
                 if let Some(j) = joints.get(joint) {
                     let (si, sj) = (side(states, j.body_i), side(states, j.body_j));
                     let (theta, rate, axis) = joint_angle(j, &si, &sj);
@@ -250,11 +324,24 @@ impl<R: Real> Force<R> {
     /// Potential energy stored in this element (springs; zero for applied loads).
     pub(crate) fn potential_energy(&self, joints: &[Joint<R>], states: &[SideState<R>]) -> R {
         match *self {
-            Self::SpringDamper { body_i, point_i, body_j, point_j, stiffness, rest_length, .. } => {
+            Self::SpringDamper {
+                body_i,
+                point_i,
+                body_j,
+                point_j,
+                stiffness,
+                rest_length,
+                ..
+            } => {
                 let line = spring_line(&side(states, body_i), point_i, &side(states, body_j), point_j);
                 R::HALF * stiffness * (line.length - rest_length).squared()
             }
-            Self::RotationalSpringDamper { joint, stiffness, rest_angle, .. } => match joints.get(joint) {
+            Self::RotationalSpringDamper {
+                joint,
+                stiffness,
+                rest_angle,
+                ..
+            } => match joints.get(joint) {
                 Some(j) => {
                     let (theta, _, _) = joint_angle(j, &side(states, j.body_i), &side(states, j.body_j));
                     R::HALF * stiffness * (theta - rest_angle).squared()

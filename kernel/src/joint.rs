@@ -22,11 +22,17 @@ pub struct Frame<R> {
 impl<R: Real> Frame<R> {
     /// A frame at `origin` aligned with the body axes.
     pub fn at(origin: Vec3<R>) -> Self {
-        Self { origin, axes: Mat3::IDENTITY }
+        Self {
+            origin,
+            axes: Mat3::IDENTITY,
+        }
     }
     /// A frame at `origin` oriented by a unit quaternion (frame → body).
     pub fn oriented(origin: Vec3<R>, orientation: Quat<R>) -> Self {
-        Self { origin, axes: orientation.to_matrix() }
+        Self {
+            origin,
+            axes: orientation.to_matrix(),
+        }
     }
     /// A frame at `origin` whose z axis is `axis` (any length > 0); x and y are chosen
     /// perpendicular. A zero or non-finite axis gives zero axes, which the model builder
@@ -55,7 +61,10 @@ impl<R: Real> Frame<R> {
         let rtr = self.axes.transpose().mul_mat(&self.axes);
         let orthogonal = (rtr.m[0][1].abs() + rtr.m[0][2].abs() + rtr.m[1][2].abs()) <= tol;
         if !orthogonal || self.axes.determinant() < R::ZERO {
-            return Err(BuildError::InvalidParameter { item, reason: "frame axes are not a rotation" });
+            return Err(BuildError::InvalidParameter {
+                item,
+                reason: "frame axes are not a rotation",
+            });
         }
         Ok(())
     }
@@ -143,8 +152,20 @@ pub struct Joint<R> {
 
 impl<R: Real> Joint<R> {
     /// A joint of `kind` between two frames.
-    pub fn new(kind: JointKind<R>, body_i: BodyRef, frame_i: Frame<R>, body_j: BodyRef, frame_j: Frame<R>) -> Self {
-        Self { kind, body_i, frame_i, body_j, frame_j }
+    pub fn new(
+        kind: JointKind<R>,
+        body_i: BodyRef,
+        frame_i: Frame<R>,
+        body_j: BodyRef,
+        frame_j: Frame<R>,
+    ) -> Self {
+        Self {
+            kind,
+            body_i,
+            frame_i,
+            body_j,
+            frame_j,
+        }
     }
 
     /// Checks parameters and body references of joint `index` against `body_count` bodies.
@@ -164,7 +185,10 @@ impl<R: Real> Joint<R> {
         self.frame_j.validate(item)?;
         match self.kind {
             JointKind::Distance { length } if !(length.is_finite() && length > R::ZERO) => {
-                Err(BuildError::InvalidParameter { item, reason: "distance must be finite and > 0" })
+                Err(BuildError::InvalidParameter {
+                    item,
+                    reason: "distance must be finite and > 0",
+                })
             }
             JointKind::Driving { function, .. } => function.validate(item),
             _ => Ok(()),

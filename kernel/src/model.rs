@@ -78,8 +78,14 @@ fn first_coupled_row<R: Real>(joints: &[Joint<R>], a: usize) -> Option<usize> {
 
 /// The immutable description of a rigid multibody system.
 #[derive(Clone, Debug)]
-pub struct Model<R, const BODIES: usize, const JOINTS: usize, const FORCES: usize, const ROWS: usize, const SKYLINE: usize>
-{
+pub struct Model<
+    R,
+    const BODIES: usize,
+    const JOINTS: usize,
+    const FORCES: usize,
+    const ROWS: usize,
+    const SKYLINE: usize,
+> {
     pub(crate) gravity: Vec3<R>,
     pub(crate) bodies: Vec<Body<R>, BODIES>,
     pub(crate) mass: Vec<MassProperties<R>, BODIES>,
@@ -108,7 +114,9 @@ pub(crate) struct ModelView<'a, R> {
     pub stabilization: &'a Stabilization<R>,
 }
 
-impl<R: Real, const B: usize, const J: usize, const F: usize, const C: usize, const S: usize> Model<R, B, J, F, C, S> {
+impl<R: Real, const B: usize, const J: usize, const F: usize, const C: usize, const S: usize>
+    Model<R, B, J, F, C, S>
+{
     /// Starts a builder with gravity `g` (global, m/s²).
     pub fn builder(gravity: Vec3<R>) -> ModelBuilder<R, B, J, F, C, S> {
         ModelBuilder {
@@ -168,7 +176,10 @@ impl<R: Real, const B: usize, const J: usize, const F: usize, const C: usize, co
             joints: &self.joints,
             joint_start: &self.joint_start,
             forces: &self.forces,
-            layout: SkylineLayout { first: &self.first[..n], diag: &self.diag[..n] },
+            layout: SkylineLayout {
+                first: &self.first[..n],
+                diag: &self.diag[..n],
+            },
             row_joint: &self.row_joint[..n],
             stabilization: &self.stabilization,
         }
@@ -180,14 +191,20 @@ pub struct ModelBuilder<R, const B: usize, const J: usize, const F: usize, const
     model: Model<R, B, J, F, C, S>,
 }
 
-impl<R: Real, const B: usize, const J: usize, const F: usize, const C: usize, const S: usize> ModelBuilder<R, B, J, F, C, S> {
+impl<R: Real, const B: usize, const J: usize, const F: usize, const C: usize, const S: usize>
+    ModelBuilder<R, B, J, F, C, S>
+{
     /// Adds a body; returns its reference.
     pub fn add_body(&mut self, body: Body<R>) -> Result<BodyRef, BuildError> {
         let m = &mut self.model;
         let index = m.bodies.len();
         body.validate(index)?;
         let mass = MassProperties::of(&body).ok_or(BuildError::InertiaNotPositiveDefinite { body: index })?;
-        let full = BuildError::CapacityExceeded { capacity: Capacity::Bodies, needed: index + 1, available: B };
+        let full = BuildError::CapacityExceeded {
+            capacity: Capacity::Bodies,
+            needed: index + 1,
+            available: B,
+        };
         m.bodies.push(body).map_err(|_| full)?;
         m.mass.push(mass).map_err(|_| full)?;
         Ok(BodyRef::Body(index))
@@ -200,9 +217,17 @@ impl<R: Real, const B: usize, const J: usize, const F: usize, const C: usize, co
         joint.validate(index, m.bodies.len())?;
         let rows = m.row_count + joint.kind.rows();
         if rows > C {
-            return Err(BuildError::CapacityExceeded { capacity: Capacity::ConstraintRows, needed: rows, available: C });
+            return Err(BuildError::CapacityExceeded {
+                capacity: Capacity::ConstraintRows,
+                needed: rows,
+                available: C,
+            });
         }
-        let full = BuildError::CapacityExceeded { capacity: Capacity::Joints, needed: index + 1, available: J };
+        let full = BuildError::CapacityExceeded {
+            capacity: Capacity::Joints,
+            needed: index + 1,
+            available: J,
+        };
         m.joints.push(joint).map_err(|_| full)?;
         m.joint_start.push(m.row_count).map_err(|_| full)?;
         m.row_count = rows;
@@ -214,9 +239,11 @@ impl<R: Real, const B: usize, const J: usize, const F: usize, const C: usize, co
         let m = &mut self.model;
         let index = m.forces.len();
         force.validate(index, &m.joints, m.bodies.len())?;
-        m.forces
-            .push(force)
-            .map_err(|_| BuildError::CapacityExceeded { capacity: Capacity::Forces, needed: index + 1, available: F })?;
+        m.forces.push(force).map_err(|_| BuildError::CapacityExceeded {
+            capacity: Capacity::Forces,
+            needed: index + 1,
+            available: F,
+        })?;
         Ok(index)
     }
 
@@ -246,7 +273,11 @@ impl<R: Real, const B: usize, const J: usize, const F: usize, const C: usize, co
         }
         let needed = skyline_entries(&m.joints);
         if needed > S {
-            return Err(BuildError::CapacityExceeded { capacity: Capacity::SkylineEntries, needed, available: S });
+            return Err(BuildError::CapacityExceeded {
+                capacity: Capacity::SkylineEntries,
+                needed,
+                available: S,
+            });
         }
         let mut next = 0;
         for (a, (joint, &start)) in m.joints.iter().zip(m.joint_start.iter()).enumerate() {

@@ -23,9 +23,14 @@ pub struct ChainSpec<R> {
 }
 
 impl<R: Real> ChainSpec<R> {
-    /// `links` rods of 0.1 m, 0.1 kg, radius 5 mm.
+    /// `links` rods of 1 m, 1 kg, radius 10 mm (the classic unit-link chain).
     pub fn standard(links: usize) -> Self {
-        Self { links, link_length: R::from_f64(0.1), link_mass: R::from_f64(0.1), link_radius: R::from_f64(0.005) }
+        Self {
+            links,
+            link_length: R::ONE,
+            link_mass: R::ONE,
+            link_radius: R::from_f64(0.01),
+        }
     }
     /// Stored skyline entries the chain needs: rows of joint k couple with joint k − 1.
     pub const fn skyline_entries(links: usize) -> usize {
@@ -39,7 +44,14 @@ impl<R: Real> ChainSpec<R> {
 
 /// Adds the chain's bodies and joints to `builder` (link k is body k, joint k joins link k to
 /// link k − 1 or to the ground). Body origins sit at the rods' centres.
-pub fn add_revolute_chain<R: Real, const B: usize, const J: usize, const F: usize, const C: usize, const S: usize>(
+pub fn add_revolute_chain<
+    R: Real,
+    const B: usize,
+    const J: usize,
+    const F: usize,
+    const C: usize,
+    const S: usize,
+>(
     builder: &mut ModelBuilder<R, B, J, F, C, S>,
     spec: &ChainSpec<R>,
 ) -> Result<(), BuildError> {
@@ -67,7 +79,14 @@ pub fn add_revolute_chain<R: Real, const B: usize, const J: usize, const F: usiz
 }
 
 /// The chain as a finished model with gravity −z.
-pub fn revolute_chain<R: Real, const B: usize, const J: usize, const F: usize, const C: usize, const S: usize>(
+pub fn revolute_chain<
+    R: Real,
+    const B: usize,
+    const J: usize,
+    const F: usize,
+    const C: usize,
+    const S: usize,
+>(
     spec: &ChainSpec<R>,
 ) -> Result<Model<R, B, J, F, C, S>, BuildError> {
     let mut b = Model::builder(Vec3::new(R::ZERO, R::ZERO, -R::from_f64(GRAVITY)));

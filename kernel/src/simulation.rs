@@ -14,14 +14,25 @@ impl<R: Real, const B: usize, const C: usize, const S: usize> Data<R, B, C, S> {
         let n = 13 * self.body_count;
         let y = &mut self.state.as_flattened_mut()[..n];
         let k = self.stages.each_mut().map(|s| &mut s.as_flattened_mut()[..n]);
-        let system = RigidSystem { model: model.view(), work: self.work.view(self.body_count, self.row_count) };
+        let system = RigidSystem {
+            model: model.view(),
+            work: self.work.view(self.body_count, self.row_count),
+        };
         (y, Stages { k }, system)
     }
 }
 
 /// Advances `data` by `dt` with `integrator`. Never allocates, never panics; on error the state
 /// is left at the start of the step (time unchanged).
-pub fn step<R: Real, I: Integrator<R>, const B: usize, const J: usize, const F: usize, const C: usize, const S: usize>(
+pub fn step<
+    R: Real,
+    I: Integrator<R>,
+    const B: usize,
+    const J: usize,
+    const F: usize,
+    const C: usize,
+    const S: usize,
+>(
     model: &Model<R, B, J, F, C, S>,
     data: &mut Data<R, B, C, S>,
     integrator: &mut I,
@@ -61,6 +72,8 @@ pub fn forward<R: Real, const B: usize, const J: usize, const F: usize, const C:
 
 /// Accelerations of the last dynamics evaluation: per body (origin acceleration global,
 /// angular acceleration body axes).
-pub fn accelerations<R: Real, const B: usize, const C: usize, const S: usize>(data: &Data<R, B, C, S>) -> &[[R; 6]] {
+pub fn accelerations<R: Real, const B: usize, const C: usize, const S: usize>(
+    data: &Data<R, B, C, S>,
+) -> &[[R; 6]] {
     &data.work.accel[..data.body_count]
 }

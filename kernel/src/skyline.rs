@@ -91,7 +91,10 @@ mod tests {
         // Reference: tridiagonal (2, −1) matrix of order 5; A·x computed directly.
         let first = [0, 0, 1, 2, 3];
         let diag = [0, 2, 4, 6, 8];
-        let layout = SkylineLayout { first: &first, diag: &diag };
+        let layout = SkylineLayout {
+            first: &first,
+            diag: &diag,
+        };
         let mut a = [2.0, -1.0, 2.0, -1.0, 2.0, -1.0, 2.0, -1.0, 2.0];
         let x_true = [1.0, -2.0, 3.0, 0.5, 4.0];
         let mut b = [0.0; 5];
@@ -116,7 +119,10 @@ mod tests {
         // Two identical rows: the second pivot vanishes.
         let first = [0, 0];
         let diag = [0, 2];
-        let layout = SkylineLayout { first: &first, diag: &diag };
+        let layout = SkylineLayout {
+            first: &first,
+            diag: &diag,
+        };
         let mut a = [1.0, 1.0, 1.0];
         assert_eq!(factorize(&layout, &mut a), Err(1));
     }

@@ -64,20 +64,33 @@ impl<R: Real> TimeFunction<R> {
         for (slot, p) in stored.iter_mut().zip(points) {
             *slot = *p;
         }
-        Ok(Self::Table { points: stored, len: points.len() })
+        Ok(Self::Table {
+            points: stored,
+            len: points.len(),
+        })
     }
 
     /// Checks parameters: finite numbers, a non-empty table with strictly increasing times.
     pub fn validate(&self, item: Item) -> Result<(), BuildError> {
         let finite = match *self {
             Self::Constant(v) => v.is_finite(),
-            Self::Ramp { start, initial, slope } => start.is_finite() && initial.is_finite() && slope.is_finite(),
-            Self::Sine { offset, amplitude, omega, phase } => {
-                offset.is_finite() && amplitude.is_finite() && omega.is_finite() && phase.is_finite()
-            }
+            Self::Ramp {
+                start,
+                initial,
+                slope,
+            } => start.is_finite() && initial.is_finite() && slope.is_finite(),
+            Self::Sine {
+                offset,
+                amplitude,
+                omega,
+                phase,
+            } => offset.is_finite() && amplitude.is_finite() && omega.is_finite() && phase.is_finite(),
             Self::Table { points, len } => {
                 if len == 0 || len > TABLE_POINTS {
-                    return Err(BuildError::InvalidParameter { item, reason: "time table needs 1..=16 points" });
+                    return Err(BuildError::InvalidParameter {
+                        item,
+                        reason: "time table needs 1..=16 points",
+                    });
                 }
                 let pts = &points[..len];
                 if pts.windows(2).any(|w| w[1].0 <= w[0].0) {
@@ -100,15 +113,36 @@ impl<R: Real> TimeFunction<R> {
     pub fn eval(&self, t: R) -> TimeValue<R> {
         let z = R::ZERO;
         match *self {
-            Self::Constant(v) => TimeValue { value: v, rate: z, accel: z },
-            Self::Ramp { start, initial, slope } => {
+            Self::Constant(v) => TimeValue {
+                value: v,
+                rate: z,
+                accel: z,
+            },
+            Self::Ramp {
+                start,
+                initial,
+                slope,
+            } => {
                 if t < start {
-                    TimeValue { value: initial, rate: z, accel: z }
+                    TimeValue {
+                        value: initial,
+                        rate: z,
+                        accel: z,
+                    }
                 } else {
-                    TimeValue { value: initial + slope * (t - start), rate: slope, accel: z }
+                    TimeValue {
+                        value: initial + slope * (t - start),
+                        rate: slope,
+                        accel: z,
+                    }
                 }
             }
-            Self::Sine { offset, amplitude, omega, phase } => {
+            Self::Sine {
+                offset,
+                amplitude,
+                omega,
+                phase,
+            } => {
                 let arg = omega * t + phase;
                 let (s, c) = (arg.sin(), arg.cos());
                 TimeValue {
@@ -123,7 +157,11 @@ impl<R: Real> TimeFunction<R> {
 
     fn interpolate(pts: &[(R, R)], t: R) -> TimeValue<R> {
         let z = R::ZERO;
-        let hold = |v: R| TimeValue { value: v, rate: z, accel: z };
+        let hold = |v: R| TimeValue {
+            value: v,
+            rate: z,
+            accel: z,
+        };
         match (pts.first(), pts.last()) {
             (Some(&(t0, f0)), _) if t <= t0 => hold(f0),
             (_, Some(&(t1, f1))) if t >= t1 => hold(f1),
@@ -132,7 +170,11 @@ impl<R: Real> TimeFunction<R> {
                     let ((ta, fa), (tb, fb)) = (w[0], w[1]);
                     if t < tb {
                         let slope = (fb - fa) / (tb - ta);
-                        return TimeValue { value: fa + slope * (t - ta), rate: slope, accel: z };
+                        return TimeValue {
+                            value: fa + slope * (t - ta),
+                            rate: slope,
+                            accel: z,
+                        };
                     }
                 }
                 hold(z)
@@ -147,7 +189,12 @@ mod tests {
 
     #[test]
     fn sine_derivatives_match_analytic() {
-        let f = TimeFunction::Sine { offset: 1.0, amplitude: 2.0, omega: 3.0, phase: 0.5 };
+        let f = TimeFunction::Sine {
+            offset: 1.0,
+            amplitude: 2.0,
+            omega: 3.0,
+            phase: 0.5,
+        };
         let v = f.eval(0.7);
         let arg: f64 = 3.0 * 0.7 + 0.5;
         assert!((v.value - (1.0 + 2.0 * libm::sin(arg))).abs() < 1e-15);
@@ -157,7 +204,11 @@ mod tests {
 
     #[test]
     fn ramp_and_table_interpolate_linearly() {
-        let r = TimeFunction::Ramp { start: 1.0, initial: 2.0, slope: 0.5 };
+        let r = TimeFunction::Ramp {
+            start: 1.0,
+            initial: 2.0,
+            slope: 0.5,
+        };
         assert_eq!(r.eval(0.5).value, 2.0);
         assert_eq!(r.eval(3.0).value, 3.0);
         let t = TimeFunction::table(&[(0.0, 0.0), (1.0, 2.0), (2.0, 2.0)]).unwrap();
@@ -170,13 +221,26 @@ mod tests {
     #[test]
     fn bad_tables_are_rejected() {
         let bad = TimeFunction::table(&[(0.0, 0.0), (0.0, 1.0)]).unwrap();
-        assert!(matches!(bad.validate(Item::Joint(3)), Err(BuildError::InvalidParameter { item: Item::Joint(3), .. })));
+        assert!(matches!(
+            bad.validate(Item::Joint(3)),
+            Err(BuildError::InvalidParameter {
+                item: Item::Joint(3),
+                ..
+            })
+        ));
         let too_long = [(0.0f64, 0.0f64); 17];
         assert!(matches!(
             TimeFunction::table(&too_long),
-            Err(BuildError::CapacityExceeded { capacity: Capacity::TablePoints, needed: 17, .. })
+            Err(BuildError::CapacityExceeded {
+                capacity: Capacity::TablePoints,
+                needed: 17,
+                ..
+            })
         ));
         let nan = TimeFunction::Constant(f64::NAN);
-        assert_eq!(nan.validate(Item::Force(0)), Err(BuildError::NonFinite { item: Item::Force(0) }));
+        assert_eq!(
+            nan.validate(Item::Force(0)),
+            Err(BuildError::NonFinite { item: Item::Force(0) })
+        );
     }
 }

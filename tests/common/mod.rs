@@ -24,12 +24,16 @@ pub fn upward_crossings(samples: &[(f64, f64, f64)]) -> Vec<f64> {
             // Hermite basis on s ∈ [0, 1]; Newton iterations from the linear guess.
             let p = |s: f64| {
                 let (s2, s3) = (s * s, s * s * s);
-                (2.0 * s3 - 3.0 * s2 + 1.0) * x0 + (s3 - 2.0 * s2 + s) * h * v0 + (-2.0 * s3 + 3.0 * s2) * x1
+                (2.0 * s3 - 3.0 * s2 + 1.0) * x0
+                    + (s3 - 2.0 * s2 + s) * h * v0
+                    + (-2.0 * s3 + 3.0 * s2) * x1
                     + (s3 - s2) * h * v1
             };
             let dp = |s: f64| {
                 let s2 = s * s;
-                (6.0 * s2 - 6.0 * s) * x0 + (3.0 * s2 - 4.0 * s + 1.0) * h * v0 + (-6.0 * s2 + 6.0 * s) * x1
+                (6.0 * s2 - 6.0 * s) * x0
+                    + (3.0 * s2 - 4.0 * s + 1.0) * h * v0
+                    + (-6.0 * s2 + 6.0 * s) * x1
                     + (3.0 * s2 - 2.0 * s) * h * v1
             };
             let mut s = x0 / (x0 - x1);
