@@ -52,6 +52,8 @@ impl<R: Real, const B: usize, const C: usize, const S: usize> Work<R, B, C, S> {
 #[derive(Clone, Debug)]
 pub struct Data<R, const BODIES: usize, const ROWS: usize, const SKYLINE: usize> {
     pub(crate) time: R,
+    /// Rounding error carried by the compensated time sum.
+    pub(crate) time_carry: R,
     pub(crate) body_count: usize,
     pub(crate) row_count: usize,
     /// Flat state `[q of all bodies (7 each) | v of all bodies (6 each)]`.
@@ -69,6 +71,7 @@ impl<R: Real, const B: usize, const C: usize, const S: usize> Data<R, B, C, S> {
         let zero_side = SideState::GROUND;
         let mut data = Self {
             time: R::ZERO,
+            time_carry: R::ZERO,
             body_count: model.bodies.len(),
             row_count: model.row_count,
             state: [[R::ZERO; BODY_STATE]; B],

@@ -93,83 +93,84 @@ impl<R: Real> RigidSystem<'_, R> {
         }
     }
 
-    /// Bodies of the two sides of row `r`.
-    fn row_bodies(&self, r: usize) -> [BodyRef; 2] {
-        match self
-            .model
-            .row_joint
-            .get(r)
-            .and_then(|&j| self.model.joints.get(j))
-        {
-            Some(j) => [j.body_i, j.body_j],
-            None => [BodyRef::Ground; 2],
-        }
-    }
-
     /// W = M⁻¹ Φ_qᵀ (per row and side) and the skyline matrix Φ_q M⁻¹ Φ_qᵀ, factorized.
+    /// Assembled joint block by joint block: entry (r, c) sums J_r·W_c over the bodies the two
+    /// joints share, which are found once per pair of joints.
     fn factor_constraint_matrix(&mut self) -> Result<(), KernelError> {
-        for r in 0..self.work.rows.len() {
-            let bodies = self.row_bodies(r);
-            let row = self.work.rows[r];
-            for k in 0..2 {
-                self.work.minv_jt[r][k] = match bodies[k] {
-                    BodyRef::Body(b) => {
-                        let (Some(mp), Some(s)) = (self.model.mass.get(b), self.work.sides.get(b)) else {
-                            continue;
-                        };
-                        let j = &row.jac[k];
-                        let (a, alpha) =
-                            mp.solve(&s.rot, Vec3::new(j[0], j[1], j[2]), Vec3::new(j[3], j[4], j[5]));
-                        [a.x, a.y, a.z, alpha.x, alpha.y, alpha.z]
-                    }
-                    BodyRef::Ground => [R::ZERO; 6],
+        let m = self.model;
+        for (_, sides, rows) in m.joint_rows() {
+            for (k, side) in sides.into_iter().enumerate() {
+                let body = match side {
+                    BodyRef::Body(b) => m.mass.get(b).zip(self.work.sides.get(b)),
+                    BodyRef::Ground => None,
                 };
+                for r in rows.clone() {
+                    let j = &self.work.rows[r].jac[k];
+                    self.work.minv_jt[r][k] = match body {
+                        Some((mp, s)) => {
+                            let (a, alpha) =
+                                mp.solve(&s.rot, Vec3::new(j[0], j[1], j[2]), Vec3::new(j[3], j[4], j[5]));
+                            [a.x, a.y, a.z, alpha.x, alpha.y, alpha.z]
+                        }
+                        None => [R::ZERO; 6],
+                    };
+                }
             }
         }
-        let layout = self.model.layout;
-        for r in 0..layout.rows() {
-            let br = self.row_bodies(r);
-            for c in layout.first[r]..=r {
-                let bc = self.row_bodies(c);
-                let mut sum = R::ZERO;
-                for kr in 0..2 {
-                    for kc in 0..2 {
-                        if matches!(br[kr], BodyRef::Body(_)) && br[kr] == bc[kc] {
-                            sum += dot6(&self.work.rows[r].jac[kr], &self.work.minv_jt[c][kc]);
+        let layout = m.layout;
+        for (a, sides_a, rows_a) in m.joint_rows() {
+            let first = m.joint_first.get(a).copied().unwrap_or(a);
+            for (_, sides_b, rows_b) in m.joint_rows().skip(first).take(a + 1 - first) {
+                let mut pairs = [(0, 0); 4];
+                let mut shared = 0;
+                for (ka, side_a) in sides_a.iter().enumerate() {
+                    for (kb, side_b) in sides_b.iter().enumerate() {
+                        if matches!(side_a, BodyRef::Body(_)) && side_a == side_b {
+                            pairs[shared] = (ka, kb);
+                            shared += 1;
                         }
                     }
                 }
-                self.work.matrix[layout.index(r, c)] = sum;
+                for r in rows_a.clone() {
+                    for c in rows_b.clone().take_while(|&c| c <= r) {
+                        let sum = pairs[..shared].iter().fold(R::ZERO, |sum, &(ka, kb)| {
+                            sum + dot6(&self.work.rows[r].jac[ka], &self.work.minv_jt[c][kb])
+                        });
+                        self.work.matrix[layout.index(r, c)] = sum;
+                    }
+                }
             }
         }
         skyline::factorize(&layout, self.work.matrix).map_err(|row| KernelError::SingularMatrix {
             row,
-            joint: self.model.row_joint.get(row).copied().unwrap_or(0),
+            joint: m.row_joint.get(row).copied().unwrap_or(0),
         })
     }
 
-    /// Adds −Σ_r W_r x_r (per body, 6 velocity-space components) to `out`.
+    /// Calls `out(body, W_r, x_r)` for every row r and body side: used to apply −W x.
     fn apply_correction(&self, x: &[R], mut out: impl FnMut(usize, &[R; 6], R)) {
-        for (r, &xr) in x.iter().enumerate() {
-            for (k, b) in self.row_bodies(r).into_iter().enumerate() {
-                if let BodyRef::Body(b) = b {
-                    out(b, &self.work.minv_jt[r][k], xr);
+        for (_, sides, rows) in self.model.joint_rows() {
+            for r in rows {
+                for (k, side) in sides.into_iter().enumerate() {
+                    if let (BodyRef::Body(b), Some(&xr)) = (side, x.get(r)) {
+                        out(b, &self.work.minv_jt[r][k], xr);
+                    }
                 }
             }
         }
     }
 
-    /// Φ_q v + Φ_t for row r, with velocities from `y`.
-    fn row_rate(&self, r: usize, y: &[R]) -> R {
+    /// Φ_q v + Φ_t for row r of a joint between `sides`, with velocities from `y`.
+    fn row_rate(&self, sides: [BodyRef; 2], r: usize, y: &[R]) -> R {
         let n = self.body_count();
         let row = &self.work.rows[r];
         let mut rate = row.phi_t;
-        for (k, b) in self.row_bodies(r).into_iter().enumerate() {
-            if let BodyRef::Body(b) = b {
+        for (k, side) in sides.into_iter().enumerate() {
+            if let BodyRef::Body(b) = side {
                 let (_, vi) = offsets(n, b);
                 if let Some(v) = y.get(vi..vi + 6) {
-                    for c in 0..6 {
-                        rate += row.jac[k][c] * v[c];
+                    for (j, vc) in row.jac[k].iter().zip(v) {
+                        rate += *j * *vc;
                     }
                 }
             }
@@ -219,18 +220,20 @@ impl<R: Real> RigidSystem<'_, R> {
         let st = m.stabilization;
         let two_alpha = R::TWO * st.baumgarte_alpha;
         let beta2 = st.baumgarte_beta * st.baumgarte_beta;
-        for r in 0..self.work.rows.len() {
-            let row = self.work.rows[r];
-            let mut rhs = -row.gamma;
-            if two_alpha != R::ZERO || beta2 != R::ZERO {
-                rhs += two_alpha * self.row_rate(r, y) + beta2 * row.phi;
-            }
-            for (k, b) in self.row_bodies(r).into_iter().enumerate() {
-                if let BodyRef::Body(b) = b {
-                    rhs += dot6(&row.jac[k], &self.work.accel[b]);
+        for (_, sides, rows) in m.joint_rows() {
+            for r in rows {
+                let row = self.work.rows[r];
+                let mut rhs = -row.gamma;
+                if two_alpha != R::ZERO || beta2 != R::ZERO {
+                    rhs += two_alpha * self.row_rate(sides, r, y) + beta2 * row.phi;
                 }
+                for (k, side) in sides.into_iter().enumerate() {
+                    if let BodyRef::Body(b) = side {
+                        rhs += dot6(&row.jac[k], &self.work.accel[b]);
+                    }
+                }
+                self.work.lambda[r] = rhs;
             }
-            self.work.lambda[r] = rhs;
         }
         skyline::solve(&m.layout, self.work.matrix, self.work.lambda);
         // Taken out of `work` (and put back) so the closure may write them while `self` is read.
@@ -295,8 +298,12 @@ impl<R: Real> RigidSystem<'_, R> {
         }
         // Velocities: v ← v − W (Φ_q W)⁻¹ (Φ_q v + Φ_t), at the projected q (matrix is current).
         let lambda = core::mem::take(&mut self.work.lambda);
-        for (r, l) in lambda.iter_mut().enumerate() {
-            *l = -self.row_rate(r, y);
+        for (_, sides, rows) in self.model.joint_rows() {
+            for r in rows {
+                if let Some(l) = lambda.get_mut(r) {
+                    *l = -self.row_rate(sides, r, y);
+                }
+            }
         }
         skyline::solve(&self.model.layout, self.work.matrix, lambda);
         self.apply_correction(lambda, |b, w, x| {

@@ -136,3 +136,87 @@ pub enum KernelError {
     /// A step was requested with a non-positive or non-finite size.
     InvalidStepSize,
 }
+
+impl core::fmt::Display for Item {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Item::Ground => write!(f, "ground/model"),
+            Item::Body(i) => write!(f, "body {i}"),
+            Item::Joint(i) => write!(f, "joint {i}"),
+            Item::Force(i) => write!(f, "force {i}"),
+        }
+    }
+}
+
+impl core::fmt::Display for BuildError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Self::CapacityExceeded {
+                capacity,
+                needed,
+                available,
+            } => {
+                write!(
+                    f,
+                    "capacity exceeded: {capacity:?} needs {needed}, capacity is {available}"
+                )
+            }
+            Self::InvalidMass { body, mass } => write!(f, "body {body}: mass {mass} must be finite and > 0"),
+            Self::InertiaNotPositiveDefinite { body } => {
+                write!(
+                    f,
+                    "body {body}: inertia about the CG is not symmetric positive definite"
+                )
+            }
+            Self::InertiaTriangleInequality { body } => {
+                write!(
+                    f,
+                    "body {body}: principal moments violate the triangle inequality I1 + I2 ≥ I3"
+                )
+            }
+            Self::ZeroLengthAxis { item } => write!(f, "{item}: axis has zero length"),
+            Self::UnknownBody { item, body } => {
+                write!(f, "{item}: refers to body {body}, which does not exist")
+            }
+            Self::SameBody { item } => write!(f, "{item}: connects a body to itself"),
+            Self::NonFinite { item } => write!(f, "{item}: a parameter is NaN or infinite"),
+            Self::InvalidParameter { item, reason } => write!(f, "{item}: {reason}"),
+        }
+    }
+}
+
+impl core::fmt::Display for KernelError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Self::SingularMatrix { row, joint } => write!(
+                f,
+                "constraint matrix singular at row {row} (joint {joint}): redundant or degenerate constraints"
+            ),
+            Self::ProjectionNotConverged { iterations, residual } => {
+                write!(
+                    f,
+                    "constraint projection did not converge in {iterations} iterations (|Φ| = {residual:e})"
+                )
+            }
+            Self::NonFinite { item, time } => {
+                write!(f, "NaN or infinity in the state of {item} at t = {time} s")
+            }
+            Self::TooManySubsteps { limit, time } => {
+                write!(
+                    f,
+                    "adaptive integrator needed more than {limit} substeps at t = {time} s"
+                )
+            }
+            Self::StepSizeTooSmall { time, step } => {
+                write!(
+                    f,
+                    "adaptive step size {step:e} s fell below the minimum at t = {time} s"
+                )
+            }
+            Self::InvalidStepSize => write!(f, "step size must be finite and > 0"),
+        }
+    }
+}
+
+impl core::error::Error for BuildError {}
+impl core::error::Error for KernelError {}

@@ -47,7 +47,7 @@ pub fn skyline_entries<R: Real>(joints: &[Joint<R>]) -> usize {
     let mut entries = 0;
     let mut start = 0;
     for (a, ja) in joints.iter().enumerate() {
-        let first = first_coupled_row(joints, a).unwrap_or(start);
+        let first = first_coupled(joints, a).map_or(start, |(_, row)| row);
         let n = ja.kind.rows();
         // Rows start..start+n of joint a each store columns first..=row.
         for r in start..start + n {
@@ -58,8 +58,8 @@ pub fn skyline_entries<R: Real>(joints: &[Joint<R>]) -> usize {
     entries
 }
 
-/// First constraint row of the earliest joint (≤ a) sharing a body with joint `a`.
-fn first_coupled_row<R: Real>(joints: &[Joint<R>], a: usize) -> Option<usize> {
+/// Index and first constraint row of the earliest joint (≤ a) sharing a body with joint `a`.
+fn first_coupled<R: Real>(joints: &[Joint<R>], a: usize) -> Option<(usize, usize)> {
     let ja = joints.get(a)?;
     let touches = |j: &Joint<R>| {
         [j.body_i, j.body_j]
@@ -67,9 +67,9 @@ fn first_coupled_row<R: Real>(joints: &[Joint<R>], a: usize) -> Option<usize> {
             .any(|b| matches!(b, BodyRef::Body(_)) && (*b == ja.body_i || *b == ja.body_j))
     };
     let mut start = 0;
-    for j in joints.iter().take(a + 1) {
+    for (index, j) in joints.iter().enumerate().take(a + 1) {
         if touches(j) {
-            return Some(start);
+            return Some((index, start));
         }
         start += j.kind.rows();
     }
@@ -91,6 +91,8 @@ pub struct Model<
     pub(crate) mass: Vec<MassProperties<R>, BODIES>,
     pub(crate) joints: Vec<Joint<R>, JOINTS>,
     pub(crate) joint_start: Vec<usize, JOINTS>,
+    /// Earliest joint coupled to each joint through a shared body (bounds its profile).
+    pub(crate) joint_first: Vec<usize, JOINTS>,
     pub(crate) forces: Vec<Force<R>, FORCES>,
     pub(crate) row_count: usize,
     pub(crate) first: [usize; ROWS],
@@ -108,10 +110,22 @@ pub(crate) struct ModelView<'a, R> {
     pub mass: &'a [MassProperties<R>],
     pub joints: &'a [Joint<R>],
     pub joint_start: &'a [usize],
+    pub joint_first: &'a [usize],
     pub forces: &'a [Force<R>],
     pub layout: SkylineLayout<'a>,
     pub row_joint: &'a [usize],
     pub stabilization: &'a Stabilization<R>,
+}
+
+impl<'a, R: Real> ModelView<'a, R> {
+    /// Every joint with its index, its two sides and its range of constraint rows.
+    pub fn joint_rows(&self) -> impl Iterator<Item = (usize, [BodyRef; 2], core::ops::Range<usize>)> + 'a {
+        self.joints
+            .iter()
+            .zip(self.joint_start)
+            .enumerate()
+            .map(|(a, (j, &start))| (a, [j.body_i, j.body_j], start..start + j.kind.rows()))
+    }
 }
 
 impl<R: Real, const B: usize, const J: usize, const F: usize, const C: usize, const S: usize>
@@ -126,6 +140,7 @@ impl<R: Real, const B: usize, const J: usize, const F: usize, const C: usize, co
                 mass: Vec::new(),
                 joints: Vec::new(),
                 joint_start: Vec::new(),
+                joint_first: Vec::new(),
                 forces: Vec::new(),
                 row_count: 0,
                 first: [0; C],
@@ -175,6 +190,7 @@ impl<R: Real, const B: usize, const J: usize, const F: usize, const C: usize, co
             mass: &self.mass,
             joints: &self.joints,
             joint_start: &self.joint_start,
+            joint_first: &self.joint_first,
             forces: &self.forces,
             layout: SkylineLayout {
                 first: &self.first[..n],
@@ -281,7 +297,9 @@ impl<R: Real, const B: usize, const J: usize, const F: usize, const C: usize, co
         }
         let mut next = 0;
         for (a, (joint, &start)) in m.joints.iter().zip(m.joint_start.iter()).enumerate() {
-            let first = first_coupled_row(&m.joints, a).unwrap_or(start);
+            let (first_joint, first) = first_coupled(&m.joints, a).unwrap_or((a, start));
+            // Cannot fail: joint_first has the same capacity as joints.
+            let _ = m.joint_first.push(first_joint);
             for r in start..start + joint.kind.rows() {
                 m.first[r] = first;
                 m.row_joint[r] = a;

@@ -41,7 +41,11 @@ pub fn step<
     let t = data.time;
     let (y, mut stages, mut system) = data.parts(model);
     let stats = integrator.step(&mut system, t, dt, y, &mut stages)?;
-    data.time = t + dt;
+    // Kahan-compensated time sum: 10⁶ steps of 1e-3 s land on 1000 s, not 999.9999999998.
+    let increment = dt - data.time_carry;
+    let next = t + increment;
+    data.time_carry = (next - t) - increment;
+    data.time = next;
     data.steps += 1;
     data.last = stats;
     data.total.accumulate(&stats);

@@ -35,28 +35,37 @@ pub(crate) fn factorize<R: Real>(layout: &SkylineLayout<'_>, a: &mut [R]) -> Res
     let threshold = R::EPSILON * R::from_f64(1e3);
     for i in 0..layout.rows() {
         let fi = layout.first[i];
-        // u_ij = a_ij − Σ_k u_ik l_jk (u = L·D, row i so far), rows j < i already factored.
+        let row_start = layout.index(i, fi);
+        // Rows j < i (already factored) lie before row i in storage.
+        let (done, rest) = a.split_at_mut(row_start);
+        let row_i = &mut rest[..=i - fi];
+        // u_ij = a_ij − Σ_k u_ik l_jk (u = L·D of row i so far).
         for j in fi..i {
             let fj = layout.first[j];
             let start = fi.max(fj);
-            let mut s = a[layout.index(i, j)];
-            for k in start..j {
-                s -= a[layout.index(i, k)] * a[layout.index(j, k)];
+            let row_j = &done[layout.index(j, fj)..=layout.index(j, j)];
+            let (ui, lj) = (&row_i[start - fi..j - fi], &row_j[start - fj..j - fj]);
+            let mut s = row_i[j - fi];
+            for (u, l) in ui.iter().zip(lj) {
+                s -= *u * *l;
             }
-            a[layout.index(i, j)] = s;
+            row_i[j - fi] = s;
         }
-        let original = a[layout.index(i, i)];
+        // l_ij = u_ij / d_j, d_i = a_ii − Σ_j u_ij l_ij.
+        let original = row_i[i - fi];
         let mut d = original;
         for j in fi..i {
-            let u = a[layout.index(i, j)];
-            let l = u / a[layout.index(j, j)];
+            let u = row_i[j - fi];
+            let l = u / done[layout.index(j, j)];
             d -= u * l;
-            a[layout.index(i, j)] = l;
+            row_i[j - fi] = l;
         }
-        if !(d > threshold * original.abs()) || !d.is_finite() {
+        // Written so that a NaN pivot also fails.
+        let positive = d > threshold * original.abs();
+        if !positive || !d.is_finite() {
             return Err(i);
         }
-        a[layout.index(i, i)] = d;
+        row_i[i - fi] = d;
     }
     Ok(())
 }
@@ -64,10 +73,12 @@ pub(crate) fn factorize<R: Real>(layout: &SkylineLayout<'_>, a: &mut [R]) -> Res
 /// Solves A x = b with the factor from [`factorize`]; `x` holds b on entry.
 pub(crate) fn solve<R: Real>(layout: &SkylineLayout<'_>, a: &[R], x: &mut [R]) {
     let n = layout.rows();
+    let row = |i: usize| &a[layout.index(i, layout.first[i])..layout.index(i, i)];
     for i in 0..n {
+        let fi = layout.first[i];
         let mut s = x[i];
-        for k in layout.first[i]..i {
-            s -= a[layout.index(i, k)] * x[k];
+        for (l, xk) in row(i).iter().zip(&x[fi..i]) {
+            s -= *l * *xk;
         }
         x[i] = s;
     }
@@ -75,9 +86,9 @@ pub(crate) fn solve<R: Real>(layout: &SkylineLayout<'_>, a: &[R], x: &mut [R]) {
         x[i] /= a[layout.index(i, i)];
     }
     for i in (0..n).rev() {
-        let xi = x[i];
-        for k in layout.first[i]..i {
-            x[k] -= a[layout.index(i, k)] * xi;
+        let (fi, xi) = (layout.first[i], x[i]);
+        for (l, xk) in row(i).iter().zip(&mut x[fi..i]) {
+            *xk -= *l * xi;
         }
     }
 }

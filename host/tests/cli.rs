@@ -1,0 +1,77 @@
+//! The `ferrodyn` program end to end: default scene outputs, overwrite protection, bad input.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn scratch_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ferrodyn-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn ferrodyn(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_ferrodyn"))
+        .args(args)
+        .output()
+        .expect("ferrodyn runs")
+}
+
+#[test]
+fn run_writes_trajectory_and_energy_csv_and_refuses_to_overwrite() {
+    let dir = scratch_dir("run");
+    let out = dir.to_str().unwrap();
+    let first = ferrodyn(&[
+        "run",
+        "--out",
+        out,
+        "--links",
+        "3",
+        "--end",
+        "0.5",
+        "--output-interval",
+        "0.1",
+    ]);
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    let energy = std::fs::read_to_string(dir.join("energy.csv")).unwrap();
+    let rows: Vec<&str> = energy.lines().collect();
+    assert_eq!(
+        rows[0],
+        "time,kinetic,potential,total,violation_position,violation_velocity"
+    );
+    assert_eq!(rows.len(), 1 + 6, "t = 0, 0.1, …, 0.5");
+    // Energy is conserved by the falling chain: total at the end equals total at the start.
+    let total = |row: &str| row.split(',').nth(3).unwrap().parse::<f64>().unwrap();
+    assert!((total(rows[6]) - total(rows[1])).abs() < 1e-6, "{energy}");
+    let last_time: f64 = rows[6].split(',').next().unwrap().parse().unwrap();
+    assert_eq!(last_time, 0.5);
+    let trajectory = std::fs::read_to_string(dir.join("trajectory.csv")).unwrap();
+    assert_eq!(trajectory.lines().next().unwrap().split(',').count(), 1 + 3 * 7);
+
+    let again = ferrodyn(&["run", "--out", out, "--links", "3", "--end", "0.1"]);
+    assert!(!again.status.success());
+    assert!(String::from_utf8_lossy(&again.stderr).contains("--force"));
+    let forced = ferrodyn(&["run", "--out", out, "--links", "3", "--end", "0.1", "--force"]);
+    assert!(forced.status.success());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_arguments_are_explained() {
+    let dir = scratch_dir("bad");
+    let out = dir.to_str().unwrap();
+    let unknown = ferrodyn(&["run", "--out", out, "--integrator", "euler-maruyama"]);
+    let message = String::from_utf8_lossy(&unknown.stderr);
+    assert!(
+        !unknown.status.success() && message.contains("rk4") && message.contains("euler-maruyama"),
+        "{message}"
+    );
+    let zero = ferrodyn(&["run", "--out", out, "--links", "0"]);
+    assert!(!zero.status.success() && String::from_utf8_lossy(&zero.stderr).contains("--links"));
+    let negative = ferrodyn(&["run", "--out", out, "--dt=-1e-3"]);
+    assert!(!negative.status.success() && String::from_utf8_lossy(&negative.stderr).contains("--dt"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
