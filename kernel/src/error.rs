@@ -135,6 +135,8 @@ pub enum KernelError {
     },
     /// A step was requested with a non-positive or non-finite size.
     InvalidStepSize,
+    /// The state or a work buffer is shorter than the system's state (a caller bug).
+    StateSizeMismatch,
 }
 
 impl core::fmt::Display for Item {
@@ -214,6 +216,7 @@ impl core::fmt::Display for KernelError {
                 )
             }
             Self::InvalidStepSize => write!(f, "step size must be finite and > 0"),
+            Self::StateSizeMismatch => write!(f, "state or work buffer shorter than the system state"),
         }
     }
 }

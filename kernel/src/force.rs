@@ -17,6 +17,16 @@ pub enum Axes {
     Body,
 }
 
+impl Axes {
+    /// The global form of `v`, given in these axes on the body in state `s`.
+    fn to_global<R: Real>(self, s: &SideState<R>, v: Vec3<R>) -> Vec3<R> {
+        match self {
+            Axes::Global => v,
+            Axes::Body => s.rot.mul_vec(v),
+        }
+    }
+}
+
 /// A force element.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Force<R> {
@@ -264,11 +274,7 @@ impl<R: Real> Force<R> {
                 function,
             } => {
                 let s = side(states, BodyRef::Body(body));
-                let dir = match axes {
-                    Axes::Global => direction,
-                    Axes::Body => s.rot.mul_vec(direction),
-                };
-                let f = dir * function.eval(t).value;
+                let f = axes.to_global(&s, direction) * function.eval(t).value;
                 add_to(wrenches, BodyRef::Body(body), |w| {
                     w.add_force_at(&s, s.rot.mul_vec(point), f)
                 });
@@ -280,10 +286,7 @@ impl<R: Real> Force<R> {
                 function,
             } => {
                 let s = side(states, BodyRef::Body(body));
-                let dir = match axes {
-                    Axes::Global => direction,
-                    Axes::Body => s.rot.mul_vec(direction),
-                };
+                let dir = axes.to_global(&s, direction);
                 add_to(wrenches, BodyRef::Body(body), |w| {
                     w.add_torque(&s, dir * function.eval(t).value)
                 });

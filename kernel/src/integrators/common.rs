@@ -1,12 +1,31 @@
 //! Plumbing shared by every integrator: request validation, stage-buffer splitting, and the
 //! elementwise updates, written with iterators so that no index can go out of range.
 
-use crate::{KernelError, OdeSystem, Real};
+use crate::{KernelError, OdeSystem, Real, Stages, StepStats};
+
+/// The frame of every step: validates the request, lends `used` length-n stage buffers (the
+/// first holding a copy of y(t)), runs `body(system, y, buffers, position_len)` and puts `y`
+/// back to y(t) if it fails.
+pub(crate) fn guarded_step<R: Real, S: OdeSystem<R>, const K: usize>(
+    system: &mut S,
+    h: R,
+    y: &mut [R],
+    stages: &mut Stages<'_, R>,
+    used: usize,
+    body: impl FnOnce(&mut S, &mut [R], &mut [&mut [R]; K], usize) -> Result<StepStats, KernelError>,
+) -> Result<StepStats, KernelError> {
+    check_step_size(h)?;
+    let (n, np) = lengths(system)?;
+    let y = prefix(y, n)?;
+    let mut buffers = split::<R, K>(&mut stages.k, n, used)?;
+    copy(buffers[0], y);
+    let result = body(system, y, &mut buffers, np);
+    restore_on_error(result, y, buffers[0])
+}
 
 /// Error for a malformed request: `y` or a stage buffer shorter than the state, or a position
-/// part longer than the state. `KernelError` has no dedicated variant for this, and like a bad
-/// step size it is a caller bug rather than a numerical failure.
-pub(crate) const MALFORMED: KernelError = KernelError::InvalidStepSize;
+/// part longer than the state.
+pub(crate) const MALFORMED: KernelError = KernelError::StateSizeMismatch;
 
 /// Rejects a zero, negative, NaN or infinite step size.
 pub(crate) fn check_step_size<R: Real>(h: R) -> Result<(), KernelError> {

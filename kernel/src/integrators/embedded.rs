@@ -14,7 +14,7 @@ use core::cmp::Ordering;
 use core::marker::PhantomData;
 
 use super::adaptive_config::AdaptiveConfig;
-use super::common::{check_step_size, copy, lengths, prefix, restore_on_error, split, MALFORMED};
+use super::common::{copy, guarded_step, MALFORMED};
 use crate::{Integrator, KernelError, OdeSystem, Real, Stages, StepStats, STAGE_BUFFERS};
 
 /// Largest number of stages of a pair: two of the stage buffers hold `y(t)` and the substep start.
@@ -115,20 +115,19 @@ impl<R: Real, P: EmbeddedPair> Integrator<R> for EmbeddedRk<R, P> {
         y: &mut [R],
         stages: &mut Stages<'_, R>,
     ) -> Result<StepStats, KernelError> {
-        check_step_size(h)?;
-        let (n, _) = lengths(system)?;
-        let y = prefix(y, n)?;
         let s = P::TABLEAU.stages.min(MAX_STAGES);
-        let [y0, yn, mut slopes @ ..] = split::<R, STAGE_BUFFERS>(&mut stages.k, n, 2 + s)?;
-        let ks = slopes.get_mut(..s).ok_or(MALFORMED)?;
-        copy(y0, y);
-        copy(yn, y);
         let h_next = self.h_next;
-        let result = self.advance(system, t, h, y, yn, ks);
+        let result =
+            guarded_step::<R, S, STAGE_BUFFERS>(system, h, y, stages, 2 + s, |system, y, buffers, _| {
+                let [_, yn, slopes @ ..] = buffers;
+                let ks = slopes.get_mut(..s).ok_or(MALFORMED)?;
+                copy(yn, y);
+                self.advance(system, t, h, y, yn, ks)
+            });
         if result.is_err() {
             self.h_next = h_next;
         }
-        restore_on_error(result, y, y0)
+        result
     }
 }
 

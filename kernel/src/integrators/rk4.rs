@@ -1,7 +1,7 @@
 //! The classical fourth-order Runge–Kutta method (Kutta 1901; Hairer, Nørsett, Wanner,
 //! *Solving ODEs I*, II.1, Table 1.2 left).
 
-use super::common::{check_step_size, copy, lengths, prefix, restore_on_error, split};
+use super::common::guarded_step;
 use crate::{Integrator, KernelError, OdeSystem, Real, Stages, StepStats};
 
 /// Classical RK4: four evaluations per step, global error O(h⁴).
@@ -19,13 +19,9 @@ impl<R: Real> Integrator<R> for Rk4 {
         y: &mut [R],
         stages: &mut Stages<'_, R>,
     ) -> Result<StepStats, KernelError> {
-        check_step_size(h)?;
-        let (n, _) = lengths(system)?;
-        let y = prefix(y, n)?;
-        let [y0, k1, k2, k3, k4] = split::<R, 5>(&mut stages.k, n, 5)?;
-        copy(y0, y);
-        let result = rk4_step(system, t, h, y, y0, [k1, k2, k3, k4]);
-        restore_on_error(result, y, y0)
+        guarded_step::<R, S, 5>(system, h, y, stages, 5, |system, y, [y0, k1, k2, k3, k4], _| {
+            rk4_step(system, t, h, y, y0, [k1, k2, k3, k4])
+        })
     }
 }
 

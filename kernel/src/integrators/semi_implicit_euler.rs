@@ -1,7 +1,7 @@
 //! Symplectic (semi-implicit) Euler: kick the velocities, then drift the positions with the new
 //! velocities (Hairer, Lubich, Wanner, *Geometric Numerical Integration*, VI.3, variant A).
 
-use super::common::{check_step_size, copy, kick, lengths, prefix, restore_on_error, split};
+use super::common::{guarded_step, kick};
 use crate::{Integrator, KernelError, OdeSystem, Real, Stages, StepStats};
 
 /// Symplectic Euler: `v₁ = v₀ + h·a(t₀, q₀, v₀)`, then `q₁` by
@@ -21,13 +21,9 @@ impl<R: Real> Integrator<R> for SemiImplicitEuler {
         y: &mut [R],
         stages: &mut Stages<'_, R>,
     ) -> Result<StepStats, KernelError> {
-        check_step_size(h)?;
-        let (n, np) = lengths(system)?;
-        let y = prefix(y, n)?;
-        let [y0, dydt] = split::<R, 2>(&mut stages.k, n, 2)?;
-        copy(y0, y);
-        let result = euler_step(system, t, h, y, dydt, np);
-        restore_on_error(result, y, y0)
+        guarded_step::<R, S, 2>(system, h, y, stages, 2, |system, y, [_, dydt], np| {
+            euler_step(system, t, h, y, dydt, np)
+        })
     }
 }
 

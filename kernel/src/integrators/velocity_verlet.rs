@@ -1,7 +1,7 @@
 //! Velocity Verlet (Störmer–Verlet, kick-drift-kick; Swope et al. 1982; Hairer, Lubich, Wanner,
 //! *Geometric Numerical Integration*, I.3.1 and VI.3).
 
-use super::common::{check_step_size, copy, kick, lengths, prefix, restore_on_error, split};
+use super::common::{guarded_step, kick};
 use crate::{Integrator, KernelError, OdeSystem, Real, Stages, StepStats};
 
 /// Velocity Verlet: `a₀ = f(t, q₀, v₀)`, `v½ = v₀ + h/2·a₀`, `q₁` by
@@ -25,13 +25,9 @@ impl<R: Real> Integrator<R> for VelocityVerlet {
         y: &mut [R],
         stages: &mut Stages<'_, R>,
     ) -> Result<StepStats, KernelError> {
-        check_step_size(h)?;
-        let (n, np) = lengths(system)?;
-        let y = prefix(y, n)?;
-        let [y0, dydt] = split::<R, 2>(&mut stages.k, n, 2)?;
-        copy(y0, y);
-        let result = verlet_step(system, t, h, y, dydt, np);
-        restore_on_error(result, y, y0)
+        guarded_step::<R, S, 2>(system, h, y, stages, 2, |system, y, [_, dydt], np| {
+            verlet_step(system, t, h, y, dydt, np)
+        })
     }
 }
 
