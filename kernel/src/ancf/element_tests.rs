@@ -1,0 +1,1 @@
+//! Element-level tests: patch tests, exact stretch, finite-difference checks (added next).
