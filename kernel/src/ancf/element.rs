@@ -63,9 +63,16 @@ impl<R: Real> TetElement<R> {
             let wv = R::from_f64(*w) * volume * rho;
             for k in 0..SHAPE_FUNCTIONS {
                 load[k] += wv * s[k];
-                for l in 0..SHAPE_FUNCTIONS {
+                for l in k..SHAPE_FUNCTIONS {
                     mass[k][l] += wv * s[k] * s[l];
                 }
+            }
+        }
+        // Mirror the upper triangle: exactly symmetric, as m ⊗ I₃ is assumed to be.
+        for k in 1..SHAPE_FUNCTIONS {
+            let (upper, lower) = mass.split_at_mut(k);
+            for (l, row_l) in upper.iter().enumerate() {
+                lower[0][l] = row_l[k];
             }
         }
 
@@ -171,7 +178,7 @@ impl<R: Real> TetElement<R> {
         Ok(())
     }
 
-    /// Tangent stiffness K = −∂Q_e/∂e = ∂²U/∂e² (48×48, symmetric): material + geometric part.
+    /// Tangent stiffness K = −∂Q_e/∂e = ∂²U/∂e² (48×48, exactly symmetric): material + geometric part.
     pub fn tangent_stiffness(
         &self,
         material: &Material<R>,
@@ -228,6 +235,17 @@ impl<R: Real> TetElement<R> {
                         k[3 * a + 2][col] += w * v.z;
                     }
                 }
+            }
+        }
+        // K is a Hessian; the column-wise material part is symmetric only to round-off, so
+        // make it exact for solvers that read one triangle.
+        for a in 1..ELEMENT_COORDS {
+            let (upper, lower) = k.split_at_mut(a);
+            let row_a = &mut lower[0];
+            for (b, row_b) in upper.iter_mut().enumerate() {
+                let v = R::HALF * (row_a[b] + row_b[a]);
+                row_a[b] = v;
+                row_b[a] = v;
             }
         }
         Ok(())

@@ -27,28 +27,34 @@ pub(crate) fn solve_in_place<R: Real, const N: usize, const M: usize>(
         a.swap(col, piv);
         b.swap(col, piv);
         let inv = R::ONE / p;
-        for row in col + 1..N {
-            let f = a[row][col] * inv;
+        let (a_top, a_below) = a.split_at_mut(col + 1);
+        let (b_top, b_below) = b.split_at_mut(col + 1);
+        let (a_piv, b_piv) = (&a_top[col], &b_top[col]);
+        for (a_row, b_row) in a_below.iter_mut().zip(b_below.iter_mut()) {
+            let f = a_row[col] * inv;
             if f == R::ZERO {
                 continue;
             }
-            for k in col..N {
-                let t = a[col][k];
-                a[row][k] -= f * t;
+            for (x, y) in a_row[col..].iter_mut().zip(a_piv[col..].iter()) {
+                *x -= f * *y;
             }
-            for k in 0..M {
-                let t = b[col][k];
-                b[row][k] -= f * t;
+            for (x, y) in b_row.iter_mut().zip(b_piv.iter()) {
+                *x -= f * *y;
             }
         }
     }
+    // Back substitution, row by row from the bottom.
     for col in (0..N).rev() {
-        for k in 0..M {
-            let mut s = b[col][k];
-            for j in col + 1..N {
-                s -= a[col][j] * b[j][k];
+        let (b_top, b_below) = b.split_at_mut(col + 1);
+        let b_col = &mut b_top[col];
+        for (a_cj, b_j) in a[col][col + 1..].iter().zip(b_below.iter()) {
+            for (x, y) in b_col.iter_mut().zip(b_j.iter()) {
+                *x -= *a_cj * *y;
             }
-            b[col][k] = s / a[col][col];
+        }
+        let d = a[col][col];
+        for x in b_col.iter_mut() {
+            *x /= d;
         }
     }
     Ok(())

@@ -6,6 +6,9 @@
 //! coordinates up to the stated degree against the exact formula
 //! `∫_T λ1^a λ2^b λ3^c λ4^d dV = 6V a! b! c! d! / (a+b+c+d+3)!`.
 
+// The published 20-digit values are kept as printed (rounded to f64 by the compiler).
+#![allow(clippy::excessive_precision)]
+
 /// A quadrature rule on the tetrahedron with `N` points.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TetRule<const N: usize> {

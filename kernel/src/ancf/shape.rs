@@ -124,7 +124,8 @@ impl<R: Real> TetShape<R> {
         let h = vertices.iter().fold(R::ZERO, |h, v| h.max((*v - centre).norm()));
         // Relative test: 6V/h³ is about 3 for a regular tetrahedron; slivers down at round-off
         // of that scale cannot be interpolated reliably.
-        if !(six_v.abs() > R::from_f64(100.0) * R::EPSILON * h * h * h) {
+        let thick = six_v.abs() > R::from_f64(100.0) * R::EPSILON * h * h * h;
+        if !thick {
             return Err(degenerate);
         }
         let inv_scale = R::ONE / h;

@@ -1,3 +1,6 @@
+// Dense index loops read like the formulas they check.
+#![allow(clippy::needless_range_loop)]
+
 use super::*;
 use crate::ancf::test_support::{skewed_vertices, Lcg};
 
