@@ -205,11 +205,12 @@ impl<R: Real> TetElement<R> {
             let (f, point) = material_point(material, grads, e, qp)?;
             add_force(w, grads, &f.mul_mat(&point.stress), q);
             let s = &point.stress;
-            // Geometric (initial stress) part: δ_ij w ∇s_k · S ∇s_l.
+            // Only node-vector blocks a ≤ b are computed (K is symmetric); the rest is mirrored
+            // below. Geometric (initial stress) part: δ_ij w ∇s_a · S ∇s_b.
             for (a, ga) in grads.iter().enumerate() {
-                let sga = s.mul_vec(Vec3::from_array(*ga));
-                for (b, gb) in grads.iter().enumerate() {
-                    let kab = w * sga.dot(Vec3::from_array(*gb));
+                let sga = s.mul_vec(Vec3::from_array(*ga)).scale(w);
+                for (b, gb) in grads.iter().enumerate().skip(a) {
+                    let kab = sga.dot(Vec3::from_array(*gb));
                     for i in 0..3 {
                         k[3 * a + i][3 * b + i] += kab;
                     }
@@ -226,26 +227,31 @@ impl<R: Real> TetElement<R> {
                             de.m[x][y] = R::HALF * (f.m[j][x] * gb[y] + gb[x] * f.m[j][y]);
                         }
                     }
-                    let fds = f.mul_mat(&point.stress_increment(&de));
+                    let fds = f.mul_mat(&point.stress_increment(&de)).scale(w);
                     let col = 3 * b + j;
-                    for (a, ga) in grads.iter().enumerate() {
+                    for (a, ga) in grads.iter().enumerate().take(b + 1) {
                         let v = fds.mul_vec(Vec3::from_array(*ga));
-                        k[3 * a][col] += w * v.x;
-                        k[3 * a + 1][col] += w * v.y;
-                        k[3 * a + 2][col] += w * v.z;
+                        k[3 * a][col] += v.x;
+                        k[3 * a + 1][col] += v.y;
+                        k[3 * a + 2][col] += v.z;
                     }
                 }
             }
         }
-        // K is a Hessian; the column-wise material part is symmetric only to round-off, so
-        // make it exact for solvers that read one triangle.
+        // Fill the lower blocks from the upper ones; the 3×3 diagonal blocks were computed in
+        // full and are symmetric only to round-off, so average them: K is then exactly
+        // symmetric for solvers that read one triangle.
         for a in 1..ELEMENT_COORDS {
             let (upper, lower) = k.split_at_mut(a);
             let row_a = &mut lower[0];
             for (b, row_b) in upper.iter_mut().enumerate() {
-                let v = R::HALF * (row_a[b] + row_b[a]);
-                row_a[b] = v;
-                row_b[a] = v;
+                if b / 3 == a / 3 {
+                    let v = R::HALF * (row_a[b] + row_b[a]);
+                    row_a[b] = v;
+                    row_b[a] = v;
+                } else {
+                    row_a[b] = row_b[a];
+                }
             }
         }
         Ok(())

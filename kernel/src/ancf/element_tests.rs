@@ -379,3 +379,11 @@ fn f32_smoke_test() {
         .unwrap();
     assert!(k.iter().all(|row| row.iter().all(|v| v.is_finite())));
 }
+
+#[test]
+fn memory_per_element_is_as_documented() {
+    // Reference: the module doc (959 scalars per element).
+    assert_eq!(core::mem::size_of::<TetElement<f64>>(), 959 * 8);
+    assert_eq!(core::mem::size_of::<TetElement<f32>>(), 959 * 4);
+    println!("TetShape<f64>: {} bytes", core::mem::size_of::<TetShape<f64>>());
+}

@@ -21,15 +21,15 @@ pub enum MaterialLaw {
 pub struct Material<R> {
     /// Constitutive law.
     pub law: MaterialLaw,
-    /// First Lamé parameter λ = Eν / ((1 + ν)(1 − 2ν)) [Pa].
+    /// First Lamé parameter λ = Eν / ((1 + ν)(1 − 2ν)), in Pa.
     pub lambda: R,
-    /// Shear modulus μ = E / (2(1 + ν)) [Pa].
+    /// Shear modulus μ = E / (2(1 + ν)), in Pa.
     pub mu: R,
-    /// Mass density ρ [kg/m³].
+    /// Mass density ρ, in kg/m³.
     pub density: R,
-    /// Rayleigh mass-proportional damping α [1/s] (D = αM + βK); carried, not applied here.
+    /// Rayleigh mass-proportional damping α, in 1/s (D = αM + βK); carried, not applied here.
     pub rayleigh_mass: R,
-    /// Rayleigh stiffness-proportional damping β [s]; carried, not applied here.
+    /// Rayleigh stiffness-proportional damping β, in s; carried, not applied here.
     pub rayleigh_stiffness: R,
 }
 
@@ -78,7 +78,7 @@ fn combine<R: Real>(a: R, x: &Mat3<R>, b: R, y: &Mat3<R>) -> Mat3<R> {
 }
 
 impl<R: Real> Material<R> {
-    /// Builds from Young's modulus E [Pa], Poisson's ratio ν and density ρ [kg/m³], validated.
+    /// Builds from Young's modulus E (Pa), Poisson's ratio ν and density ρ (kg/m³), validated.
     pub fn new(law: MaterialLaw, youngs: R, poisson: R, density: R) -> Result<Self, ElementError> {
         let bad = |reason| Err(ElementError::InvalidMaterial { reason });
         if !(youngs > R::ZERO && youngs.is_finite()) {
@@ -113,7 +113,7 @@ impl<R: Real> Material<R> {
         Self::new(MaterialLaw::NeoHookean, youngs, poisson, density)
     }
 
-    /// Sets Rayleigh damping D = αM + βK (α [1/s], β [s], both finite and ≥ 0).
+    /// Sets Rayleigh damping D = αM + βK (α in 1/s, β in s, both finite and ≥ 0).
     pub fn with_rayleigh(mut self, alpha: R, beta: R) -> Result<Self, ElementError> {
         if !(alpha >= R::ZERO && alpha.is_finite()) {
             return Err(ElementError::InvalidMaterial {

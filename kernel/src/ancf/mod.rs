@@ -28,8 +28,11 @@
 //! 14 × 16 × 3 shape-function gradients + 14 weights + 16 × 16 mass + 16 load + 1 volume
 //! = 959 scalars: 7,672 bytes in f64, 3,836 bytes in f32. The [`Material`] is shared by the
 //! elements of a body and passed to the routines. Stack: the routines take the 48×48 tangent
-//! as an out-parameter (18 KiB in f64); their own temporaries are under 1 KiB. [`TetShape`]
-//! (about 340 scalars) is needed only at build time and for post-processing.
+//! as an out-parameter (18 KiB in f64); their own temporaries are under 1 KiB. Building an
+//! element uses about 20 KiB of stack in f64 (the 20×20 interpolation system and its inverse);
+//! [`TetShape`] (337 scalars) is needed only then and for post-processing (r at any point).
+//! Measured on x86_64 (release, f64, Neo-Hookean): force ≈ 2.5 µs, force + tangent ≈ 65 µs,
+//! build ≈ 16 µs per element.
 //!
 //! ## Sources
 //! * A. A. Shabana, *Computational Continuum Mechanics* (Cambridge, 3rd ed. 2018): ANCF

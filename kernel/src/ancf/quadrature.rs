@@ -81,6 +81,9 @@ const fn d5_points() -> [[f64; 4]; 14] {
 }
 
 /// Degree-5, 14 points, positive weights (Gellert & Harbord 1991; Walkington 2000).
+///
+/// M. Gellert, R. Harbord, Commun. Appl. Numer. Methods 7 (1991) 487–495, Table VI;
+/// N. Walkington, "Quadrature on simplices of arbitrary dimension" (CMU, 2000).
 pub const TET_DEGREE5: TetRule<14> = TetRule {
     degree: 5,
     points: d5_points(),
@@ -118,6 +121,9 @@ const fn d6_points() -> [[f64; 4]; 24] {
 }
 
 /// Degree-6, 24 points, positive weights (Keast 1986).
+///
+/// P. Keast, "Moderate-degree tetrahedral quadrature formulas", Comput. Methods Appl. Mech.
+/// Engrg. 55 (1986) 339–348.
 pub const TET_DEGREE6: TetRule<24> = TetRule {
     degree: 6,
     points: d6_points(),
@@ -138,6 +144,7 @@ pub const FORCE_POINTS: usize = 14;
 
 #[cfg(test)]
 mod tests {
+    extern crate std;
     use super::*;
 
     fn pow(x: f64, n: u32) -> f64 {
@@ -175,10 +182,16 @@ mod tests {
             assert!(p.iter().all(|&l| l > 0.0), "points are interior");
         }
         assert!(rule.weights.iter().all(|&w| w > 0.0), "weights are positive");
+        let mut worst: f64 = 0.0;
         for deg in 0..=rule.degree {
             let e = worst_error(rule, deg);
             assert!(e < 1e-14, "degree {deg}: relative error {e:e}");
+            worst = worst.max(e);
         }
+        std::println!(
+            "{N}-point rule: worst relative monomial error up to degree {}: {worst:e}",
+            rule.degree
+        );
         // And no more: the next degree is not integrated exactly.
         assert!(worst_error(rule, rule.degree + 1) > 1e-8);
     }
