@@ -6,7 +6,7 @@
 pub enum ElementError {
     /// The reference tetrahedron has (numerically) zero volume or non-finite vertices.
     DegenerateElement {
-        /// The signed volume found (6V = det[p1−p0, p2−p0, p3−p0] / 6).
+        /// The signed volume found, det[p1 − p0, p2 − p0, p3 − p0] / 6.
         volume: f64,
     },
     /// The deformation gradient has J = det F ≤ 0 (or not finite) at a force quadrature point.
