@@ -32,6 +32,7 @@
 #![warn(missing_docs)]
 
 pub mod analysis;
+pub mod ancf;
 mod body;
 mod constraint;
 mod data;

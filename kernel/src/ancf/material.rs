@@ -1,0 +1,197 @@
+//! Hyperelastic materials in the reference (Lagrangian) description: strain energy density W,
+//! second Piola–Kirchhoff stress S = ∂W/∂E and its increment dS = (∂S/∂E) : dE.
+
+use super::ElementError;
+use crate::math::Mat3;
+use crate::Real;
+
+/// Constitutive law.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum MaterialLaw {
+    /// St. Venant–Kirchhoff: S = λ tr(E) I + 2μE, W = λ/2 (tr E)² + μ E:E.
+    StVenantKirchhoff,
+    /// Compressible Neo-Hookean: S = μ(I − C⁻¹) + λ ln(J) C⁻¹,
+    /// W = μ/2 (tr C − 3) − μ ln J + λ/2 (ln J)².
+    NeoHookean,
+}
+
+/// An isotropic elastic material with density and optional Rayleigh damping coefficients.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Material<R> {
+    /// Constitutive law.
+    pub law: MaterialLaw,
+    /// First Lamé parameter λ = Eν / ((1 + ν)(1 − 2ν)), in Pa.
+    pub lambda: R,
+    /// Shear modulus μ = E / (2(1 + ν)), in Pa.
+    pub mu: R,
+    /// Mass density ρ, in kg/m³.
+    pub density: R,
+    /// Rayleigh mass-proportional damping α, in 1/s (D = αM + βK); carried, not applied here.
+    pub rayleigh_mass: R,
+    /// Rayleigh stiffness-proportional damping β, in s; carried, not applied here.
+    pub rayleigh_stiffness: R,
+}
+
+/// Stress state of a material at one point, with what the stress increment needs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MaterialPoint<R> {
+    /// Second Piola–Kirchhoff stress S.
+    pub stress: Mat3<R>,
+    /// Strain energy density W per unit reference volume.
+    pub energy: R,
+    /// Constitutive law (selects the tangent).
+    law: MaterialLaw,
+    /// λ.
+    lambda: R,
+    /// μ for SVK; 2(μ − λ ln J) for Neo-Hookean.
+    shear: R,
+    /// C⁻¹ (Neo-Hookean only).
+    c_inv: Mat3<R>,
+}
+
+/// Double contraction A : B.
+pub(crate) fn ddot<R: Real>(a: &Mat3<R>, b: &Mat3<R>) -> R {
+    let mut s = R::ZERO;
+    for i in 0..3 {
+        for j in 0..3 {
+            s += a.m[i][j] * b.m[i][j];
+        }
+    }
+    s
+}
+
+/// Trace.
+fn trace<R: Real>(a: &Mat3<R>) -> R {
+    a.m[0][0] + a.m[1][1] + a.m[2][2]
+}
+
+/// `a · A + b · B`.
+fn combine<R: Real>(a: R, x: &Mat3<R>, b: R, y: &Mat3<R>) -> Mat3<R> {
+    let mut r = Mat3::ZERO;
+    for i in 0..3 {
+        for j in 0..3 {
+            r.m[i][j] = a * x.m[i][j] + b * y.m[i][j];
+        }
+    }
+    r
+}
+
+impl<R: Real> Material<R> {
+    /// Builds from Young's modulus E (Pa), Poisson's ratio ν and density ρ (kg/m³), validated.
+    pub fn new(law: MaterialLaw, youngs: R, poisson: R, density: R) -> Result<Self, ElementError> {
+        let bad = |reason| Err(ElementError::InvalidMaterial { reason });
+        if !(youngs > R::ZERO && youngs.is_finite()) {
+            return bad("Young's modulus E must be finite and > 0");
+        }
+        if !(poisson > -R::ONE && poisson < R::HALF) {
+            return bad("Poisson's ratio nu must satisfy -1 < nu < 0.5");
+        }
+        if !(density > R::ZERO && density.is_finite()) {
+            return bad("density rho must be finite and > 0");
+        }
+        let one = R::ONE;
+        let lambda = youngs * poisson / ((one + poisson) * (one - R::TWO * poisson));
+        let mu = youngs / (R::TWO * (one + poisson));
+        Ok(Self {
+            law,
+            lambda,
+            mu,
+            density,
+            rayleigh_mass: R::ZERO,
+            rayleigh_stiffness: R::ZERO,
+        })
+    }
+
+    /// St. Venant–Kirchhoff material from (E, ν, ρ).
+    pub fn st_venant_kirchhoff(youngs: R, poisson: R, density: R) -> Result<Self, ElementError> {
+        Self::new(MaterialLaw::StVenantKirchhoff, youngs, poisson, density)
+    }
+
+    /// Compressible Neo-Hookean material from (E, ν, ρ).
+    pub fn neo_hookean(youngs: R, poisson: R, density: R) -> Result<Self, ElementError> {
+        Self::new(MaterialLaw::NeoHookean, youngs, poisson, density)
+    }
+
+    /// Sets Rayleigh damping D = αM + βK (α in 1/s, β in s, both finite and ≥ 0).
+    pub fn with_rayleigh(mut self, alpha: R, beta: R) -> Result<Self, ElementError> {
+        if !(alpha >= R::ZERO && alpha.is_finite()) {
+            return Err(ElementError::InvalidMaterial {
+                reason: "Rayleigh mass coefficient alpha must be finite and >= 0",
+            });
+        }
+        if !(beta >= R::ZERO && beta.is_finite()) {
+            return Err(ElementError::InvalidMaterial {
+                reason: "Rayleigh stiffness coefficient beta must be finite and >= 0",
+            });
+        }
+        self.rayleigh_mass = alpha;
+        self.rayleigh_stiffness = beta;
+        Ok(self)
+    }
+
+    /// Stress and energy for the deformation gradient F; `None` when J = det F ≤ 0 or not finite.
+    pub fn evaluate(&self, f: &Mat3<R>) -> Option<MaterialPoint<R>> {
+        let j = f.determinant();
+        // Inverted or NaN: SVK would still give numbers, but they describe no physical state.
+        if !(j > R::ZERO && j.is_finite()) {
+            return None;
+        }
+        let c = f.transpose().mul_mat(f);
+        let (lambda, mu) = (self.lambda, self.mu);
+        match self.law {
+            MaterialLaw::StVenantKirchhoff => {
+                let e = combine(R::HALF, &c, -R::HALF, &Mat3::IDENTITY);
+                let tr = trace(&e);
+                let stress = combine(lambda * tr, &Mat3::IDENTITY, R::TWO * mu, &e);
+                let energy = R::HALF * lambda * tr * tr + mu * ddot(&e, &e);
+                Some(MaterialPoint {
+                    stress,
+                    energy,
+                    law: self.law,
+                    lambda,
+                    shear: mu,
+                    c_inv: Mat3::ZERO,
+                })
+            }
+            MaterialLaw::NeoHookean => {
+                let c_inv = c.inverse()?;
+                let ln_j = j.ln();
+                let stress = combine(mu, &Mat3::IDENTITY, lambda * ln_j - mu, &c_inv);
+                let energy = R::HALF * mu * (trace(&c) - R::from_f64(3.0)) - mu * ln_j
+                    + R::HALF * lambda * ln_j * ln_j;
+                Some(MaterialPoint {
+                    stress,
+                    energy,
+                    law: self.law,
+                    lambda,
+                    shear: R::TWO * (mu - lambda * ln_j),
+                    c_inv,
+                })
+            }
+        }
+    }
+}
+
+impl<R: Real> MaterialPoint<R> {
+    /// Stress increment dS = (∂S/∂E) : dE for a symmetric strain increment dE.
+    pub fn stress_increment(&self, de: &Mat3<R>) -> Mat3<R> {
+        match self.law {
+            // dS = λ tr(dE) I + 2μ dE.
+            MaterialLaw::StVenantKirchhoff => {
+                combine(self.lambda * trace(de), &Mat3::IDENTITY, R::TWO * self.shear, de)
+            }
+            // With dC = 2 dE: d(C⁻¹) = −2 C⁻¹ dE C⁻¹ and d(ln J) = C⁻¹ : dE, so
+            // dS = 2(μ − λ ln J) C⁻¹ dE C⁻¹ + λ (C⁻¹ : dE) C⁻¹.
+            MaterialLaw::NeoHookean => {
+                let ci = &self.c_inv;
+                let cdc = ci.mul_mat(de).mul_mat(ci);
+                combine(self.shear, &cdc, self.lambda * ddot(ci, de), ci)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "material_tests.rs"]
+mod tests;
