@@ -1,1 +1,2 @@
 //! Ferrodyn host tooling.
+pub mod gmsh;
