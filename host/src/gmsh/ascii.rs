@@ -26,7 +26,10 @@ impl<'a> AsciiRecords<'a> {
         if rest.is_empty() {
             return Err(self.error(what, "end of line".into()));
         }
-        let len = rest.iter().position(u8::is_ascii_whitespace).unwrap_or(rest.len());
+        let len = rest
+            .iter()
+            .position(u8::is_ascii_whitespace)
+            .unwrap_or(rest.len());
         self.rest = &rest[len..];
         Ok(&rest[..len])
     }
@@ -77,7 +80,12 @@ impl<'a> Records<'a> for AsciiRecords<'a> {
     }
 
     fn fields_left(&self) -> Option<usize> {
-        Some(self.rest.split(u8::is_ascii_whitespace).filter(|t| !t.is_empty()).count())
+        Some(
+            self.rest
+                .split(u8::is_ascii_whitespace)
+                .filter(|t| !t.is_empty())
+                .count(),
+        )
     }
 
     fn end(&mut self) -> Result<(), MeshError> {

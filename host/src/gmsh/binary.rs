@@ -63,7 +63,9 @@ impl<'a> Records<'a> for BinaryRecords<'a> {
         if value.is_finite() {
             Ok(value)
         } else {
-            Err(self.cur.syntax(location, format!("{what} (a finite number)"), format!("{value}")))
+            Err(self
+                .cur
+                .syntax(location, format!("{what} (a finite number)"), format!("{value}")))
         }
     }
 

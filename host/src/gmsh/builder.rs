@@ -6,8 +6,7 @@ use super::cursor::capacity;
 use super::element_type::{ElementType, TET4};
 use super::error::{Location, MeshError, SourcePos};
 use super::mesh::{
-    signed_volume, IgnoredElements, InvertedTet, Mesh, MeshReport, MshFormat, MshVersion, PhysicalGroup,
-    Tet,
+    signed_volume, IgnoredElements, InvertedTet, Mesh, MeshReport, MshFormat, PhysicalGroup, Tet,
 };
 
 /// Relative volume below which a tet is degenerate: |6V| ≤ this × (longest edge)³.
@@ -51,6 +50,9 @@ pub(crate) struct MeshBuilder<'s> {
     node_tags: Vec<u64>,
     node_index: HashMap<u64, usize>,
     tets: Vec<Tet>,
+    /// The owner of each tet, and of the repeats merged into it: they give its physical tags.
+    tet_owners: Vec<Owner>,
+    merged_owners: Vec<(usize, Owner)>,
     /// Sorted node quadruple → tet index, to merge repeated tets.
     tet_by_nodes: HashMap<[usize; 4], usize>,
     inverted: Vec<InvertedTet>,
@@ -73,6 +75,8 @@ impl<'s> MeshBuilder<'s> {
             node_tags: Vec::new(),
             node_index: HashMap::new(),
             tets: Vec::new(),
+            tet_owners: Vec::new(),
+            merged_owners: Vec::new(),
             tet_by_nodes: HashMap::new(),
             inverted: Vec::new(),
             merged_duplicates: 0,
@@ -85,7 +89,10 @@ impl<'s> MeshBuilder<'s> {
     }
 
     fn at(&self, location: Location) -> SourcePos {
-        SourcePos { source: self.source.to_string(), location }
+        SourcePos {
+            source: self.source.to_string(),
+            location,
+        }
     }
 
     /// Prepares room for `count` nodes, bounded by what `remaining_bytes` of input can hold.
@@ -99,7 +106,10 @@ impl<'s> MeshBuilder<'s> {
     /// Adds node `tag` at `xyz`.
     pub(crate) fn add_node(&mut self, tag: u64, xyz: [f64; 3], location: Location) -> Result<(), MeshError> {
         if self.node_index.insert(tag, self.nodes.len()).is_some() {
-            return Err(MeshError::DuplicateNode { at: self.at(location), node_tag: tag });
+            return Err(MeshError::DuplicateNode {
+                at: self.at(location),
+                node_tag: tag,
+            });
         }
         self.nodes.push(xyz);
         self.node_tags.push(tag);
@@ -141,27 +151,30 @@ impl<'s> MeshBuilder<'s> {
                 }
             }
         }
-        let owner = Owner { dim: element.dim, entity: element.entity, physical: element.physical };
-        self.owner_nodes.entry(owner).or_default().extend_from_slice(&self.indices);
+        let owner = Owner {
+            dim: element.dim,
+            entity: element.entity,
+            physical: element.physical,
+        };
+        self.owner_nodes
+            .entry(owner)
+            .or_default()
+            .extend_from_slice(&self.indices);
         if ty.number == TET4 {
-            self.add_tet(element)
+            self.add_tet(element, owner)
         } else {
             self.ignored.entry(ty.number).or_insert((ty.name, 0)).1 += 1;
             Ok(())
         }
     }
 
-    /// Adds the tet whose node indices are in `self.indices`.
-    fn add_tet(&mut self, element: &ElementRecord<'_>) -> Result<(), MeshError> {
+    /// Adds the tet whose node indices are in `self.indices`, or merges it into an equal one.
+    fn add_tet(&mut self, element: &ElementRecord<'_>, owner: Owner) -> Result<(), MeshError> {
         let nodes = [self.indices[0], self.indices[1], self.indices[2], self.indices[3]];
-        let written_physical = element.physical.filter(|&p| p != 0);
         let mut key = nodes;
         key.sort_unstable();
         if let Some(&index) = self.tet_by_nodes.get(&key) {
-            let tags = &mut self.tets[index].physical_tags;
-            if let Some(p) = written_physical.filter(|p| !tags.contains(p)) {
-                tags.push(p);
-            }
+            self.merged_owners.push((index, owner));
             self.merged_duplicates += 1;
             return Ok(());
         }
@@ -176,14 +189,19 @@ impl<'s> MeshBuilder<'s> {
         }
         let index = self.tets.len();
         if volume < 0.0 {
-            self.inverted.push(InvertedTet { index, element_tag: element.tag, volume });
+            self.inverted.push(InvertedTet {
+                index,
+                element_tag: element.tag,
+                volume,
+            });
         }
         self.tet_by_nodes.insert(key, index);
+        self.tet_owners.push(owner);
         self.tets.push(Tet {
             nodes,
             element_tag: element.tag,
             entity_tag: element.entity,
-            physical_tags: written_physical.into_iter().collect(),
+            physical_tags: Vec::new(),
         });
         Ok(())
     }
@@ -193,30 +211,50 @@ impl<'s> MeshBuilder<'s> {
         match owner.physical {
             Some(0) => Vec::new(),
             Some(tag) => vec![tag],
-            None => self.entity_physicals.get(&(owner.dim, owner.entity)).cloned().unwrap_or_default(),
+            None => self
+                .entity_physicals
+                .get(&(owner.dim, owner.entity))
+                .cloned()
+                .unwrap_or_default(),
         }
     }
 
-    /// Assembles the mesh: physical tags of 4.1 tets from their entities, groups and their sets.
+    /// Assembles the mesh: physical tags of the tets, groups and their sets.
     pub(crate) fn finish(mut self) -> Mesh {
-        if self.format.version == MshVersion::V4_1 {
-            for tet in &mut self.tets {
-                let entity = (3, tet.entity_tag);
-                tet.physical_tags = self.entity_physicals.get(&entity).cloned().unwrap_or_default();
+        let owners = self
+            .tet_owners
+            .iter()
+            .enumerate()
+            .chain(self.merged_owners.iter().map(|(i, o)| (*i, o)));
+        for (index, owner) in owners {
+            for tag in self.physicals_of(owner) {
+                let tags = &mut self.tets[index].physical_tags;
+                if !tags.contains(&tag) {
+                    tags.push(tag);
+                }
             }
         }
         let mut groups: BTreeMap<(u8, i32), PhysicalGroup> = BTreeMap::new();
         for (&(dim, tag), name) in &self.names {
-            groups.entry((dim, tag)).or_insert_with(|| empty_group(dim, tag)).name = Some(name.clone());
+            groups
+                .entry((dim, tag))
+                .or_insert_with(|| empty_group(dim, tag))
+                .name = Some(name.clone());
         }
         for (index, tet) in self.tets.iter().enumerate() {
             for &tag in &tet.physical_tags {
-                groups.entry((3, tag)).or_insert_with(|| empty_group(3, tag)).tets.push(index);
+                groups
+                    .entry((3, tag))
+                    .or_insert_with(|| empty_group(3, tag))
+                    .tets
+                    .push(index);
             }
         }
         for (owner, nodes) in &self.owner_nodes {
             for tag in self.physicals_of(owner) {
-                let group = groups.entry((owner.dim, tag)).or_insert_with(|| empty_group(owner.dim, tag));
+                let group = groups
+                    .entry((owner.dim, tag))
+                    .or_insert_with(|| empty_group(owner.dim, tag));
                 group.nodes.extend_from_slice(nodes);
             }
         }
@@ -231,7 +269,11 @@ impl<'s> MeshBuilder<'s> {
         let ignored_elements = self
             .ignored
             .iter()
-            .map(|(&element_type, &(name, count))| IgnoredElements { element_type, name, count })
+            .map(|(&element_type, &(name, count))| IgnoredElements {
+                element_type,
+                name,
+                count,
+            })
             .collect();
         Mesh {
             nodes: self.nodes,
@@ -251,7 +293,13 @@ impl<'s> MeshBuilder<'s> {
 
 /// A group with no name and no members yet.
 fn empty_group(dim: u8, tag: i32) -> PhysicalGroup {
-    PhysicalGroup { dim, tag, name: None, tets: Vec::new(), nodes: Vec::new() }
+    PhysicalGroup {
+        dim,
+        tag,
+        name: None,
+        tets: Vec::new(),
+        nodes: Vec::new(),
+    }
 }
 
 /// True when the tet's volume is negligible against the cube of its longest edge.

@@ -21,7 +21,13 @@ pub(crate) struct Cursor<'a> {
 impl<'a> Cursor<'a> {
     /// A cursor at the start of `bytes`; `source` names the input in errors.
     pub(crate) fn new(bytes: &'a [u8], source: &'a str) -> Self {
-        Cursor { bytes, pos: 0, line: 0, source, binary: false }
+        Cursor {
+            bytes,
+            pos: 0,
+            line: 0,
+            source,
+            binary: false,
+        }
     }
 
     /// From now on positions are byte offsets (the header said the data is binary).
@@ -50,12 +56,19 @@ impl<'a> Cursor<'a> {
 
     /// A full position for an error.
     pub(crate) fn at(&self, location: Location) -> SourcePos {
-        SourcePos { source: self.source.to_string(), location }
+        SourcePos {
+            source: self.source.to_string(),
+            location,
+        }
     }
 
     /// A syntax error at `location`.
     pub(crate) fn syntax(&self, location: Location, expected: impl Into<String>, found: String) -> MeshError {
-        MeshError::Syntax { at: self.at(location), expected: expected.into(), found }
+        MeshError::Syntax {
+            at: self.at(location),
+            expected: expected.into(),
+            found,
+        }
     }
 
     /// The next line (without its `\n` or `\r\n`) and where it starts; `None` at end of input.
@@ -72,7 +85,11 @@ impl<'a> Cursor<'a> {
         self.pos += consumed;
         self.line += 1;
         let line = line.strip_suffix(b"\r").unwrap_or(line);
-        let location = if self.binary { Location::Byte(start) } else { Location::Line(self.line) };
+        let location = if self.binary {
+            Location::Byte(start)
+        } else {
+            Location::Line(self.line)
+        };
         Some((location, line))
     }
 
@@ -106,7 +123,9 @@ impl<'a> Cursor<'a> {
 
     /// The next section marker (`$Nodes`...) with its position; `None` at end of input.
     pub(crate) fn next_section(&mut self) -> Result<Option<(Location, &'a str)>, MeshError> {
-        let Some((location, line)) = self.next_nonblank_line() else { return Ok(None) };
+        let Some((location, line)) = self.next_nonblank_line() else {
+            return Ok(None);
+        };
         let name = line.trim_ascii();
         match std::str::from_utf8(name) {
             Ok(name) if name.starts_with('$') && name.len() > 1 => Ok(Some((location, name))),

@@ -59,12 +59,15 @@ const LINEAR_NON_TET_VOLUMES: [i32; 3] = [5, 6, 7];
 impl ElementType {
     /// The type with Gmsh number `number`, if known.
     pub(crate) fn from_number(number: i32) -> Option<ElementType> {
-        TYPES.iter().find(|t| t.0 == number).map(|&(number, nodes, dim, name)| ElementType {
-            number,
-            nodes,
-            dim,
-            name,
-        })
+        TYPES
+            .iter()
+            .find(|t| t.0 == number)
+            .map(|&(number, nodes, dim, name)| ElementType {
+                number,
+                nodes,
+                dim,
+                name,
+            })
     }
 
     /// Why a volume element other than the linear tet is refused, and how to get a usable mesh;

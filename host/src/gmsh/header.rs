@@ -19,15 +19,23 @@ pub(crate) fn read_mesh_format(cur: &mut Cursor<'_>) -> Result<MshFormat, MeshEr
     let Some((location, line)) = cur.next_nonblank_line() else {
         return Err(cur.syntax(here, "version, file-type and data-size", "end of file".into()));
     };
-    let fields: Vec<&[u8]> = line.split(u8::is_ascii_whitespace).filter(|t| !t.is_empty()).collect();
+    let fields: Vec<&[u8]> = line
+        .split(u8::is_ascii_whitespace)
+        .filter(|t| !t.is_empty())
+        .collect();
     let [version, file_type, data_size] = fields[..] else {
         return Err(cur.syntax(location, "version, file-type and data-size", excerpt(line)));
     };
-    let version_text = String::from_utf8_lossy(version).into_owned();
-    let version = match version_text.parse::<f64>() {
-        Ok(v) if v == 2.2 => MshVersion::V2_2,
-        Ok(v) if v == 4.1 => MshVersion::V4_1,
-        _ => return Err(MeshError::UnsupportedVersion { at: cur.at(location), version: version_text }),
+    let version = match version {
+        b"2.2" => MshVersion::V2_2,
+        b"4.1" => MshVersion::V4_1,
+        _ => {
+            let version = String::from_utf8_lossy(version).into_owned();
+            return Err(MeshError::UnsupportedVersion {
+                at: cur.at(location),
+                version,
+            });
+        }
     };
     let binary = match file_type {
         b"0" => false,

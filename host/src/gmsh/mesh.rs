@@ -27,7 +27,11 @@ impl fmt::Display for MshFormat {
             MshVersion::V2_2 => "2.2",
             MshVersion::V4_1 => "4.1",
         };
-        write!(f, "MSH {version} {}", if self.binary { "binary" } else { "ASCII" })
+        write!(
+            f,
+            "MSH {version} {}",
+            if self.binary { "binary" } else { "ASCII" }
+        )
     }
 }
 
@@ -102,7 +106,12 @@ impl MeshReport {
         let mut warnings: Vec<String> = self
             .ignored_elements
             .iter()
-            .map(|i| format!("ignored {} elements of type {} ({})", i.count, i.element_type, i.name))
+            .map(|i| {
+                format!(
+                    "ignored {} elements of type {} ({})",
+                    i.count, i.element_type, i.name
+                )
+            })
             .collect();
         if !self.inverted_tets.is_empty() {
             warnings.push(format!(
@@ -111,7 +120,10 @@ impl MeshReport {
             ));
         }
         if self.merged_duplicate_tets > 0 {
-            warnings.push(format!("merged {} repeated tetrahedra", self.merged_duplicate_tets));
+            warnings.push(format!(
+                "merged {} repeated tetrahedra",
+                self.merged_duplicate_tets
+            ));
         }
         warnings
     }
@@ -156,7 +168,9 @@ impl Mesh {
 
     /// The first physical group called `name` (lowest dimension first).
     pub fn group_by_name(&self, name: &str) -> Option<&PhysicalGroup> {
-        self.physical_groups.iter().find(|g| g.name.as_deref() == Some(name))
+        self.physical_groups
+            .iter()
+            .find(|g| g.name.as_deref() == Some(name))
     }
 
     /// The group with dimension `dim` and physical tag `tag`.

@@ -41,7 +41,10 @@ use records::Records;
 
 /// Reads the `.msh` file at `path`; errors name it as given.
 pub fn read_msh(path: &Path) -> Result<Mesh, MeshError> {
-    let bytes = std::fs::read(path).map_err(|source| MeshError::Io { path: path.to_path_buf(), source })?;
+    let bytes = std::fs::read(path).map_err(|source| MeshError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
     parse_msh(&bytes, &path.display().to_string())
 }
 
@@ -68,7 +71,10 @@ fn read_sections<'a, R: Records<'a>>(
         let repeated = |already: bool| {
             let at = rec.cursor_ref().at(location);
             if already {
-                Err(MeshError::Structure { at, problem: format!("a second {name} section") })
+                Err(MeshError::Structure {
+                    at,
+                    problem: format!("a second {name} section"),
+                })
             } else {
                 Ok(true)
             }
@@ -106,7 +112,10 @@ fn read_sections<'a, R: Records<'a>>(
     for (read, section) in [(nodes_read, "$Nodes"), (elements_read, "$Elements")] {
         if !read {
             let at = rec.cursor_ref().at(rec.cursor_ref().here());
-            return Err(MeshError::Structure { at, problem: format!("no {section} section in the file") });
+            return Err(MeshError::Structure {
+                at,
+                problem: format!("no {section} section in the file"),
+            });
         }
     }
     Ok(builder.finish())

@@ -5,7 +5,10 @@ use super::cursor::{excerpt, parse_token, Cursor};
 use super::error::MeshError;
 
 /// Reads the body of `$PhysicalNames` up to and including `$EndPhysicalNames`.
-pub(crate) fn read_physical_names(cur: &mut Cursor<'_>, builder: &mut MeshBuilder<'_>) -> Result<(), MeshError> {
+pub(crate) fn read_physical_names(
+    cur: &mut Cursor<'_>,
+    builder: &mut MeshBuilder<'_>,
+) -> Result<(), MeshError> {
     let count = cur.count_line("number of physical names")?;
     for _ in 0..count {
         let here = cur.here();
@@ -32,6 +35,9 @@ fn split_name_line(line: &[u8]) -> Option<(u8, i32, String)> {
 /// The first whitespace-separated token of `text` and what follows it.
 fn split_token(text: &[u8]) -> Option<(&[u8], &[u8])> {
     let text = text.trim_ascii_start();
-    let len = text.iter().position(u8::is_ascii_whitespace).unwrap_or(text.len());
+    let len = text
+        .iter()
+        .position(u8::is_ascii_whitespace)
+        .unwrap_or(text.len());
     (len > 0).then(|| text.split_at(len))
 }

@@ -9,7 +9,10 @@ use super::error::{Location, MeshError};
 use super::records::Records;
 
 /// Reads the body of `$Nodes` up to and including `$EndNodes`.
-pub(crate) fn read_nodes<'a, R: Records<'a>>(rec: &mut R, builder: &mut MeshBuilder<'_>) -> Result<(), MeshError> {
+pub(crate) fn read_nodes<'a, R: Records<'a>>(
+    rec: &mut R,
+    builder: &mut MeshBuilder<'_>,
+) -> Result<(), MeshError> {
     let count = rec.cursor().count_line("number of nodes")?;
     builder.reserve_nodes(count, rec.cursor_ref().remaining());
     for _ in 0..count {
@@ -45,7 +48,12 @@ pub(crate) fn read_elements<'a, R: Records<'a>>(
                 let location = rec.location();
                 let tag = rec.positive_int("element tag")?;
                 let element_type = known_type(rec, tag, type_number)?;
-                let header = Header { tag, element_type, tag_count, location };
+                let header = Header {
+                    tag,
+                    element_type,
+                    tag_count,
+                    location,
+                };
                 read_element_body(rec, builder, header, &mut node_tags)?;
             }
             read += in_block;
@@ -58,7 +66,12 @@ pub(crate) fn read_elements<'a, R: Records<'a>>(
             let type_number = rec.int("element type")?;
             let element_type = known_type(rec, tag, type_number)?;
             let tag_count = rec.count_int("number of tags")?;
-            let header = Header { tag, element_type, tag_count, location };
+            let header = Header {
+                tag,
+                element_type,
+                tag_count,
+                location,
+            };
             read_element_body(rec, builder, header, &mut node_tags)?;
             rec.end()?;
         }
@@ -90,14 +103,25 @@ fn read_element_body<'a, R: Records<'a>>(
     header: Header,
     node_tags: &mut Vec<u64>,
 ) -> Result<(), MeshError> {
-    let physical = if header.tag_count >= 1 { rec.int("physical tag")? } else { 0 };
-    let entity = if header.tag_count >= 2 { rec.int("elementary tag")? } else { 0 };
+    let physical = if header.tag_count >= 1 {
+        rec.int("physical tag")?
+    } else {
+        0
+    };
+    let entity = if header.tag_count >= 2 {
+        rec.int("elementary tag")?
+    } else {
+        0
+    };
     for _ in 2..header.tag_count {
         rec.int("partition tag")?;
     }
     let ty = header.element_type;
     if let Some(found) = rec.fields_left().filter(|&n| n != ty.nodes) {
-        let expected = format!("{} node tags for element {} (type {})", ty.nodes, header.tag, ty.number);
+        let expected = format!(
+            "{} node tags for element {} (type {})",
+            ty.nodes, header.tag, ty.number
+        );
         return Err(rec.error(expected, format!("{found}")));
     }
     node_tags.clear();

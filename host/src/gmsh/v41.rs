@@ -80,11 +80,17 @@ fn block_header<'a, R: Records<'a>>(
 
 /// The error for a section whose blocks hold fewer items than its header announced.
 fn count_mismatch<'a, R: Records<'a>>(rec: &R, items: &str, total: u64, read: u64) -> MeshError {
-    rec.error(format!("{total} {items} in the blocks, as announced"), format!("{read}"))
+    rec.error(
+        format!("{total} {items} in the blocks, as announced"),
+        format!("{read}"),
+    )
 }
 
 /// Reads the body of `$Nodes` up to and including `$EndNodes`.
-pub(crate) fn read_nodes<'a, R: Records<'a>>(rec: &mut R, builder: &mut MeshBuilder<'_>) -> Result<(), MeshError> {
+pub(crate) fn read_nodes<'a, R: Records<'a>>(
+    rec: &mut R,
+    builder: &mut MeshBuilder<'_>,
+) -> Result<(), MeshError> {
     let (blocks, total) = section_header(rec, "nodes")?;
     builder.reserve_nodes(total, rec.cursor_ref().remaining());
     let mut read = 0;
@@ -138,7 +144,11 @@ pub(crate) fn read_elements<'a, R: Records<'a>>(
             let tag = rec.size("element tag")?;
             let Some(ty) = element_type else {
                 let at = rec.cursor_ref().at(location);
-                return Err(MeshError::UnknownElementType { at, element_tag: tag, element_type: type_number });
+                return Err(MeshError::UnknownElementType {
+                    at,
+                    element_tag: tag,
+                    element_type: type_number,
+                });
             };
             if let Some(found) = rec.fields_left().filter(|&n| n != ty.nodes) {
                 let expected = format!("{} node tags for element {tag} (type {})", ty.nodes, ty.number);
@@ -149,8 +159,15 @@ pub(crate) fn read_elements<'a, R: Records<'a>>(
                 node_tags.push(rec.size("node tag")?);
             }
             rec.end()?;
-            let element =
-                ElementRecord { tag, element_type: ty, dim, entity, physical: None, node_tags: &node_tags, location };
+            let element = ElementRecord {
+                tag,
+                element_type: ty,
+                dim,
+                entity,
+                physical: None,
+                node_tags: &node_tags,
+                location,
+            };
             builder.add_element(&element)?;
         }
         read += count;
