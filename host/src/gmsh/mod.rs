@@ -9,6 +9,20 @@
 //! Malformed input never panics and never makes the reader allocate more than the input could
 //! describe: every count read from the file bounds its pre-allocation by the bytes left.
 //! Errors name the file and the line (ASCII) or byte offset (binary), see [`MeshError`].
+//!
+//! ```
+//! use ferrodyn_host::gmsh::read_msh;
+//!
+//! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../meshes/beam_coarse.msh");
+//! let mut mesh = read_msh(path.as_ref())?;
+//! for warning in mesh.report().warnings() {
+//!     eprintln!("{path}: {warning}"); // e.g. "ignored 52 elements of type 2 (3-node triangle)"
+//! }
+//! mesh.fix_orientation();
+//! let clamped_nodes = mesh.nodes_of_group("clamp").expect("a surface named clamp");
+//! assert!(clamped_nodes.iter().all(|&i| mesh.nodes()[i][0] == 0.0));
+//! # Ok::<(), ferrodyn_host::gmsh::MeshError>(())
+//! ```
 
 mod ascii;
 mod binary;
@@ -68,42 +82,28 @@ fn read_sections<'a, R: Records<'a>>(
 ) -> Result<Mesh, MeshError> {
     let (mut nodes_read, mut elements_read) = (false, false);
     while let Some((location, name)) = rec.cursor().next_section()? {
-        let repeated = |already: bool| {
-            let at = rec.cursor_ref().at(location);
-            if already {
-                Err(MeshError::Structure {
-                    at,
-                    problem: format!("a second {name} section"),
-                })
-            } else {
-                Ok(true)
-            }
-        };
+        let at = || rec.cursor_ref().at(location);
         match (name, version) {
             ("$Nodes", _) => {
-                nodes_read = repeated(nodes_read)?;
+                first_time(&mut nodes_read, name, at)?;
                 match version {
                     MshVersion::V2_2 => v22::read_nodes(&mut rec, &mut builder)?,
                     MshVersion::V4_1 => v41::read_nodes(&mut rec, &mut builder)?,
                 }
             }
             ("$Elements", _) => {
-                elements_read = repeated(elements_read)?;
+                first_time(&mut elements_read, name, at)?;
                 match version {
                     MshVersion::V2_2 => v22::read_elements(&mut rec, &mut builder)?,
                     MshVersion::V4_1 => v41::read_elements(&mut rec, &mut builder)?,
                 }
             }
+            ("$MeshFormat", _) => first_time(&mut true, name, at)?,
             ("$PhysicalNames", _) => names::read_physical_names(rec.cursor(), &mut builder)?,
             ("$Entities", MshVersion::V4_1) => v41::read_entities(&mut rec, &mut builder)?,
             ("$PartitionedEntities", _) => {
-                return Err(MeshError::Unsupported {
-                    at: rec.cursor_ref().at(location),
-                    feature: "a partitioned mesh (save it without partitions)".into(),
-                })
-            }
-            ("$MeshFormat", _) => {
-                repeated(true)?;
+                let feature = "a partitioned mesh (save it without partitions)".into();
+                return Err(MeshError::Unsupported { at: at(), feature });
             }
             // $Periodic, $NodeData, $Comments...: not needed for a tetrahedral body.
             _ => rec.cursor().skip_section(name)?,
@@ -119,4 +119,16 @@ fn read_sections<'a, R: Records<'a>>(
         }
     }
     Ok(builder.finish())
+}
+
+/// Marks a section that may appear only once as read; a second one is an error.
+fn first_time(seen: &mut bool, name: &str, at: impl FnOnce() -> SourcePos) -> Result<(), MeshError> {
+    if std::mem::replace(seen, true) {
+        Err(MeshError::Structure {
+            at: at(),
+            problem: format!("a second {name} section"),
+        })
+    } else {
+        Ok(())
+    }
 }

@@ -1,6 +1,7 @@
 //! Fuzzing with proptest: damaged valid files (ASCII and binary) give `Ok` or `Err`, never a panic.
 //!
-//! Case counts are kept moderate (4 properties × 192 cases) so the suite stays fast on 2 cores.
+//! Case counts are kept moderate (4 properties × 512 cases, well under a second) so the suite stays
+//! fast on 2 cores; set `GMSH_FUZZ_CASES` for a longer run.
 
 use std::sync::OnceLock;
 
@@ -11,9 +12,18 @@ use super::fixtures::*;
 use super::writer::write_msh;
 use crate::gmsh::{parse_msh, MshVersion};
 
-const CASES: u32 = 192;
+/// Cases per property unless `GMSH_FUZZ_CASES` says otherwise.
+const CASES: u32 = 512;
 
-/// Valid inputs to damage: the hand-written meshes plus binary 2.2 and 4.1 encodings.
+fn cases() -> u32 {
+    std::env::var("GMSH_FUZZ_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(CASES)
+}
+
+/// Valid inputs to damage: the hand-written meshes, their binary 2.2 and 4.1 encodings, and the
+/// Gmsh-made cube in 2.2 ASCII and 4.1 binary.
 fn samples() -> &'static [Vec<u8>] {
     static SAMPLES: OnceLock<Vec<Vec<u8>>> = OnceLock::new();
     SAMPLES.get_or_init(|| {
@@ -30,6 +40,8 @@ fn samples() -> &'static [Vec<u8>] {
         for version in [MshVersion::V2_2, MshVersion::V4_1] {
             samples.push(write_msh(&mixed, version, true));
         }
+        samples.push(include_bytes!("../../../../meshes/cube_22.msh").to_vec());
+        samples.push(include_bytes!("../../../../meshes/cube_41_bin.msh").to_vec());
         samples
     })
 }
@@ -64,7 +76,7 @@ const NASTY_TOKENS: [&str; 10] = [
 ];
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: CASES, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
 
     #[test]
     fn truncation_never_panics(index in any::<Index>(), cut in any::<Index>()) {
