@@ -12,6 +12,12 @@ pub enum Item {
     Joint(usize),
     /// A force element.
     Force(usize),
+    /// A node of a flexible body.
+    Node(usize),
+    /// An element of a flexible body.
+    Element(usize),
+    /// The material of a flexible body.
+    Material,
 }
 
 /// A fixed capacity of a model (one const generic parameter each).
@@ -26,8 +32,13 @@ pub enum Capacity {
     Forces,
     /// Scalar constraint equations (rows of Φ).
     ConstraintRows,
-    /// Stored entries of the skyline (profile) factor of the constraint matrix.
+    /// Stored entries of a skyline (profile) matrix: the constraint matrix of a rigid model,
+    /// the mass and stiffness matrices of a flexible body.
     SkylineEntries,
+    /// Nodes of a flexible body.
+    Nodes,
+    /// Elements of a flexible body.
+    Elements,
     /// Points of a piecewise-linear time table.
     TablePoints,
 }
@@ -73,6 +84,13 @@ pub enum BuildError {
         item: Item,
         /// The body index referenced.
         body: usize,
+    },
+    /// An element or boundary condition refers to a node that does not exist.
+    UnknownNode {
+        /// The item holding the reference.
+        item: Item,
+        /// The node index referenced.
+        node: usize,
     },
     /// A joint connects a body to itself.
     SameBody {
@@ -133,6 +151,28 @@ pub enum KernelError {
         /// Step size proposed.
         step: f64,
     },
+    /// A flexible element turned inside out (J = det F ≤ 0 at a quadrature point).
+    ElementInverted {
+        /// The element.
+        element: usize,
+        /// The quadrature point.
+        qp: usize,
+        /// Simulation time.
+        time: f64,
+    },
+    /// The stiffness matrix of a flexible body is singular (not held against rigid motion, or
+    /// a mechanism).
+    SingularStiffness {
+        /// Free coordinate at which the pivot vanished.
+        coordinate: usize,
+    },
+    /// A Newton iteration (static solve) did not converge.
+    NotConverged {
+        /// Iterations performed.
+        iterations: u32,
+        /// Norm of the last residual.
+        residual: f64,
+    },
     /// A step was requested with a non-positive or non-finite size.
     InvalidStepSize,
     /// The state or a work buffer is shorter than the system's state (a caller bug).
@@ -146,6 +186,9 @@ impl core::fmt::Display for Item {
             Item::Body(i) => write!(f, "body {i}"),
             Item::Joint(i) => write!(f, "joint {i}"),
             Item::Force(i) => write!(f, "force {i}"),
+            Item::Node(i) => write!(f, "node {i}"),
+            Item::Element(i) => write!(f, "element {i}"),
+            Item::Material => write!(f, "material"),
         }
     }
 }
@@ -179,6 +222,9 @@ impl core::fmt::Display for BuildError {
             Self::ZeroLengthAxis { item } => write!(f, "{item}: axis has zero length"),
             Self::UnknownBody { item, body } => {
                 write!(f, "{item}: refers to body {body}, which does not exist")
+            }
+            Self::UnknownNode { item, node } => {
+                write!(f, "{item}: refers to node {node}, which does not exist")
             }
             Self::SameBody { item } => write!(f, "{item}: connects a body to itself"),
             Self::NonFinite { item } => write!(f, "{item}: a parameter is NaN or infinite"),
@@ -214,6 +260,16 @@ impl core::fmt::Display for KernelError {
                     f,
                     "adaptive step size {step:e} s fell below the minimum at t = {time} s"
                 )
+            }
+            Self::ElementInverted { element, qp, time } => {
+                write!(f, "element {element} inverted (det F ≤ 0) at quadrature point {qp}, t = {time} s")
+            }
+            Self::SingularStiffness { coordinate } => write!(
+                f,
+                "stiffness matrix singular at free coordinate {coordinate}: is the body held against rigid motion?"
+            ),
+            Self::NotConverged { iterations, residual } => {
+                write!(f, "Newton iteration did not converge in {iterations} iterations (residual {residual:e})")
             }
             Self::InvalidStepSize => write!(f, "step size must be finite and > 0"),
             Self::StateSizeMismatch => write!(f, "state or work buffer shorter than the system state"),

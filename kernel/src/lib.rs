@@ -38,6 +38,7 @@ mod constraint;
 mod data;
 mod dynamics;
 mod error;
+pub mod flex;
 mod force;
 pub mod integrators;
 mod joint;

@@ -111,3 +111,44 @@ pub fn simple_pendulum<R: Real>(mass: R, length: R, angle: R) -> Result<Model<R,
     ))?;
     b.build()
 }
+
+/// Adds a structured tetrahedral mesh of the box [origin, origin + size] to a flexible body:
+/// `divisions` hexahedra along x, y, z, each split into 6 tetrahedra around its main diagonal
+/// (Kuhn's split, conforming between neighbours). Nodes are numbered x-slowest, so a long beam
+/// along x has a narrow profile even before reordering.
+pub fn add_box_mesh<R: Real, const N: usize, const E: usize, const S: usize>(
+    builder: &mut crate::flex::FlexBuilder<R, N, E, S>,
+    origin: Vec3<R>,
+    size: Vec3<R>,
+    divisions: [usize; 3],
+) -> Result<(), BuildError> {
+    let [nx, ny, nz] = divisions;
+    let node = |i: usize, j: usize, k: usize| (i * (ny + 1) + j) * (nz + 1) + k;
+    for i in 0..=nx {
+        for j in 0..=ny {
+            for k in 0..=nz {
+                let f = |a: usize, n: usize| R::from_usize(a) / R::from_usize(n.max(1));
+                let p = Vec3::new(size.x * f(i, nx), size.y * f(j, ny), size.z * f(k, nz));
+                builder.add_node(origin + p)?;
+            }
+        }
+    }
+    // The 6 monotone lattice paths from corner (0,0,0) to (1,1,1) through the axis steps.
+    const PATHS: [[usize; 3]; 6] = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+    for i in 0..nx {
+        for j in 0..ny {
+            for k in 0..nz {
+                for path in PATHS {
+                    let mut corner = [i, j, k];
+                    let mut tet = [node(i, j, k); 4];
+                    for (slot, axis) in tet.iter_mut().skip(1).zip(path) {
+                        corner[axis] += 1;
+                        *slot = node(corner[0], corner[1], corner[2]);
+                    }
+                    builder.add_element(tet)?;
+                }
+            }
+        }
+    }
+    Ok(())
+}

@@ -104,6 +104,24 @@ pub(crate) fn solve<R: Real>(layout: &SkylineLayout<'_>, a: &[R], x: &mut [R]) {
     }
 }
 
+/// y = A x for the symmetric matrix whose lower profile is stored in `a` (not factorized).
+pub(crate) fn multiply<R: Real>(layout: &SkylineLayout<'_>, a: &[R], x: &[R], y: &mut [R]) {
+    for v in y.iter_mut() {
+        *v = R::ZERO;
+    }
+    for i in 0..layout.rows() {
+        let fi = layout.first[i];
+        let row = &a[layout.index(i, fi)..=layout.index(i, i)];
+        let (off, diag) = row.split_at(i - fi);
+        let mut s = diag[0] * x[i];
+        for ((aij, xj), yj) in off.iter().zip(&x[fi..i]).zip(&mut y[fi..i]) {
+            s += *aij * *xj;
+            *yj += *aij * x[i];
+        }
+        y[i] += s;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -178,6 +178,32 @@ impl<R: Real> TetElement<R> {
         Ok(())
     }
 
+    /// Stiffness-proportional (Kelvin–Voigt) damping force −∫ (∂E/∂e)ᵀ : (β ∂S/∂E : Ė) dV for
+    /// the coordinate rates `ed`, Ė = sym(Fᵀ Ḟ): the β K ė term of Rayleigh damping with the
+    /// material part of the current tangent. Zero when β = 0.
+    pub fn damping_force(
+        &self,
+        material: &Material<R>,
+        e: &[R; ELEMENT_COORDS],
+        ed: &[R; ELEMENT_COORDS],
+        q: &mut [R; ELEMENT_COORDS],
+    ) -> Result<(), ElementError> {
+        *q = [R::ZERO; ELEMENT_COORDS];
+        let beta = material.rayleigh_stiffness;
+        if beta == R::ZERO {
+            return Ok(());
+        }
+        for (qp, (w, grads)) in self.weights.iter().zip(self.gradients.iter()).enumerate() {
+            let (f, point) = material_point(material, grads, e, qp)?;
+            let fd = deformation_gradient(grads, ed);
+            let ftfd = f.transpose().mul_mat(&fd);
+            let edot = ftfd.symmetric_part();
+            let sd = point.stress_increment(&edot).scale(beta);
+            add_force(*w, grads, &f.mul_mat(&sd), q);
+        }
+        Ok(())
+    }
+
     /// Tangent stiffness K = −∂Q_e/∂e = ∂²U/∂e² (48×48, exactly symmetric): material + geometric part.
     pub fn tangent_stiffness(
         &self,

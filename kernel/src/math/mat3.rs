@@ -100,6 +100,16 @@ impl<R: Real> Mat3<R> {
         }
         r
     }
+    /// Symmetric part ½(M + Mᵀ).
+    pub fn symmetric_part(&self) -> Self {
+        let mut r = Self::ZERO;
+        for i in 0..3 {
+            for j in 0..3 {
+                r.m[i][j] = R::HALF * (self.m[i][j] + self.m[j][i]);
+            }
+        }
+        r
+    }
     /// Determinant.
     pub fn determinant(&self) -> R {
         let m = &self.m;

@@ -1,0 +1,231 @@
+//! The flexible body as an ODE for the kernel integrators, and its step function.
+//!
+//! M ë = Q_e(e) + Q_g + f(t) − D ė over the free coordinates, with the constant mass factor
+//! from the model (one skyline solve per evaluation) and Rayleigh damping D = αM + βK.
+
+use super::data::FlexData;
+use super::model::{FlexModel, FIXED};
+use crate::ancf::{ElementError, Material, TetElement, ELEMENT_COORDS, NODE_COORDS};
+use crate::math::Vec3;
+use crate::skyline::{self, SkylineLayout};
+use crate::time_function::TimeFunction;
+use crate::{Integrator, Item, KernelError, OdeSystem, Real, Stages, StepStats};
+
+/// Borrowed view of a flexible model, without capacities.
+#[derive(Clone, Copy)]
+pub(crate) struct FlexView<'a, R> {
+    pub material: &'a Material<R>,
+    pub gravity: Vec3<R>,
+    pub connectivity: &'a [[usize; 4]],
+    pub elements: &'a [TetElement<R>],
+    pub nodal_force: &'a [Vec3<R>],
+    pub load_function: &'a TimeFunction<R>,
+    pub dof: &'a [[usize; NODE_COORDS]],
+    pub layout: SkylineLayout<'a>,
+    pub mass_factor: &'a [R],
+}
+
+impl<R: Real, const N: usize, const E: usize, const S: usize> FlexModel<R, N, E, S> {
+    pub(crate) fn view(&self) -> FlexView<'_, R> {
+        let n = self.nodes.len();
+        FlexView {
+            material: &self.material,
+            gravity: self.gravity,
+            connectivity: &self.connectivity,
+            elements: &self.elements,
+            nodal_force: &self.nodal_force[..n],
+            load_function: &self.load_function,
+            dof: &self.dof[..n],
+            layout: self.layout(),
+            mass_factor: &self.mass_factor,
+        }
+    }
+}
+
+/// Gathers the 48 coordinates of an element from a per-node array of 12.
+pub(crate) fn gather<R: Real>(values: &[R], nodes: &[usize; 4]) -> [R; ELEMENT_COORDS] {
+    let mut out = [R::ZERO; ELEMENT_COORDS];
+    for (chunk, &n) in out.chunks_exact_mut(NODE_COORDS).zip(nodes) {
+        if let Some(src) = values.get(NODE_COORDS * n..NODE_COORDS * (n + 1)) {
+            chunk.copy_from_slice(src);
+        }
+    }
+    out
+}
+
+/// Adds an element vector into a per-node array of 12.
+pub(crate) fn scatter_add<R: Real>(values: &mut [R], nodes: &[usize; 4], v: &[R; ELEMENT_COORDS]) {
+    for (chunk, &n) in v.chunks_exact(NODE_COORDS).zip(nodes) {
+        if let Some(dst) = values.get_mut(NODE_COORDS * n..NODE_COORDS * (n + 1)) {
+            for (d, s) in dst.iter_mut().zip(chunk) {
+                *d += *s;
+            }
+        }
+    }
+}
+
+/// Maps an element evaluation error into a kernel error naming the element.
+pub(crate) fn element_failure(element: usize, e: ElementError, time: f64) -> KernelError {
+    match e {
+        ElementError::Inverted { qp, .. } => KernelError::ElementInverted { element, qp, time },
+        _ => KernelError::NonFinite {
+            item: Item::Element(element),
+            time,
+        },
+    }
+}
+
+impl<'a, R: Real> FlexView<'a, R> {
+    /// Total generalized force Q(t, e, ė) per node coordinate into `force`, with the external
+    /// loads (gravity, nodal forces) scaled by `load_scale`; with `with_damping` false the
+    /// velocity-dependent part is left out (statics).
+    pub fn generalized_force(
+        &self,
+        t: R,
+        e: &[R],
+        ed: &[R],
+        force: &mut [R],
+        load_scale: R,
+        with_damping: bool,
+    ) -> Result<(), KernelError> {
+        for f in force.iter_mut() {
+            *f = R::ZERO;
+        }
+        let mut q = [R::ZERO; ELEMENT_COORDS];
+        let alpha = self.material.rayleigh_mass;
+        for (index, (element, nodes)) in self.elements.iter().zip(self.connectivity).enumerate() {
+            let ee = gather(e, nodes);
+            element
+                .elastic_force(self.material, &ee, &mut q)
+                .map_err(|err| element_failure(index, err, t.to_f64()))?;
+            scatter_add(force, nodes, &q);
+            element.gravity_load(self.gravity * load_scale, &mut q);
+            scatter_add(force, nodes, &q);
+            if with_damping && (alpha != R::ZERO || self.material.rayleigh_stiffness != R::ZERO) {
+                let eed = gather(ed, nodes);
+                element
+                    .damping_force(self.material, &ee, &eed, &mut q)
+                    .map_err(|err| element_failure(index, err, t.to_f64()))?;
+                let mut mv = [R::ZERO; ELEMENT_COORDS];
+                element.mass_times(&eed, &mut mv);
+                for (qi, mi) in q.iter_mut().zip(mv.iter()) {
+                    *qi -= alpha * *mi;
+                }
+                scatter_add(force, nodes, &q);
+            }
+        }
+        let scale = self.load_function.eval(t).value * load_scale;
+        for (chunk, f) in force.chunks_exact_mut(NODE_COORDS).zip(self.nodal_force) {
+            chunk[0] += f.x * scale;
+            chunk[1] += f.y * scale;
+            chunk[2] += f.z * scale;
+        }
+        Ok(())
+    }
+
+    /// Copies the free entries of a per-node array into the free-coordinate vector.
+    pub fn to_free(&self, per_node: &[R], free: &mut [R]) {
+        for (node_dofs, values) in self.dof.iter().zip(per_node.chunks_exact(NODE_COORDS)) {
+            for (&d, &v) in node_dofs.iter().zip(values) {
+                if let Some(slot) = free.get_mut(d) {
+                    *slot = v;
+                }
+            }
+        }
+    }
+
+    /// Writes the free-coordinate vector into a per-node array (fixed entries set to `fixed`).
+    pub fn from_free(&self, free: &[R], per_node: &mut [R], fixed: R) {
+        for (node_dofs, values) in self.dof.iter().zip(per_node.chunks_exact_mut(NODE_COORDS)) {
+            for (&d, v) in node_dofs.iter().zip(values.iter_mut()) {
+                *v = if d == FIXED {
+                    fixed
+                } else {
+                    free.get(d).copied().unwrap_or(fixed)
+                };
+            }
+        }
+    }
+}
+
+/// The body as an [`OdeSystem`].
+pub(crate) struct FlexSystem<'a, R> {
+    pub model: FlexView<'a, R>,
+    pub force: &'a mut [R],
+    pub free: &'a mut [R],
+}
+
+impl<R: Real> OdeSystem<R> for FlexSystem<'_, R> {
+    fn state_len(&self) -> usize {
+        2 * self.model.dof.len() * NODE_COORDS
+    }
+    fn position_len(&self) -> usize {
+        self.model.dof.len() * NODE_COORDS
+    }
+    fn derivative(&mut self, t: R, y: &[R], dydt: &mut [R]) -> Result<(), KernelError> {
+        let n = self.position_len();
+        let (e, ed) = y.split_at(n.min(y.len()));
+        self.model.generalized_force(t, e, ed, self.force, R::ONE, true)?;
+        self.model.to_free(self.force, self.free);
+        let nf = self.model.layout.rows();
+        skyline::solve(&self.model.layout, self.model.mass_factor, &mut self.free[..nf]);
+        let (de, dv) = dydt.split_at_mut(n.min(dydt.len()));
+        de.copy_from_slice(&ed[..de.len().min(ed.len())]);
+        self.model.from_free(self.free, dv, R::ZERO);
+        Ok(())
+    }
+    fn advance_positions(&mut self, y: &mut [R], h: R) {
+        let n = self.position_len();
+        let (e, ed) = y.split_at_mut(n.min(y.len()));
+        for (x, v) in e.iter_mut().zip(ed.iter()) {
+            *x += h * *v;
+        }
+    }
+    fn accept_step(&mut self, t: R, y: &mut [R]) -> Result<u32, KernelError> {
+        match y.iter().position(|x| !x.is_finite()) {
+            Some(i) => Err(KernelError::NonFinite {
+                item: Item::Node((i % self.position_len().max(1)) / NODE_COORDS),
+                time: t.to_f64(),
+            }),
+            None => Ok(0),
+        }
+    }
+}
+
+impl<R: Real, const N: usize, const S: usize> FlexData<R, N, S> {
+    pub(crate) fn parts<'a, const E: usize>(
+        &'a mut self,
+        model: &'a FlexModel<R, N, E, S>,
+    ) -> (&'a mut [R], Stages<'a, R>, FlexSystem<'a, R>) {
+        let n = 2 * NODE_COORDS * self.node_count;
+        let y = &mut self.state.as_flattened_mut()[..n];
+        let k = self.stages.each_mut().map(|s| &mut s.as_flattened_mut()[..n]);
+        let system = FlexSystem {
+            model: model.view(),
+            force: &mut self.force.as_flattened_mut()[..n / 2],
+            free: &mut self.free.as_flattened_mut()[..],
+        };
+        (y, Stages { k }, system)
+    }
+}
+
+/// Advances a flexible body by `dt`. Never allocates; on error the state stays at the start.
+pub fn step_flex<R: Real, I: Integrator<R>, const N: usize, const E: usize, const S: usize>(
+    model: &FlexModel<R, N, E, S>,
+    data: &mut FlexData<R, N, S>,
+    integrator: &mut I,
+    dt: R,
+) -> Result<StepStats, KernelError> {
+    let t = data.time;
+    let (y, mut stages, mut system) = data.parts(model);
+    let stats = integrator.step(&mut system, t, dt, y, &mut stages)?;
+    // Kahan-compensated time sum, as for rigid models.
+    let increment = dt - data.time_carry;
+    let next = t + increment;
+    data.time_carry = (next - t) - increment;
+    data.time = next;
+    data.steps += 1;
+    data.last = stats;
+    data.total.accumulate(&stats);
+    Ok(stats)
+}

