@@ -160,8 +160,8 @@ pub enum KernelError {
         /// Simulation time.
         time: f64,
     },
-    /// The stiffness matrix of a flexible body is singular (not held against rigid motion, or
-    /// a mechanism).
+    /// The tangent stiffness of a flexible body is not positive definite: the body is not held
+    /// against rigid motion, or a load step went past a limit point (use more load steps).
     SingularStiffness {
         /// Free coordinate at which the pivot vanished.
         coordinate: usize,
@@ -262,14 +262,21 @@ impl core::fmt::Display for KernelError {
                 )
             }
             Self::ElementInverted { element, qp, time } => {
-                write!(f, "element {element} inverted (det F ≤ 0) at quadrature point {qp}, t = {time} s")
+                write!(
+                    f,
+                    "element {element} inverted (det F ≤ 0) at quadrature point {qp}, t = {time} s"
+                )
             }
             Self::SingularStiffness { coordinate } => write!(
                 f,
-                "stiffness matrix singular at free coordinate {coordinate}: is the body held against rigid motion?"
+                "stiffness not positive definite at free coordinate {coordinate}: \
+                 is the body held against rigid motion, or is the load step too large?"
             ),
             Self::NotConverged { iterations, residual } => {
-                write!(f, "Newton iteration did not converge in {iterations} iterations (residual {residual:e})")
+                write!(
+                    f,
+                    "Newton iteration did not converge in {iterations} iterations (residual {residual:e})"
+                )
             }
             Self::InvalidStepSize => write!(f, "step size must be finite and > 0"),
             Self::StateSizeMismatch => write!(f, "state or work buffer shorter than the system state"),

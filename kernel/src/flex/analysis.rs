@@ -121,7 +121,7 @@ pub fn max_frequency<R: Real, const N: usize, const E: usize, const S: usize>(
         skyline::solve(&view.layout, view.mass_factor, y);
         let norm_x = x.iter().fold(R::ZERO, |s, v| s + *v * *v).sqrt();
         let norm_y = y.iter().fold(R::ZERO, |s, v| s + *v * *v).sqrt();
-        if !(norm_x > R::ZERO) || !norm_y.is_finite() {
+        if norm_x <= R::ZERO || !norm_x.is_finite() || !norm_y.is_finite() {
             break;
         }
         let estimate = norm_y / norm_x;

@@ -83,7 +83,7 @@ pub fn solve_static<R: Real, const N: usize, const E: usize, const S: usize>(
         let mut converged = false;
         for _ in 0..max_iterations {
             view.generalized_force(t, e, &ed[..n], &mut force[..n], scale, false)?;
-            view.to_free(&force[..n], &mut free[..nf]);
+            view.gather_free(&force[..n], &mut free[..nf]);
             assemble_stiffness(&view, t, e, &mut data.stiffness)?;
             skyline::factorize(&view.layout, &mut data.stiffness)
                 .map_err(|coordinate| KernelError::SingularStiffness { coordinate })?;

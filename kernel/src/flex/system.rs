@@ -124,7 +124,7 @@ impl<'a, R: Real> FlexView<'a, R> {
     }
 
     /// Copies the free entries of a per-node array into the free-coordinate vector.
-    pub fn to_free(&self, per_node: &[R], free: &mut [R]) {
+    pub fn gather_free(&self, per_node: &[R], free: &mut [R]) {
         for (node_dofs, values) in self.dof.iter().zip(per_node.chunks_exact(NODE_COORDS)) {
             for (&d, &v) in node_dofs.iter().zip(values) {
                 if let Some(slot) = free.get_mut(d) {
@@ -135,7 +135,7 @@ impl<'a, R: Real> FlexView<'a, R> {
     }
 
     /// Writes the free-coordinate vector into a per-node array (fixed entries set to `fixed`).
-    pub fn from_free(&self, free: &[R], per_node: &mut [R], fixed: R) {
+    pub fn scatter_free(&self, free: &[R], per_node: &mut [R], fixed: R) {
         for (node_dofs, values) in self.dof.iter().zip(per_node.chunks_exact_mut(NODE_COORDS)) {
             for (&d, v) in node_dofs.iter().zip(values.iter_mut()) {
                 *v = if d == FIXED {
@@ -166,12 +166,12 @@ impl<R: Real> OdeSystem<R> for FlexSystem<'_, R> {
         let n = self.position_len();
         let (e, ed) = y.split_at(n.min(y.len()));
         self.model.generalized_force(t, e, ed, self.force, R::ONE, true)?;
-        self.model.to_free(self.force, self.free);
+        self.model.gather_free(self.force, self.free);
         let nf = self.model.layout.rows();
         skyline::solve(&self.model.layout, self.model.mass_factor, &mut self.free[..nf]);
         let (de, dv) = dydt.split_at_mut(n.min(dydt.len()));
         de.copy_from_slice(&ed[..de.len().min(ed.len())]);
-        self.model.from_free(self.free, dv, R::ZERO);
+        self.model.scatter_free(self.free, dv, R::ZERO);
         Ok(())
     }
     fn advance_positions(&mut self, y: &mut [R], h: R) {
