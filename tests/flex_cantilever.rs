@@ -146,3 +146,57 @@ fn first_bending_frequency_and_energy_of_free_vibration() {
         assert!(max_de / e0 < 1e-6, "energy drift {}", max_de / e0);
     });
 }
+
+#[test]
+fn mass_proportional_damping_gives_the_rayleigh_damping_ratio() {
+    // Reference: with D = αM, every mode decays with ζ = α/(2ω). Measured from the logarithmic
+    // decrement of successive tip-deflection peaks of the freely vibrating cantilever:
+    // δ = ln(A_k/A_{k+1}), ζ = δ/√(4π² + δ²), compared with α/(2ω_d) (ω_d from the same peaks).
+    with_stack(|| {
+        let loaded = beam::<36, 48, 40_000>([8, 1, 1], G);
+        let alpha = 2.0;
+        let material = Material::st_venant_kirchhoff(E_MOD, NU, RHO)
+            .unwrap()
+            .with_rayleigh(alpha, 0.0)
+            .unwrap();
+        let mut b = FlexModel::<f64, 36, 48, 40_000>::builder(material, Vec3::ZERO);
+        add_box_mesh(
+            &mut b,
+            Vec3::new(0.0, -H / 2.0, -H / 2.0),
+            Vec3::new(L, H, H),
+            [8, 1, 1],
+        )
+        .unwrap();
+        b.fix_plane(0, 0.0, 1e-9, false).unwrap();
+        let damped = Box::new(b.build().unwrap());
+        let mut data = Box::new(FlexData::new(&*loaded));
+        solve_static(&*loaded, &mut data, 1, 1e-12, 20).unwrap();
+        let dt = 0.8 * max_frequency(&*damped, &mut data, 500).unwrap().rk4();
+        let mut method = ferrodyn::kernel::integrators::Rk4;
+        // Track minima of the (negative) tip deflection: the peaks of the oscillation.
+        let mut window = [0.0f64; 3];
+        let mut peaks: Vec<(f64, f64)> = Vec::new();
+        while peaks.len() < 3 && data.time() < 2.0 {
+            step_flex(&*damped, &mut data, &mut method, dt).unwrap();
+            window = [window[1], window[2], -tip_deflection(&*damped, &data)];
+            if data.steps() > 3 && window[1] > window[0] && window[1] >= window[2] && window[1] > 0.0 {
+                // Parabola through the three samples: peak value and time.
+                let (a, b, c) = (window[0], window[1], window[2]);
+                let shift = 0.5 * (a - c) / (a - 2.0 * b + c);
+                peaks.push((data.time() - dt * (1.0 - shift), b - 0.25 * (a - c) * shift));
+            }
+        }
+        let delta = (peaks[1].1 / peaks[2].1).ln();
+        let zeta = delta / (4.0 * std::f64::consts::PI.powi(2) + delta * delta).sqrt();
+        let omega_d = 2.0 * std::f64::consts::PI / (peaks[2].0 - peaks[1].0);
+        let expected = alpha / (2.0 * omega_d);
+        println!(
+            "Rayleigh α = {alpha}: ζ measured {zeta:.5}, α/(2ω) = {expected:.5} ({:+.2}%)",
+            100.0 * (zeta - expected) / expected
+        );
+        assert!(
+            (zeta - expected).abs() / expected < 0.05,
+            "ζ {zeta} vs {expected}"
+        );
+    });
+}

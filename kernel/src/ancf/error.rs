@@ -22,3 +22,18 @@ pub enum ElementError {
         reason: &'static str,
     },
 }
+
+impl core::fmt::Display for ElementError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Self::DegenerateElement { volume } => write!(f, "degenerate element (signed volume {volume:e})"),
+            Self::Inverted { qp, jacobian } => write!(
+                f,
+                "element inverted at quadrature point {qp} (det F = {jacobian:e})"
+            ),
+            Self::InvalidMaterial { reason } => write!(f, "invalid material: {reason}"),
+        }
+    }
+}
+
+impl core::error::Error for ElementError {}
