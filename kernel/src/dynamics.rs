@@ -16,16 +16,23 @@ use crate::math::{Quat, Vec3};
 use crate::model::ModelView;
 use crate::{skyline, Item, KernelError, OdeSystem, Real};
 
+/// Packed LDLᵀ factor of a body's 6×6 mass block when it is not the plain rigid-body block
+/// (a body carrying attached flexible coordinates, see `coupled`): 21 entries, dense profile.
+pub(crate) type MassOverride<R> = Option<[R; 21]>;
+
+/// Skyline layout of a dense 6×6 symmetric matrix (row r stores columns 0..=r).
+pub(crate) const DENSE6_FIRST: [usize; 6] = [0; 6];
+/// Diagonal positions of the dense 6×6 layout.
+pub(crate) const DENSE6_DIAG: [usize; 6] = [0, 2, 5, 9, 14, 20];
+
 /// The rigid multibody model as an ODE for the integrators.
 pub(crate) struct RigidSystem<'a, R> {
     pub model: ModelView<'a, R>,
     pub work: WorkView<'a, R>,
-}
-
-/// Offsets of body `i`'s position and velocity in the flat state of `n` bodies.
-#[inline]
-fn offsets(n: usize, i: usize) -> (usize, usize) {
-    (7 * i, 7 * n + 6 * i)
+    /// Index in the state of the first body velocity (7·bodies when the state is rigid only).
+    pub v_base: usize,
+    /// Per-body mass blocks replacing the rigid-body block (empty: none).
+    pub mass_override: &'a [MassOverride<R>],
 }
 
 fn vec_at<R: Real>(y: &[R], i: usize) -> Option<Vec3<R>> {
@@ -44,16 +51,50 @@ fn dot6<R: Real>(a: &[R; 6], b: &[R; 6]) -> R {
     a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5]
 }
 
-impl<R: Real> RigidSystem<'_, R> {
+impl<'a, R: Real> RigidSystem<'a, R> {
+    /// A system whose state is `[q | v]` of the rigid bodies only.
+    pub fn new(model: ModelView<'a, R>, work: WorkView<'a, R>) -> Self {
+        let v_base = 7 * model.bodies.len();
+        Self {
+            model,
+            work,
+            v_base,
+            mass_override: &[],
+        }
+    }
+
     fn body_count(&self) -> usize {
         self.model.bodies.len()
     }
 
+    /// Offsets of body `i`'s position and velocity in the state.
+    #[inline]
+    pub fn offsets(&self, i: usize) -> (usize, usize) {
+        (7 * i, self.v_base + 6 * i)
+    }
+
+    /// Solves body `b`'s mass block for a wrench (force global, torque body axes).
+    fn solve_body(&self, b: usize, force: Vec3<R>, torque: Vec3<R>) -> (Vec3<R>, Vec3<R>) {
+        if let Some(Some(factor)) = self.mass_override.get(b) {
+            let layout = skyline::SkylineLayout {
+                first: &DENSE6_FIRST,
+                diag: &DENSE6_DIAG,
+            };
+            let mut x = [force.x, force.y, force.z, torque.x, torque.y, torque.z];
+            skyline::solve(&layout, factor, &mut x);
+            return (Vec3::new(x[0], x[1], x[2]), Vec3::new(x[3], x[4], x[5]));
+        }
+        match (self.model.mass.get(b), self.work.sides.get(b)) {
+            (Some(mp), Some(s)) => mp.solve(&s.rot, force, torque),
+            _ => (Vec3::ZERO, Vec3::ZERO),
+        }
+    }
+
     /// Body poses and velocities from the state `y` into `work.sides`.
-    fn kinematics(&mut self, t: R, y: &[R]) -> Result<(), KernelError> {
-        let n = self.body_count();
+    pub fn kinematics(&mut self, t: R, y: &[R]) -> Result<(), KernelError> {
+        let v_base = self.v_base;
         for (i, s) in self.work.sides.iter_mut().enumerate() {
-            let (qi, vi) = offsets(n, i);
+            let (qi, vi) = (7 * i, v_base + 6 * i);
             let bad = KernelError::NonFinite {
                 item: Item::Body(i),
                 time: t.to_f64(),
@@ -100,19 +141,15 @@ impl<R: Real> RigidSystem<'_, R> {
         let m = self.model;
         for (_, sides, rows) in m.joint_rows() {
             for (k, side) in sides.into_iter().enumerate() {
-                let body = match side {
-                    BodyRef::Body(b) => m.mass.get(b).zip(self.work.sides.get(b)),
-                    BodyRef::Ground => None,
-                };
                 for r in rows.clone() {
-                    let j = &self.work.rows[r].jac[k];
-                    self.work.minv_jt[r][k] = match body {
-                        Some((mp, s)) => {
+                    let j = self.work.rows[r].jac[k];
+                    self.work.minv_jt[r][k] = match side {
+                        BodyRef::Body(b) => {
                             let (a, alpha) =
-                                mp.solve(&s.rot, Vec3::new(j[0], j[1], j[2]), Vec3::new(j[3], j[4], j[5]));
+                                self.solve_body(b, Vec3::new(j[0], j[1], j[2]), Vec3::new(j[3], j[4], j[5]));
                             [a.x, a.y, a.z, alpha.x, alpha.y, alpha.z]
                         }
-                        None => [R::ZERO; 6],
+                        BodyRef::Ground => [R::ZERO; 6],
                     };
                 }
             }
@@ -162,12 +199,11 @@ impl<R: Real> RigidSystem<'_, R> {
 
     /// Φ_q v + Φ_t for row r of a joint between `sides`, with velocities from `y`.
     fn row_rate(&self, sides: [BodyRef; 2], r: usize, y: &[R]) -> R {
-        let n = self.body_count();
         let row = &self.work.rows[r];
         let mut rate = row.phi_t;
         for (k, side) in sides.into_iter().enumerate() {
             if let BodyRef::Body(b) = side {
-                let (_, vi) = offsets(n, b);
+                let (_, vi) = self.offsets(b);
                 if let Some(v) = y.get(vi..vi + 6) {
                     for (j, vc) in row.jac[k].iter().zip(v) {
                         rate += *j * *vc;
@@ -181,8 +217,15 @@ impl<R: Real> RigidSystem<'_, R> {
     /// Accelerations (into `work.accel`) and multipliers (into `work.lambda`) at (t, y).
     pub fn forward(&mut self, t: R, y: &[R]) -> Result<(), KernelError> {
         self.kinematics(t, y)?;
+        self.applied_wrenches(t, y);
+        self.solve_accelerations(t, y)
+    }
+
+    /// Gravity, velocity (Newton–Euler) terms and force elements into `work.wrench`; needs
+    /// `kinematics` first.
+    pub fn applied_wrenches(&mut self, t: R, y: &[R]) {
         let m = self.model;
-        // Applied and inertial generalized forces.
+        let v_base = self.v_base;
         for ((w, s), (mp, body_index)) in self
             .work
             .wrench
@@ -190,8 +233,7 @@ impl<R: Real> RigidSystem<'_, R> {
             .zip(self.work.sides.iter())
             .zip(m.mass.iter().zip(0..))
         {
-            let (_, vi) = offsets(m.bodies.len(), body_index);
-            let omega = vec_at(y, vi + 3).unwrap_or(Vec3::ZERO);
+            let omega = vec_at(y, v_base + 6 * body_index + 3).unwrap_or(Vec3::ZERO);
             let mut wr = Wrench::default();
             wr.add_force_at(s, s.rot.mul_vec(mp.cg), m.gravity * mp.mass);
             // Velocity terms of Newton–Euler written at the origin: −m R(ω×(ω×c)), −ω×J_o ω.
@@ -202,15 +244,15 @@ impl<R: Real> RigidSystem<'_, R> {
         for f in m.forces {
             f.apply(t, m.joints, self.work.sides, self.work.wrench);
         }
-        for ((a, w), (mp, s)) in self
-            .work
-            .accel
-            .iter_mut()
-            .zip(self.work.wrench.iter())
-            .zip(m.mass.iter().zip(self.work.sides.iter()))
-        {
-            let (lin, ang) = mp.solve(&s.rot, w.force, w.torque);
-            *a = [lin.x, lin.y, lin.z, ang.x, ang.y, ang.z];
+    }
+
+    /// Unconstrained accelerations from `work.wrench`, then the constraint solve.
+    pub fn solve_accelerations(&mut self, t: R, y: &[R]) -> Result<(), KernelError> {
+        let m = self.model;
+        for b in 0..self.body_count() {
+            let w = self.work.wrench[b];
+            let (lin, ang) = self.solve_body(b, w.force, w.torque);
+            self.work.accel[b] = [lin.x, lin.y, lin.z, ang.x, ang.y, ang.z];
         }
         if self.work.rows.is_empty() {
             return Ok(());
@@ -253,9 +295,10 @@ impl<R: Real> RigidSystem<'_, R> {
 
     /// Newton–Raphson on Φ(q) = 0 with the mass-weighted minimal correction
     /// Δ = −M⁻¹Φ_qᵀ(Φ_q M⁻¹Φ_qᵀ)⁻¹Φ, then the exact velocity projection onto Φ̇ = 0.
-    fn project(&mut self, t: R, y: &mut [R]) -> Result<u32, KernelError> {
+    pub fn project(&mut self, t: R, y: &mut [R]) -> Result<u32, KernelError> {
         let st = *self.model.stabilization;
         let n = self.body_count();
+        let v_base = self.v_base;
         let mut iterations = 0;
         loop {
             self.kinematics(t, y)?;
@@ -284,7 +327,7 @@ impl<R: Real> RigidSystem<'_, R> {
             }
             skyline::solve(&self.model.layout, self.work.matrix, lambda);
             self.apply_correction(lambda, |b, w, x| {
-                let (qi, _) = offsets(n, b);
+                let qi = 7 * b;
                 add_at(y, qi, Vec3::new(w[0], w[1], w[2]) * x);
                 let dtheta = Vec3::new(w[3], w[4], w[5]) * x;
                 if let Some(q) = y.get_mut(qi + 3..qi + 7) {
@@ -307,7 +350,7 @@ impl<R: Real> RigidSystem<'_, R> {
         }
         skyline::solve(&self.model.layout, self.work.matrix, lambda);
         self.apply_correction(lambda, |b, w, x| {
-            let (_, vi) = offsets(n, b);
+            let vi = v_base + 6 * b;
             add_at(y, vi, Vec3::new(w[0], w[1], w[2]) * x);
             add_at(y, vi + 3, Vec3::new(w[3], w[4], w[5]) * x);
         });
@@ -317,9 +360,9 @@ impl<R: Real> RigidSystem<'_, R> {
 }
 
 /// Rescales every body's quaternion to unit length.
-fn normalize_quaternions<R: Real>(n: usize, y: &mut [R]) {
+pub(crate) fn normalize_quaternions<R: Real>(n: usize, y: &mut [R]) {
     for i in 0..n {
-        let (qi, _) = offsets(n, i);
+        let qi = 7 * i;
         if let Some(q) = y.get_mut(qi + 3..qi + 7) {
             if let Some(u) = Quat::new(q[0], q[1], q[2], q[3]).normalized() {
                 q.copy_from_slice(&u.to_array());
@@ -337,9 +380,23 @@ impl<R: Real> OdeSystem<R> for RigidSystem<'_, R> {
     }
     fn derivative(&mut self, t: R, y: &[R], dydt: &mut [R]) -> Result<(), KernelError> {
         self.forward(t, y)?;
+        self.write_derivative(y, dydt);
+        Ok(())
+    }
+    fn advance_positions(&mut self, y: &mut [R], h: R) {
+        self.advance_body_positions(y, h);
+    }
+    fn accept_step(&mut self, t: R, y: &mut [R]) -> Result<u32, KernelError> {
+        self.accept_bodies(t, y)
+    }
+}
+
+impl<R: Real> RigidSystem<'_, R> {
+    /// q̇ (origin velocity, quaternion rate) and v̇ (last accelerations) into `dydt`.
+    pub fn write_derivative(&self, y: &[R], dydt: &mut [R]) {
         let n = self.body_count();
         for i in 0..n {
-            let (qi, vi) = offsets(n, i);
+            let (qi, vi) = self.offsets(i);
             let (Some(v), Some(q), Some(a)) =
                 (y.get(vi..vi + 6), y.get(qi + 3..qi + 7), self.work.accel.get(i))
             else {
@@ -354,12 +411,13 @@ impl<R: Real> OdeSystem<R> for RigidSystem<'_, R> {
                 dv.copy_from_slice(a);
             }
         }
-        Ok(())
     }
-    fn advance_positions(&mut self, y: &mut [R], h: R) {
+
+    /// Moves the body positions by h with the velocities in `y` (exact rotation on SO(3)).
+    pub fn advance_body_positions(&self, y: &mut [R], h: R) {
         let n = self.body_count();
         for i in 0..n {
-            let (qi, vi) = offsets(n, i);
+            let (qi, vi) = self.offsets(i);
             let (Some(v), Some(w)) = (vec_at(y, vi), vec_at(y, vi + 3)) else {
                 continue;
             };
@@ -371,18 +429,20 @@ impl<R: Real> OdeSystem<R> for RigidSystem<'_, R> {
             }
         }
     }
-    fn accept_step(&mut self, t: R, y: &mut [R]) -> Result<u32, KernelError> {
+    /// Normalizes quaternions, checks for NaN, projects onto the constraints.
+    pub fn accept_bodies(&mut self, t: R, y: &mut [R]) -> Result<u32, KernelError> {
         let n = self.body_count();
         normalize_quaternions(n, y);
-        if let Some(i) = y
-            .get(..13 * n)
-            .and_then(|s| s.iter().position(|x| !x.is_finite()))
-        {
-            let body = if i < 7 * n { i / 7 } else { (i - 7 * n) / 6 };
-            return Err(KernelError::NonFinite {
-                item: Item::Body(body),
-                time: t.to_f64(),
-            });
+        for i in 0..n {
+            let (qi, vi) = self.offsets(i);
+            let finite =
+                |r: core::ops::Range<usize>| y.get(r).is_some_and(|s| s.iter().all(|x| x.is_finite()));
+            if !finite(qi..qi + 7) || !finite(vi..vi + 6) {
+                return Err(KernelError::NonFinite {
+                    item: Item::Body(i),
+                    time: t.to_f64(),
+                });
+            }
         }
         if self.model.stabilization.project && !self.work.rows.is_empty() {
             self.project(t, y)

@@ -14,10 +14,7 @@ impl<R: Real, const B: usize, const C: usize, const S: usize> Data<R, B, C, S> {
         let n = 13 * self.body_count;
         let y = &mut self.state.as_flattened_mut()[..n];
         let k = self.stages.each_mut().map(|s| &mut s.as_flattened_mut()[..n]);
-        let system = RigidSystem {
-            model: model.view(),
-            work: self.work.view(self.body_count, self.row_count),
-        };
+        let system = RigidSystem::new(model.view(), self.work.view(self.body_count, self.row_count));
         (y, Stages { k }, system)
     }
 }
