@@ -21,7 +21,7 @@ fn beam(gravity: f64) -> Result<Box<Beam>, Box<dyn std::error::Error>> {
         Vec3::new(1.0, 0.1, 0.1),
         [16, 1, 1],
     )?;
-    b.fix_plane(0, 0.0, 1e-9, false)?;
+    b.fix_plane(0, 0.0, 1e-9, Fixity::ClampedFace { normal_axis: 0 })?;
     Ok(Box::new(b.build()?))
 }
 

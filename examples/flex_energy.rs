@@ -19,7 +19,7 @@ fn block(gravity: f64, clamped: bool) -> Result<Box<Block>, Box<dyn std::error::
     );
     add_box_mesh(&mut b, Vec3::ZERO, Vec3::new(0.2, 0.1, 0.1), [2, 1, 1])?;
     if clamped {
-        b.fix_plane(0, 0.0, 1e-9, false)?;
+        b.fix_plane(0, 0.0, 1e-9, Fixity::ClampedFace { normal_axis: 0 })?;
     }
     Ok(Box::new(b.build()?))
 }

@@ -15,7 +15,8 @@ fn block(gravity: f64, clamp: bool) -> Box<Block> {
     let mut b = FlexModel::builder(material, Vec3::new(0.0, 0.0, -gravity));
     add_box_mesh(&mut b, Vec3::ZERO, Vec3::new(0.2, 0.1, 0.1), [2, 1, 1]).unwrap();
     if clamp {
-        b.fix_plane(0, 0.0, 1e-9, false).unwrap();
+        b.fix_plane(0, 0.0, 1e-9, Fixity::ClampedFace { normal_axis: 0 })
+            .unwrap();
     }
     Box::new(b.build().unwrap())
 }

@@ -36,7 +36,8 @@ fn beam<const N: usize, const E: usize, const S: usize>(
         divisions,
     )
     .unwrap();
-    b.fix_plane(0, 0.0, 1e-9, false).unwrap();
+    b.fix_plane(0, 0.0, 1e-9, Fixity::ClampedFace { normal_axis: 0 })
+        .unwrap();
     Box::new(b.build().unwrap())
 }
 
@@ -167,7 +168,8 @@ fn mass_proportional_damping_gives_the_rayleigh_damping_ratio() {
             [8, 1, 1],
         )
         .unwrap();
-        b.fix_plane(0, 0.0, 1e-9, false).unwrap();
+        b.fix_plane(0, 0.0, 1e-9, Fixity::ClampedFace { normal_axis: 0 })
+            .unwrap();
         let damped = Box::new(b.build().unwrap());
         let mut data = Box::new(FlexData::new(&*loaded));
         solve_static(&*loaded, &mut data, 1, 1e-12, 20).unwrap();

@@ -32,7 +32,7 @@ pub(crate) struct RigidSystem<'a, R> {
     /// Index in the state of the first body velocity (7·bodies when the state is rigid only).
     pub v_base: usize,
     /// Per-body mass blocks replacing the rigid-body block (empty: none).
-    pub mass_override: &'a [MassOverride<R>],
+    pub mass_override: &'a mut [MassOverride<R>],
 }
 
 fn vec_at<R: Real>(y: &[R], i: usize) -> Option<Vec3<R>> {
@@ -59,7 +59,7 @@ impl<'a, R: Real> RigidSystem<'a, R> {
             model,
             work,
             v_base,
-            mass_override: &[],
+            mass_override: &mut [],
         }
     }
 

@@ -39,6 +39,8 @@ pub enum Capacity {
     Nodes,
     /// Elements of a flexible body.
     Elements,
+    /// Length of a coupled rigid–flexible state vector.
+    StateLength,
     /// Points of a piecewise-linear time table.
     TablePoints,
 }

@@ -35,6 +35,7 @@ pub mod analysis;
 pub mod ancf;
 mod body;
 mod constraint;
+pub mod coupled;
 mod data;
 mod dynamics;
 mod error;

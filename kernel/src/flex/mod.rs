@@ -22,3 +22,4 @@ pub use data::FlexData;
 pub use model::{Fixity, FlexBuilder, FlexModel};
 pub use statics::{solve_static, StaticReport};
 pub use system::step_flex;
+pub(crate) use system::FlexView;

@@ -29,17 +29,28 @@ pub enum Fixity {
         /// The axis normal to the face.
         normal_axis: usize,
     },
+    /// Position and gradients follow a rigid-body frame (see [`crate::coupled`]): not free in
+    /// the flexible body, driven by the body it is attached to.
+    Attached,
+    /// Position and in-plane gradients follow a rigid-body frame, the gradient along the face
+    /// normal stays free: a node of a face attached to a body (see [`Fixity::ClampedFace`]).
+    AttachedFace {
+        /// The axis normal to the face.
+        normal_axis: usize,
+    },
 }
 
 impl Fixity {
-    /// Which of the node's 12 coordinates are held (bit c for coordinate c).
-    pub(crate) fn mask(self) -> u16 {
+    /// Which of the node's 12 coordinates are held or driven (bit c for coordinate c).
+    pub fn mask(self) -> u16 {
         const POSITION: u16 = 0b111;
         match self {
             Fixity::Free => 0,
             Fixity::Pinned => POSITION,
-            Fixity::Clamped => 0xFFF,
-            Fixity::ClampedFace { normal_axis } => 0xFFF & !(0b111 << (3 + 3 * normal_axis.min(2))),
+            Fixity::Clamped | Fixity::Attached => 0xFFF,
+            Fixity::ClampedFace { normal_axis } | Fixity::AttachedFace { normal_axis } => {
+                0xFFF & !(0b111 << (3 + 3 * normal_axis.min(2)))
+            }
         }
     }
 }
@@ -210,15 +221,15 @@ impl<R: Real, const N: usize, const E: usize, const S: usize> FlexBuilder<R, N, 
         Ok(())
     }
 
-    /// Clamps the face X[axis] = offset (axis 0, 1, 2 for X, Y, Z): every node within
-    /// `tolerance` of it gets [`Fixity::ClampedFace`]; `pinned` only fixes positions instead.
+    /// Holds every node within `tolerance` of the plane X[axis] = offset (axis 0, 1, 2 for
+    /// X, Y, Z) as `fixity` (for a clamped face: `Fixity::ClampedFace { normal_axis: axis }`).
     /// Returns how many nodes were held.
     pub fn fix_plane(
         &mut self,
         axis: usize,
         offset: R,
         tolerance: R,
-        pinned: bool,
+        fixity: Fixity,
     ) -> Result<usize, BuildError> {
         if axis > 2 {
             return Err(BuildError::InvalidParameter {
@@ -226,11 +237,6 @@ impl<R: Real, const N: usize, const E: usize, const S: usize> FlexBuilder<R, N, 
                 reason: "plane axis must be 0 (X), 1 (Y) or 2 (Z)",
             });
         }
-        let fixity = if pinned {
-            Fixity::Pinned
-        } else {
-            Fixity::ClampedFace { normal_axis: axis }
-        };
         let mut count = 0;
         for (f, x) in self.model.fixity.iter_mut().zip(self.model.nodes.iter()) {
             if (x.to_array()[axis] - offset).abs() <= tolerance {

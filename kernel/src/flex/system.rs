@@ -123,6 +123,29 @@ impl<'a, R: Real> FlexView<'a, R> {
         Ok(())
     }
 
+    /// y = M x restricted to the elements that contain an attached node: exact for x supported
+    /// on attached coordinates, and for the rows of attached coordinates whatever x is.
+    pub fn mass_times_near(&self, attachments: &[crate::coupled::Attachment<R>], x: &[R], y: &mut [R]) {
+        for v in y.iter_mut() {
+            *v = R::ZERO;
+        }
+        let mut out = [R::ZERO; ELEMENT_COORDS];
+        for (element, nodes) in self.elements.iter().zip(self.connectivity) {
+            if attachments.iter().any(|a| nodes.contains(&a.node)) {
+                element.mass_times(&gather(x, nodes), &mut out);
+                scatter_add(y, nodes, &out);
+            }
+        }
+    }
+
+    /// Solves M_ff x = b on the free coordinates (`b` holds b on entry).
+    pub fn solve_mass(&self, b: &mut [R]) {
+        let nf = self.layout.rows();
+        if let Some(b) = b.get_mut(..nf) {
+            skyline::solve(&self.layout, self.mass_factor, b);
+        }
+    }
+
     /// Copies the free entries of a per-node array into the free-coordinate vector.
     pub fn gather_free(&self, per_node: &[R], free: &mut [R]) {
         for (node_dofs, values) in self.dof.iter().zip(per_node.chunks_exact(NODE_COORDS)) {
@@ -167,8 +190,7 @@ impl<R: Real> OdeSystem<R> for FlexSystem<'_, R> {
         let (e, ed) = y.split_at(n.min(y.len()));
         self.model.generalized_force(t, e, ed, self.force, R::ONE, true)?;
         self.model.gather_free(self.force, self.free);
-        let nf = self.model.layout.rows();
-        skyline::solve(&self.model.layout, self.model.mass_factor, &mut self.free[..nf]);
+        self.model.solve_mass(self.free);
         let (de, dv) = dydt.split_at_mut(n.min(dydt.len()));
         de.copy_from_slice(&ed[..de.len().min(ed.len())]);
         self.model.scatter_free(self.free, dv, R::ZERO);
