@@ -1,64 +1,19 @@
 //! Rigid–flexible coupling: an ANCF beam clamped to a rigid hub.
 
-use ferrodyn::kernel::ancf::Material;
 use ferrodyn::kernel::coupled::*;
 use ferrodyn::kernel::flex::*;
 use ferrodyn::kernel::integrators::Rk4;
 use ferrodyn::kernel::math::{Mat3, Vec3};
-use ferrodyn::kernel::models::add_box_mesh;
+use ferrodyn::kernel::models::{spinning_beam, SpinningBeam};
 use ferrodyn::kernel::*;
 
-type Beam = FlexModel<f64, 20, 24, 20_000>;
-type Hub = Model<f64, 1, 2, 0, 6, 21>;
 type State = CoupledData<f64, 1, 6, 21, 20, 20_000, 600>;
 
-const OMEGA0_EB: f64 = 32.09; // 1.8751² √(EI/(ρAL⁴)) for the 1 m beam below, rad/s
+const OMEGA0_EB: f64 = 32.09; // 1.8751² √(EI/(ρAL⁴)) for the 1 m beam of the model, rad/s
 
-fn beam(gravity: f64) -> Box<Beam> {
-    let material = Material::st_venant_kirchhoff(1e8, 0.3, 1000.0).unwrap();
-    let mut b = Beam::builder(material, Vec3::new(0.0, 0.0, -gravity));
-    add_box_mesh(
-        &mut b,
-        Vec3::new(0.1, -0.05, -0.05),
-        Vec3::new(1.0, 0.1, 0.1),
-        [4, 1, 1],
-    )
-    .unwrap();
-    assert_eq!(
-        b.fix_plane(0, 0.1, 1e-9, Fixity::AttachedFace { normal_axis: 0 })
-            .unwrap(),
-        4
-    );
-    Box::new(b.build().unwrap())
-}
-
-/// A hub of radius 0.1 m at the origin (the beam root face sits on its rim at x = 0.1).
-fn hub(spin: f64, hinge: Option<TimeFunction<f64>>, gravity: f64) -> Box<Hub> {
-    let mut b = Hub::builder(Vec3::new(0.0, 0.0, -gravity));
-    let inertia = Mat3::diagonal(Vec3::new(0.05, 0.05, 0.1));
-    let body = b
-        .add_body(Body::new(20.0, inertia).moving(Vec3::ZERO, Vec3::new(0.0, 0.0, spin)))
-        .unwrap();
-    if let Some(angle) = hinge {
-        let axis = Frame::with_z_axis(Vec3::ZERO, Vec3::Z);
-        b.add_joint(Joint::new(JointKind::Revolute, BodyRef::Ground, axis, body, axis))
-            .unwrap();
-        let drive = JointKind::Driving {
-            coordinate: DrivenCoordinate::Rotation,
-            function: angle,
-        };
-        b.add_joint(Joint::new(drive, BodyRef::Ground, axis, body, axis))
-            .unwrap();
-    }
-    Box::new(b.build().unwrap())
-}
-
-fn attach(hub: &Hub, beam: &Beam) -> Vec<Attachment<f64>> {
-    (0..beam.node_count())
-        .filter(|&n| matches!(beam.fixity(n), Fixity::AttachedFace { .. }))
-        .map(|n| Attachment::new(hub, beam, n, 0).unwrap())
-        .collect()
-}
+#[path = "common/spinning.rs"]
+mod spinning;
+use spinning::flap_frequency;
 
 fn with_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
     std::thread::Builder::new()
@@ -75,9 +30,15 @@ fn free_hub_and_beam_conserve_momenta_and_energy() {
     // total energy are invariants. The hub spins at 3 rad/s and the beam starts in the matching
     // rigid rotation; the beam then stretches and vibrates, exchanging momentum with the hub.
     with_stack(|| {
-        let (hub, beam) = (hub(3.0, None, 0.0), beam(0.0));
-        let attachments = attach(&hub, &beam);
-        assert_eq!(attachments.len(), 4);
+        let SpinningBeam {
+            beam, attachments, ..
+        } = spinning_beam(0.0, 0.0).unwrap();
+        // The same hub without its joints: free to move.
+        let mut b = Model::<f64, 1, 2, 0, 6, 21>::builder(Vec3::ZERO);
+        let inertia = Mat3::diagonal(Vec3::new(0.05, 0.05, 0.1));
+        b.add_body(Body::new(20.0, inertia).moving(Vec3::ZERO, Vec3::new(0.0, 0.0, 3.0)))
+            .unwrap();
+        let (hub, beam) = (Box::new(b.build().unwrap()), Box::new(beam));
         let mut flex = Box::new(FlexData::new(&*beam));
         flex.set_rigid_motion(
             &*beam,
@@ -118,55 +79,6 @@ fn free_hub_and_beam_conserve_momenta_and_energy() {
             .point_position(BodyRef::Body(0), attachments[0].local_position());
         assert!((root - expected).norm() < 1e-12);
     });
-}
-
-/// First flapwise frequency of the beam on a hub driven at constant speed `spin`: the beam
-/// starts spinning with it, with a flap velocity V s² (s = distance from the root / L, and the
-/// matching gradient rate 2Vs/L) that mostly excites the first mode; no gravity, so the tip
-/// z oscillates about zero and its zero crossings give the period.
-fn flap_frequency(spin: f64, duration: f64) -> f64 {
-    let (hub, beam) = (
-        hub(
-            spin,
-            Some(TimeFunction::Ramp {
-                start: 0.0,
-                initial: 0.0,
-                slope: spin,
-            }),
-            0.0,
-        ),
-        beam(0.0),
-    );
-    let attachments = attach(&hub, &beam);
-    let mut flex = Box::new(FlexData::new(&*beam));
-    flex.set_rigid_motion(
-        &*beam,
-        Mat3::IDENTITY,
-        Vec3::ZERO,
-        Vec3::ZERO,
-        Vec3::new(0.0, 0.0, spin),
-    );
-    for node in 0..beam.node_count() {
-        let s = beam.reference(node).unwrap().x - 0.1;
-        let rates = flex.rates_mut(node);
-        rates[2] += 0.05 * s * s;
-        rates[5] += 0.1 * s;
-    }
-    let dt = 0.8 * max_frequency(&*beam, &mut flex.clone(), 500).unwrap().rk4();
-    let mut data = Box::new(State::from_states(Data::new(&*hub), *flex, &attachments).unwrap());
-    let z = |d: &State| (16..20).map(|n| d.flex.position(n).z).sum::<f64>() / 4.0;
-    let (mut last, mut crossings) = (z(&data), Vec::new());
-    while data.time() < duration {
-        step_coupled(&*hub, &*beam, &attachments, &mut data, &mut Rk4, dt).unwrap();
-        let now = z(&data);
-        if last > 0.0 && now <= 0.0 {
-            crossings.push(data.time() - dt * now / (now - last));
-        }
-        last = now;
-    }
-    assert!(crossings.len() >= 2, "{crossings:?}");
-    let period = (crossings[crossings.len() - 1] - crossings[0]) / (crossings.len() - 1) as f64;
-    2.0 * std::f64::consts::PI / period
 }
 
 /// Southwell coefficient of the first flapwise mode by the Rayleigh quotient with the
