@@ -269,3 +269,35 @@ fn energy_drift_per_integrator_for_a_clamped_vibrating_body() {
         assert!(adaptive_drift < 1e-7, "dopri45: {adaptive_drift}");
     });
 }
+
+#[test]
+fn stiffness_proportional_damping_force_is_beta_k_edot_at_the_reference() {
+    // Reference: at the undeformed state (S = 0) the tangent is purely material, so the
+    // Kelvin–Voigt damping force must equal −β K ė exactly (up to round-off).
+    with_stack(|| {
+        use ferrodyn::kernel::ancf::{reference_coordinates, TetElement};
+        let beta = 2e-3;
+        let material = Material::neo_hookean(1e6, 0.3, 1000.0)
+            .unwrap()
+            .with_rayleigh(0.0, beta)
+            .unwrap();
+        let vertices = [
+            Vec3::new(0.0, 0.0, 0.0),
+            Vec3::new(0.3, 0.05, 0.0),
+            Vec3::new(0.05, 0.2, 0.02),
+            Vec3::new(0.02, 0.04, 0.25),
+        ];
+        let element = TetElement::new(vertices, &material).unwrap();
+        let e = reference_coordinates(&vertices);
+        let ed: [f64; 48] = core::array::from_fn(|i| ((i * 37 % 11) as f64 - 5.0) * 0.01);
+        let mut damping = [0.0; 48];
+        element.damping_force(&material, &e, &ed, &mut damping).unwrap();
+        let mut k = Box::new([[0.0; 48]; 48]);
+        element.tangent_stiffness(&material, &e, &mut k).unwrap();
+        let scale = damping.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+        for (row, d) in k.iter().zip(damping.iter()) {
+            let expected = -beta * row.iter().zip(ed.iter()).map(|(a, b)| a * b).sum::<f64>();
+            assert!((d - expected).abs() <= 1e-12 * scale, "{d} vs {expected}");
+        }
+    });
+}
