@@ -31,7 +31,7 @@ impl SkylineLayout<'_> {
 
 /// Factorizes A = L D Lᵀ in place (L unit lower, stored below the diagonal; D on it).
 /// Returns `Err(row)` at the first pivot that is not clearly positive (singular or indefinite).
-pub fn factorize<R: Real>(layout: &SkylineLayout<'_>, a: &mut [R]) -> Result<(), usize> {
+pub(crate) fn factorize<R: Real>(layout: &SkylineLayout<'_>, a: &mut [R]) -> Result<(), usize> {
     // A pivot this small relative to its diagonal means a dependent row. Slender bodies make
     // legitimate pivots small too (6e-4 relative for a chain of 1 m × 10 mm rods), so the bound
     // stays near round-off.
@@ -65,13 +65,6 @@ pub fn factorize<R: Real>(layout: &SkylineLayout<'_>, a: &mut [R]) -> Result<(),
         }
         // Written so that a NaN pivot also fails.
         let positive = d > threshold * original.abs();
-        {
-            let r = (d / original).to_f64();
-            let cur = f64::from_bits(MINR.load(core::sync::atomic::Ordering::Relaxed));
-            if r < cur {
-                MINR.store(r.to_bits(), core::sync::atomic::Ordering::Relaxed);
-            }
-        }
         if !positive || !d.is_finite() {
             return Err(i);
         }
@@ -80,7 +73,6 @@ pub fn factorize<R: Real>(layout: &SkylineLayout<'_>, a: &mut [R]) -> Result<(),
     Ok(())
 }
 
-pub static MINR: core::sync::atomic::AtomicU64 = core::sync::atomic::AtomicU64::new(0x7FF0000000000000);
 /// Solves A x = b with the factor from [`factorize`]; `x` holds b on entry.
 pub(crate) fn solve<R: Real>(layout: &SkylineLayout<'_>, a: &[R], x: &mut [R]) {
     let n = layout.rows();
