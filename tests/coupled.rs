@@ -1,5 +1,8 @@
 //! Rigid–flexible coupling: an ANCF beam clamped to a rigid hub.
 
+mod common;
+use common::with_stack;
+
 use ferrodyn::kernel::coupled::*;
 use ferrodyn::kernel::flex::*;
 use ferrodyn::kernel::integrators::Rk4;
@@ -14,15 +17,6 @@ const OMEGA0_EB: f64 = 32.09; // 1.8751² √(EI/(ρAL⁴)) for the 1 m beam of 
 #[path = "common/spinning.rs"]
 mod spinning;
 use spinning::flap_frequency;
-
-fn with_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
-    std::thread::Builder::new()
-        .stack_size(256 << 20)
-        .spawn(f)
-        .unwrap()
-        .join()
-        .unwrap()
-}
 
 #[test]
 fn free_hub_and_beam_conserve_momenta_and_energy() {

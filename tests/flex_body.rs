@@ -1,6 +1,9 @@
 //! Flexible-body system checks: conservation for a free-flying body, the stability limit,
 //! inversion and build errors.
 
+mod common;
+use common::with_stack;
+
 use ferrodyn::kernel::ancf::Material;
 use ferrodyn::kernel::flex::*;
 use ferrodyn::kernel::integrators::{Method, Rk4};
@@ -19,15 +22,6 @@ fn block(gravity: f64, clamp: bool) -> Box<Block> {
             .unwrap();
     }
     Box::new(b.build().unwrap())
-}
-
-fn with_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
-    std::thread::Builder::new()
-        .stack_size(64 << 20)
-        .spawn(f)
-        .unwrap()
-        .join()
-        .unwrap()
 }
 
 #[test]

@@ -2,6 +2,9 @@
 //! static tip deflection against Timoshenko beam theory with a mesh-convergence table, and the
 //! first bending frequency from free vibration against Euler–Bernoulli.
 
+mod common;
+use common::with_stack;
+
 use ferrodyn::kernel::ancf::Material;
 use ferrodyn::kernel::flex::*;
 use ferrodyn::kernel::math::Vec3;
@@ -61,16 +64,6 @@ fn static_deflection<const N: usize, const E: usize, const S: usize>(divisions: 
     let report = solve_static(&*model, &mut data, 1, 1e-12, 20).unwrap();
     assert!(report.iterations <= 10, "{report:?}");
     (model.dof_count(), tip_deflection(&*model, &data))
-}
-
-/// Runs a closure on a thread with a large stack: kernel models are fixed-size values.
-fn with_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
-    std::thread::Builder::new()
-        .stack_size(256 << 20)
-        .spawn(f)
-        .unwrap()
-        .join()
-        .unwrap()
 }
 
 #[test]

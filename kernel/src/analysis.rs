@@ -118,7 +118,7 @@ pub fn violation<R: Real, const B: usize, const J: usize, const F: usize, const 
     for joint in model.joints.iter() {
         let (si, sj) = (side(sides, joint.body_i), side(sides, joint.body_j));
         let n = joint.kind.rows();
-        crate::constraint::evaluate_joint(joint, &si, &sj, data.time, &mut rows[..n]);
+        crate::constraint::evaluate_joint(joint, &si, &sj, data.clock.time, &mut rows[..n]);
         for row in &rows[..n] {
             let mut rate = row.phi_t;
             for (k, b) in [joint.body_i, joint.body_j].into_iter().enumerate() {

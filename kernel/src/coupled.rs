@@ -493,7 +493,7 @@ pub fn step_coupled<
         nodes: flex.node_count(),
     };
     let len = 2 * layout.positions() - layout.bodies;
-    let t = data.rigid.time;
+    let t = data.rigid.clock.time;
     let stats = {
         let CoupledData {
             rigid: rd,
@@ -519,15 +519,8 @@ pub fn step_coupled<
         };
         integrator.step(&mut system, t, dt, &mut y[..len], &mut Stages { k })?
     };
-    let increment = dt - data.rigid.time_carry;
-    let next = t + increment;
-    data.rigid.time_carry = (next - t) - increment;
-    data.rigid.time = next;
-    data.flex.time = next;
-    data.rigid.steps += 1;
-    data.flex.steps += 1;
-    data.rigid.last = stats;
-    data.rigid.total.accumulate(&stats);
+    data.rigid.clock.advance(dt, stats);
+    data.flex.clock = data.rigid.clock;
     data.mirror(layout);
     Ok(stats)
 }

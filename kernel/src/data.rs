@@ -51,18 +51,13 @@ impl<R: Real, const B: usize, const C: usize, const S: usize> Work<R, B, C, S> {
 /// counters. Sized by the same capacities as its [`Model`].
 #[derive(Clone, Debug)]
 pub struct Data<R, const BODIES: usize, const ROWS: usize, const SKYLINE: usize> {
-    pub(crate) time: R,
-    /// Rounding error carried by the compensated time sum.
-    pub(crate) time_carry: R,
+    pub(crate) clock: crate::Clock<R>,
     pub(crate) body_count: usize,
     pub(crate) row_count: usize,
     /// Flat state `[q of all bodies (7 each) | v of all bodies (6 each)]`.
     pub(crate) state: [[R; BODY_STATE]; BODIES],
     pub(crate) stages: [[[R; BODY_STATE]; BODIES]; STAGE_BUFFERS],
     pub(crate) work: Work<R, BODIES, ROWS, SKYLINE>,
-    pub(crate) last: StepStats,
-    pub(crate) total: StepStats,
-    pub(crate) steps: u64,
 }
 
 impl<R: Real, const B: usize, const C: usize, const S: usize> Data<R, B, C, S> {
@@ -70,8 +65,7 @@ impl<R: Real, const B: usize, const C: usize, const S: usize> Data<R, B, C, S> {
     pub fn new<const J: usize, const F: usize>(model: &Model<R, B, J, F, C, S>) -> Self {
         let zero_side = SideState::GROUND;
         let mut data = Self {
-            time: R::ZERO,
-            time_carry: R::ZERO,
+            clock: crate::Clock::new(),
             body_count: model.bodies.len(),
             row_count: model.row_count,
             state: [[R::ZERO; BODY_STATE]; B],
@@ -85,9 +79,6 @@ impl<R: Real, const B: usize, const C: usize, const S: usize> Data<R, B, C, S> {
                 matrix: [R::ZERO; S],
                 lambda: [R::ZERO; C],
             },
-            last: StepStats::default(),
-            total: StepStats::default(),
-            steps: 0,
         };
         for (i, body) in model.bodies.iter().enumerate() {
             let q = body.orientation.normalized().unwrap_or(Quat::IDENTITY);
@@ -99,19 +90,19 @@ impl<R: Real, const B: usize, const C: usize, const S: usize> Data<R, B, C, S> {
 
     /// Simulation time.
     pub fn time(&self) -> R {
-        self.time
+        self.clock.time
     }
     /// Number of steps taken.
     pub fn steps(&self) -> u64 {
-        self.steps
+        self.clock.steps
     }
     /// Counters of the last step.
     pub fn last_step(&self) -> StepStats {
-        self.last
+        self.clock.last
     }
     /// Counters summed over all steps.
     pub fn total_stats(&self) -> StepStats {
-        self.total
+        self.clock.total
     }
     /// The flat state `[q | v]` (7 + 6 reals a body).
     pub fn state(&self) -> &[R] {

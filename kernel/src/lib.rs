@@ -59,6 +59,7 @@ pub use error::{BuildError, Capacity, Item, KernelError};
 pub use force::{Axes, Force};
 pub use joint::{DrivenCoordinate, Frame, Joint, JointKind};
 pub use model::{skyline_entries, Model, ModelBuilder, Stabilization};
+pub(crate) use ode::Clock;
 pub use ode::{Integrator, OdeSystem, Stages, StepStats, STAGE_BUFFERS};
 pub use real::Real;
 pub use simulation::{accelerations, assemble, forward, step};

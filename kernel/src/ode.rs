@@ -45,6 +45,45 @@ impl StepStats {
     }
 }
 
+/// Simulation time (a compensated sum of the steps) and step counters.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Clock<R> {
+    /// Current time.
+    pub time: R,
+    /// Rounding error carried by the compensated sum.
+    carry: R,
+    /// Steps taken.
+    pub steps: u64,
+    /// Counters of the last step.
+    pub last: StepStats,
+    /// Counters summed over all steps.
+    pub total: StepStats,
+}
+
+impl<R: Real> Clock<R> {
+    /// t = 0, no steps.
+    pub fn new() -> Self {
+        Self {
+            time: R::ZERO,
+            carry: R::ZERO,
+            steps: 0,
+            last: StepStats::default(),
+            total: StepStats::default(),
+        }
+    }
+    /// Records an accepted step of `dt`. Kahan-compensated: 10⁶ steps of 1e-3 s land on 1000 s,
+    /// not 999.9999999998.
+    pub fn advance(&mut self, dt: R, stats: StepStats) {
+        let increment = dt - self.carry;
+        let next = self.time + increment;
+        self.carry = (next - self.time) - increment;
+        self.time = next;
+        self.steps += 1;
+        self.last = stats;
+        self.total.accumulate(&stats);
+    }
+}
+
 /// Number of state-sized work buffers an integrator may use.
 pub const STAGE_BUFFERS: usize = 9;
 

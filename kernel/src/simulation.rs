@@ -35,17 +35,10 @@ pub fn step<
     integrator: &mut I,
     dt: R,
 ) -> Result<StepStats, KernelError> {
-    let t = data.time;
+    let t = data.clock.time;
     let (y, mut stages, mut system) = data.parts(model);
     let stats = integrator.step(&mut system, t, dt, y, &mut stages)?;
-    // Kahan-compensated time sum: 10⁶ steps of 1e-3 s land on 1000 s, not 999.9999999998.
-    let increment = dt - data.time_carry;
-    let next = t + increment;
-    data.time_carry = (next - t) - increment;
-    data.time = next;
-    data.steps += 1;
-    data.last = stats;
-    data.total.accumulate(&stats);
+    data.clock.advance(dt, stats);
     Ok(stats)
 }
 
@@ -55,7 +48,7 @@ pub fn assemble<R: Real, const B: usize, const J: usize, const F: usize, const C
     model: &Model<R, B, J, F, C, S>,
     data: &mut Data<R, B, C, S>,
 ) -> Result<u32, KernelError> {
-    let t = data.time;
+    let t = data.clock.time;
     let (y, _, mut system) = data.parts(model);
     system.accept_step(t, y)
 }
@@ -66,7 +59,7 @@ pub fn forward<R: Real, const B: usize, const J: usize, const F: usize, const C:
     model: &Model<R, B, J, F, C, S>,
     data: &mut Data<R, B, C, S>,
 ) -> Result<(), KernelError> {
-    let t = data.time;
+    let t = data.clock.time;
     let (y, _, mut system) = data.parts(model);
     system.forward(t, y)
 }

@@ -51,3 +51,14 @@ pub fn mean_period(crossings: &[f64]) -> f64 {
     assert!(crossings.len() >= 2, "need two crossings, got {crossings:?}");
     (crossings[crossings.len() - 1] - crossings[0]) / (crossings.len() - 1) as f64
 }
+
+/// Runs `f` on a thread with a 256 MiB stack: kernel models are fixed-size values and a large
+/// flexible model does not fit the default test-thread stack.
+pub fn with_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(f)
+        .expect("test thread")
+        .join()
+        .expect("test thread panicked")
+}

@@ -44,7 +44,7 @@ pub fn flex_energy<R: Real, const N: usize, const E: usize, const S: usize>(
         out.kinetic += R::HALF * mv.iter().zip(eed.iter()).fold(R::ZERO, |s, (a, b)| s + *a * *b);
         out.strain += element
             .strain_energy(&model.material, &ee)
-            .map_err(|err| element_failure(index, err, data.time.to_f64()))?;
+            .map_err(|err| element_failure(index, err, data.clock.time.to_f64()))?;
         element.gravity_load(model.gravity, &mut load);
         out.gravity -= load.iter().zip(ee.iter()).fold(R::ZERO, |s, (a, b)| s + *a * *b);
     }
@@ -108,7 +108,7 @@ pub fn max_frequency<R: Real, const N: usize, const E: usize, const S: usize>(
     let n = NODE_COORDS * data.node_count;
     let nf = view.layout.rows();
     let e = &data.state.as_flattened()[..n];
-    assemble_stiffness(&view, data.time, e, &mut data.stiffness)?;
+    assemble_stiffness(&view, data.clock.time, e, &mut data.stiffness)?;
     let x = &mut data.free.as_flattened_mut()[..nf];
     let y = &mut data.force.as_flattened_mut()[..nf];
     // A deterministic start vector with every mode present.

@@ -11,8 +11,7 @@ pub(crate) const NODE_STATE: usize = 2 * NODE_COORDS;
 /// All mutable state of a flexible-body simulation, sized by the model's capacities.
 #[derive(Clone, Debug)]
 pub struct FlexData<R, const NODES: usize, const SKYLINE: usize> {
-    pub(crate) time: R,
-    pub(crate) time_carry: R,
+    pub(crate) clock: crate::Clock<R>,
     pub(crate) node_count: usize,
     /// Flat state `[e of all nodes (12 each) | ė of all nodes (12 each)]`.
     pub(crate) state: [[R; NODE_STATE]; NODES],
@@ -23,26 +22,19 @@ pub struct FlexData<R, const NODES: usize, const SKYLINE: usize> {
     pub(crate) free: [[R; NODE_COORDS]; NODES],
     /// Tangent stiffness over the free coordinates (skyline; statics and stability estimate).
     pub(crate) stiffness: [R; SKYLINE],
-    pub(crate) last: StepStats,
-    pub(crate) total: StepStats,
-    pub(crate) steps: u64,
 }
 
 impl<R: Real, const N: usize, const S: usize> FlexData<R, N, S> {
     /// Fresh data in the undeformed reference state, at rest, at t = 0.
     pub fn new<const E: usize>(model: &FlexModel<R, N, E, S>) -> Self {
         let mut data = Self {
-            time: R::ZERO,
-            time_carry: R::ZERO,
+            clock: crate::Clock::new(),
             node_count: model.nodes.len(),
             state: [[R::ZERO; NODE_STATE]; N],
             stages: [[[R::ZERO; NODE_STATE]; N]; STAGE_BUFFERS],
             force: [[R::ZERO; NODE_COORDS]; N],
             free: [[R::ZERO; NODE_COORDS]; N],
             stiffness: [R::ZERO; S],
-            last: StepStats::default(),
-            total: StepStats::default(),
-            steps: 0,
         };
         for (i, x) in model.nodes.iter().enumerate() {
             let e = data.coordinates_mut(i);
@@ -55,15 +47,15 @@ impl<R: Real, const N: usize, const S: usize> FlexData<R, N, S> {
     }
     /// Simulation time.
     pub fn time(&self) -> R {
-        self.time
+        self.clock.time
     }
     /// Steps taken.
     pub fn steps(&self) -> u64 {
-        self.steps
+        self.clock.steps
     }
     /// Counters summed over all steps.
     pub fn total_stats(&self) -> StepStats {
-        self.total
+        self.clock.total
     }
     /// The flat state `[e | ė]`.
     pub fn state(&self) -> &[R] {

@@ -61,7 +61,7 @@ pub fn solve_static<R: Real, const N: usize, const E: usize, const S: usize>(
     max_iterations: u32,
 ) -> Result<StaticReport, KernelError> {
     let view = model.view();
-    let t = data.time;
+    let t = data.clock.time;
     let n = NODE_COORDS * data.node_count;
     let nf = view.layout.rows();
     let steps = load_steps.max(1);

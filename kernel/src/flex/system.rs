@@ -238,16 +238,9 @@ pub fn step_flex<R: Real, I: Integrator<R>, const N: usize, const E: usize, cons
     integrator: &mut I,
     dt: R,
 ) -> Result<StepStats, KernelError> {
-    let t = data.time;
+    let t = data.clock.time;
     let (y, mut stages, mut system) = data.parts(model);
     let stats = integrator.step(&mut system, t, dt, y, &mut stages)?;
-    // Kahan-compensated time sum, as for rigid models.
-    let increment = dt - data.time_carry;
-    let next = t + increment;
-    data.time_carry = (next - t) - increment;
-    data.time = next;
-    data.steps += 1;
-    data.last = stats;
-    data.total.accumulate(&stats);
+    data.clock.advance(dt, stats);
     Ok(stats)
 }
