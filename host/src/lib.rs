@@ -4,6 +4,7 @@
 //! simulation driver with progress reporting, and CSV outputs. The `ferrodyn` command-line
 //! program lives here.
 
+pub mod check;
 pub mod gmsh;
 pub mod output;
 pub mod run;

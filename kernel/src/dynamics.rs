@@ -121,7 +121,7 @@ impl<'a, R: Real> RigidSystem<'a, R> {
     }
 
     /// Φ, Φ_q, Φ_t, γ of every joint into `work.rows`.
-    fn constraints(&mut self, t: R) {
+    pub fn constraints(&mut self, t: R) {
         let m = &self.model;
         for (joint, &start) in m.joints.iter().zip(m.joint_start) {
             let (si, sj) = (

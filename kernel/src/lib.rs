@@ -62,5 +62,5 @@ pub use model::{skyline_entries, Model, ModelBuilder, Stabilization};
 pub(crate) use ode::Clock;
 pub use ode::{Integrator, OdeSystem, Stages, StepStats, STAGE_BUFFERS};
 pub use real::Real;
-pub use simulation::{accelerations, assemble, forward, step};
+pub use simulation::{accelerations, assemble, evaluate_constraints, forward, step};
 pub use time_function::{TimeFunction, TimeValue, TABLE_POINTS};

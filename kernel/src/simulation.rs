@@ -64,6 +64,26 @@ pub fn forward<R: Real, const B: usize, const J: usize, const F: usize, const C:
     system.forward(t, y)
 }
 
+/// Evaluates every constraint row (Φ, Φ_q, Φ_t, γ) at the current state into
+/// [`Data::constraint_rows`], without solving anything: works with redundant constraints too.
+pub fn evaluate_constraints<
+    R: Real,
+    const B: usize,
+    const J: usize,
+    const F: usize,
+    const C: usize,
+    const S: usize,
+>(
+    model: &Model<R, B, J, F, C, S>,
+    data: &mut Data<R, B, C, S>,
+) -> Result<(), KernelError> {
+    let t = data.clock.time;
+    let (y, _, mut system) = data.parts(model);
+    system.kinematics(t, y)?;
+    system.constraints(t);
+    Ok(())
+}
+
 /// Accelerations of the last dynamics evaluation: per body (origin acceleration global,
 /// angular acceleration body axes).
 pub fn accelerations<R: Real, const B: usize, const C: usize, const S: usize>(
