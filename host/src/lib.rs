@@ -6,5 +6,7 @@
 
 pub mod gmsh;
 pub mod output;
+pub mod plot;
 pub mod run;
 pub mod scenes;
+pub mod vtu;
