@@ -340,7 +340,8 @@ fn write_atomically(
     let result = File::create(&tmp).and_then(|file| {
         let mut out = BufWriter::new(file);
         body(&mut out)?;
-        out.into_inner().map_err(|e| e.into_error())?.sync_all()
+        // Flush only: the rename is for readers, not crash durability (fsync per step is slow).
+        out.flush()
     });
     match result.and_then(|()| std::fs::rename(&tmp, path)) {
         Ok(()) => Ok(()),
