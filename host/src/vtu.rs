@@ -20,7 +20,7 @@ pub const VTK_TETRA: u8 = 10;
 pub struct VtuMesh<'a> {
     /// Point coordinates (usually current positions), one per node.
     pub points: &'a [[f64; 3]],
-    /// Point indices of each tetrahedron (0-based, in the mesh's own orientation).
+    /// Point indices of each tetrahedron (0-based, written as given: see [`positively_oriented`]).
     pub tets: &'a [[usize; 4]],
 }
 
@@ -243,6 +243,26 @@ pub fn write_pvd<S: AsRef<str>>(path: &Path, entries: &[(f64, S)]) -> Result<(),
         writeln!(out, "  </Collection>")?;
         writeln!(out, "</VTKFile>")
     })
+}
+
+/// The tets with nodes 1 and 2 swapped wherever the signed volume over `reference` is negative,
+/// so every cell has VTK's positive orientation (outward face normals, positive volumes in
+/// ParaView filters). Pass reference positions: a deformed state may itself be inverted.
+pub fn positively_oriented(reference: &[[f64; 3]], tets: &[[usize; 4]]) -> Result<Vec<[usize; 4]>, VtuError> {
+    validate_mesh(&VtuMesh {
+        points: reference,
+        tets,
+    })?;
+    Ok(tets
+        .iter()
+        .map(|&t| {
+            let mut t = t;
+            if crate::gmsh::signed_volume(t.map(|i| reference[i])) < 0.0 {
+                t.swap(1, 2);
+            }
+            t
+        })
+        .collect())
 }
 
 fn validate_mesh(mesh: &VtuMesh) -> Result<(), VtuError> {
@@ -623,6 +643,25 @@ mod tests {
                 VtuError::NonFinitePoint {
                     point: 3,
                     axis: 2,
+                    ..
+                }
+            ),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn inverted_tets_are_reoriented_against_the_reference() {
+        let tets = [[0, 1, 2, 3], [0, 2, 1, 3]];
+        let oriented = positively_oriented(&POINTS, &tets).unwrap();
+        assert_eq!(oriented, [[0, 1, 2, 3], [0, 1, 2, 3]]);
+        let err = positively_oriented(&POINTS, &[[0, 1, 2, 9]]).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                VtuError::PointOutOfRange {
+                    cell: 0,
+                    index: 9,
                     ..
                 }
             ),

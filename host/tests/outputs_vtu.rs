@@ -1,8 +1,8 @@
 //! VTU round trips: a Gmsh mesh and a kernel flexible body are written with
 //! `ferrodyn_host::vtu`, read back with the small parser below, and compared bit for bit.
 
-use ferrodyn_host::gmsh::read_msh;
-use ferrodyn_host::vtu::{write_pvd, write_vtu, Field, VtuMesh, VTK_TETRA};
+use ferrodyn_host::gmsh::{read_msh, signed_volume};
+use ferrodyn_host::vtu::{positively_oriented, write_pvd, write_vtu, Field, VtuMesh, VTK_TETRA};
 use ferrodyn_kernel::ancf::Material;
 use ferrodyn_kernel::flex::{solve_static, Fixity, FlexData, FlexModel};
 use ferrodyn_kernel::math::Vec3;
@@ -244,7 +244,23 @@ fn kernel_box_body_sagging_under_gravity_round_trips_through_vtu() {
         let tip_sag = displacement.iter().map(|d| d[2]).fold(0.0, f64::min);
         assert!(tip_sag < -1e-6, "the body sags under gravity: {tip_sag}");
         let velocity: Vec<[f64; 3]> = (0..n).map(|i| xyz(data.velocity(i))).collect();
-        let tets = model.connectivity();
+        // The kernel's box mesh mixes both orientations; VTK wants positive volumes.
+        let tets = &positively_oriented(&references, model.connectivity()).unwrap();
+        let inverted = |t: &[[usize; 4]], p: &[[f64; 3]]| {
+            t.iter().filter(|t| signed_volume(t.map(|i| p[i])) < 0.0).count()
+        };
+        assert!(
+            inverted(model.connectivity(), &references) > 0,
+            "the box mesh has inverted tets"
+        );
+        assert_eq!(inverted(tets, &references), 0);
+        assert_eq!(inverted(tets, &positions), 0, "the sagged state is not inverted");
+        for (t, k) in tets.iter().zip(model.connectivity()) {
+            let (mut a, mut b) = (*t, *k);
+            a.sort_unstable();
+            b.sort_unstable();
+            assert_eq!(a, b, "same nodes per cell");
+        }
 
         let dir = scratch_dir("flex");
         let step = dir.join("box_0000.vtu");
