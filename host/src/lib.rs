@@ -7,5 +7,7 @@
 pub mod check;
 pub mod gmsh;
 pub mod output;
+pub mod plot;
 pub mod run;
 pub mod scenes;
+pub mod vtu;
