@@ -295,3 +295,20 @@ fn stiffness_proportional_damping_force_is_beta_k_edot_at_the_reference() {
         }
     });
 }
+
+#[test]
+fn box_mesh_tets_are_positively_oriented_and_fill_the_box() {
+    // Reference: the signed volume det[p1 − p0, p2 − p0, p3 − p0]/6 of every tet is positive
+    // (Gmsh/VTK orientation) and the volumes add up to the box volume 0.2 × 0.1 × 0.1.
+    with_stack(|| {
+        let model = block(0.0, false);
+        let mut total = 0.0;
+        for tet in model.connectivity() {
+            let p = tet.map(|n| model.reference(n).unwrap());
+            let v = (p[1] - p[0]).dot((p[2] - p[0]).cross(p[3] - p[0])) / 6.0;
+            assert!(v > 0.0, "tet {tet:?} has volume {v}");
+            total += v;
+        }
+        assert!((total - 0.002).abs() < 1e-15);
+    });
+}

@@ -133,17 +133,23 @@ pub fn add_box_mesh<R: Real, const N: usize, const E: usize, const S: usize>(
             }
         }
     }
-    // The 6 monotone lattice paths from corner (0,0,0) to (1,1,1) through the axis steps.
+    // The 6 monotone lattice paths from corner (0,0,0) to (1,1,1) through the axis steps. The
+    // tet [v, v+e_a, v+e_a+e_b, v+1] has the sign of the permutation (a, b, c): odd paths swap
+    // two vertices so that every tet is positively oriented (as Gmsh and VTK expect).
     const PATHS: [[usize; 3]; 6] = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+    const ODD: [bool; 6] = [false, true, true, false, false, true];
     for i in 0..nx {
         for j in 0..ny {
             for k in 0..nz {
-                for path in PATHS {
+                for (path, odd) in PATHS.iter().zip(ODD) {
                     let mut corner = [i, j, k];
                     let mut tet = [node(i, j, k); 4];
-                    for (slot, axis) in tet.iter_mut().skip(1).zip(path) {
+                    for (slot, &axis) in tet.iter_mut().skip(1).zip(path) {
                         corner[axis] += 1;
                         *slot = node(corner[0], corner[1], corner[2]);
+                    }
+                    if odd {
+                        tet.swap(1, 2);
                     }
                     builder.add_element(tet)?;
                 }
