@@ -25,6 +25,10 @@ impl OutputDir {
     pub fn path(&self) -> &Path {
         &self.root
     }
+    /// Whether existing files may be replaced (`--force`).
+    pub fn overwrites(&self) -> bool {
+        self.force
+    }
     /// Opens `name` inside the directory for writing, refusing to replace an existing file
     /// unless `--force` was given.
     pub fn file(&self, name: &str) -> Result<CsvWriter> {

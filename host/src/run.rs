@@ -1,6 +1,7 @@
 //! The simulation driver: steps a model, reports progress, writes trajectory and energy CSV.
 
 use crate::output::OutputDir;
+use crate::plot::{line_plot, Series};
 use anyhow::{Context, Result};
 use ferrodyn_kernel::analysis::{energy, violation};
 use ferrodyn_kernel::integrators::Method;
@@ -71,6 +72,8 @@ pub fn simulate<const B: usize, const J: usize, const F: usize, const C: usize, 
     );
     let e0 = energy(model, &data).total();
     let (mut max_de, mut max_violation) = (0.0f64, 0.0f64);
+    // (t, kinetic), (t, potential), (t, total) for the energy plot.
+    let mut history: [Vec<(f64, f64)>; 3] = Default::default();
     let mut row = Vec::with_capacity(1 + 7 * n);
     let started = Instant::now();
     for k in 0..=steps {
@@ -87,6 +90,9 @@ pub fn simulate<const B: usize, const J: usize, const F: usize, const C: usize, 
                 v.position,
                 v.velocity,
             ])?;
+            for (h, value) in history.iter_mut().zip([e.kinetic, e.potential, e.total()]) {
+                h.push((data.time(), value));
+            }
             row.clear();
             row.push(data.time());
             row.extend_from_slice(&data.state()[..7 * n]);
@@ -101,11 +107,21 @@ pub fn simulate<const B: usize, const J: usize, const F: usize, const C: usize, 
     }
     progress.finish_and_clear();
     let wall_seconds = started.elapsed().as_secs_f64();
+    let plot = out.path().join("energy.png");
+    if plot.exists() && !out.overwrites() {
+        anyhow::bail!("{} already exists; pass --force to overwrite it", plot.display());
+    }
+    let series: Vec<Series> = ["kinetic", "potential", "total"]
+        .iter()
+        .zip(history.iter())
+        .map(|(label, points)| Series { label, points })
+        .collect();
+    line_plot(&plot, "Energy", "time [s]", "energy [J]", &series).context("writing energy.png")?;
     Ok(RunSummary {
         steps,
         wall_seconds,
         max_energy_change: max_de,
         max_violation,
-        files: vec![trajectory.finish()?, energies.finish()?],
+        files: vec![trajectory.finish()?, energies.finish()?, plot],
     })
 }

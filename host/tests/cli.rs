@@ -48,6 +48,10 @@ fn run_writes_trajectory_and_energy_csv_and_refuses_to_overwrite() {
     assert!((total(rows[6]) - total(rows[1])).abs() < 1e-6, "{energy}");
     let last_time: f64 = rows[6].split(',').next().unwrap().parse().unwrap();
     assert_eq!(last_time, 0.5);
+    assert!(
+        std::fs::metadata(dir.join("energy.png")).unwrap().len() > 1000,
+        "energy plot written"
+    );
     let trajectory = std::fs::read_to_string(dir.join("trajectory.csv")).unwrap();
     assert_eq!(trajectory.lines().next().unwrap().split(',').count(), 1 + 3 * 7);
 
