@@ -7,4 +7,5 @@
 pub mod gmsh;
 pub mod output;
 pub mod run;
+pub mod scene;
 pub mod scenes;
