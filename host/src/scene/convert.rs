@@ -129,7 +129,7 @@ pub fn function(f: &RawFunction) -> Result<TimeFunction<f64>, String> {
     Ok(tf)
 }
 
-/// The reason of a kernel error without its item (the scene names the item itself).
+/// The reason of a kernel error without its item index (the scene names the item itself).
 pub fn reason(e: BuildError) -> String {
     match e {
         BuildError::InvalidParameter { reason, .. } => reason.to_string(),
@@ -138,7 +138,16 @@ pub fn reason(e: BuildError) -> String {
         BuildError::CapacityExceeded {
             needed, available, ..
         } => format!("{needed} points given, at most {available} allowed"),
-        other => other.to_string(),
+        BuildError::InvalidMass { mass, .. } => format!("mass {mass} must be finite and > 0"),
+        BuildError::InertiaNotPositiveDefinite { .. } => {
+            "inertia about the CG is not symmetric positive definite".into()
+        }
+        BuildError::InertiaTriangleInequality { .. } => {
+            "principal moments of inertia violate the triangle inequality I1 + I2 ≥ I3".into()
+        }
+        BuildError::UnknownBody { body, .. } => format!("refers to body {body}, which does not exist"),
+        BuildError::UnknownNode { node, .. } => format!("refers to node {node}, which does not exist"),
+        BuildError::SameBody { .. } => "connects a body to itself".into(),
     }
 }
 

@@ -82,17 +82,21 @@ pub enum ErrorKind {
         /// The capacity of the model type.
         available: usize,
     },
-    /// The kernel refused an item while building (mapped back to its name).
-    #[error("{0}")]
+    /// The kernel refused an item (reported against the item's name, not its index).
+    #[error("{}", super::convert::reason(*.0))]
     Kernel(BuildError),
     /// The mesh could not be read.
     #[error("{0}")]
     Mesh(#[source] MeshError),
 }
 
-/// An error in a scene file: `file:line: item: what`.
+/// An error in a scene file: `file:line: item: what` (boxed: results stay small).
 #[derive(Debug)]
-pub struct SceneError {
+pub struct SceneError(Box<Details>);
+
+/// The parts of a [`SceneError`].
+#[derive(Debug)]
+pub struct Details {
     /// The scene file.
     pub file: PathBuf,
     /// 1-based line, when the error has a place in the file.
@@ -103,22 +107,41 @@ pub struct SceneError {
     pub kind: ErrorKind,
 }
 
+impl SceneError {
+    /// The scene file.
+    pub fn file(&self) -> &Path {
+        &self.0.file
+    }
+    /// 1-based line, when the error has a place in the file.
+    pub fn line(&self) -> Option<usize> {
+        self.0.line
+    }
+    /// The item concerned, when there is one.
+    pub fn item(&self) -> Option<&ItemName> {
+        self.0.item.as_ref()
+    }
+    /// What is wrong.
+    pub fn kind(&self) -> &ErrorKind {
+        &self.0.kind
+    }
+}
+
 impl fmt::Display for SceneError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.file.display())?;
-        if let Some(line) = self.line {
+        write!(f, "{}", self.0.file.display())?;
+        if let Some(line) = self.0.line {
             write!(f, ":{line}")?;
         }
-        if let Some(item) = &self.item {
+        if let Some(item) = &self.0.item {
             write!(f, ": {item}")?;
         }
-        write!(f, ": {}", self.kind)
+        write!(f, ": {}", self.0.kind)
     }
 }
 
 impl std::error::Error for SceneError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        std::error::Error::source(&self.kind)
+        std::error::Error::source(&self.0.kind)
     }
 }
 
@@ -155,12 +178,12 @@ impl Source {
 
     /// An error at `line` (if any) about `item` (if any).
     pub fn error(&self, line: Option<usize>, item: Option<ItemName>, kind: ErrorKind) -> SceneError {
-        SceneError {
+        SceneError(Box::new(Details {
             file: self.path.clone(),
             line,
             item,
             kind,
-        }
+        }))
     }
 }
 

@@ -25,7 +25,7 @@ use ferrodyn_kernel::math::Vec3;
 use ferrodyn_kernel::{Body, Force, Joint};
 
 pub use compile::{Capacities, NameMaps};
-pub use error::{ErrorKind, ItemName, SceneError, Source};
+pub use error::{Details, ErrorKind, ItemName, SceneError, Source};
 
 use crate::gmsh::Mesh;
 

@@ -170,10 +170,13 @@ pub(super) fn validate(source: Source, text: &str) -> Result<Scene, SceneError> 
         };
         c.item = Some(ItemName::new(kind, name.get_ref()));
         joint_names.add(&c, name)?;
-        let value = match entry {
-            Entry::Joint(j) => joint(&c, j.get_ref(), &body_names)?,
-            Entry::Drive(d) => drive(&c, d.get_ref(), &body_names)?,
+        let (value, span) = match entry {
+            Entry::Joint(j) => (joint(&c, j.get_ref(), &body_names)?, j.span()),
+            Entry::Drive(d) => (drive(&c, d.get_ref(), &body_names)?, d.span()),
         };
+        value
+            .validate(joints.len(), bodies.len())
+            .map_err(|e| c.error(&span, ErrorKind::Kernel(e)))?;
         joints.push(Named {
             name: name.get_ref().clone(),
             kind,
@@ -187,11 +190,16 @@ pub(super) fn validate(source: Source, text: &str) -> Result<Scene, SceneError> 
         let name = &f.get_ref().name;
         c.item = Some(ItemName::new("force", name.get_ref()));
         force_names.add(&c, name)?;
+        let value = force(&c, f, &body_names, &joint_names, &joints)?;
+        let kernel_joints: Vec<Joint<f64>> = joints.iter().map(|j| j.value).collect();
+        value
+            .validate(forces.len(), &kernel_joints, bodies.len())
+            .map_err(|e| c.error(&f.span(), ErrorKind::Kernel(e)))?;
         forces.push(Named {
             name: name.get_ref().clone(),
             kind: "force",
             line: source.line_of(&name.span()),
-            value: force(&c, f, &body_names, &joint_names, &joints)?,
+            value,
         });
     }
     let mut flex_names = Names::new("flexible");
@@ -284,7 +292,7 @@ fn body<'a>(
             "\"ground\" is reserved for the fixed frame".into(),
         ));
     }
-    names.add(c, &r.name)?;
+    let index = names.add(c, &r.name)?;
     let id_line = c.source.line_of(&r.id.span());
     if let Some(first_line) = ids.insert(*r.id.get_ref(), id_line) {
         let what = format!("body id {}", r.id.get_ref());
@@ -312,6 +320,9 @@ fn body<'a>(
             c.vector_or("velocity", &r.velocity, Vec3::ZERO)?,
             c.vector_or("angular_velocity", &r.angular_velocity, Vec3::ZERO)?,
         );
+    // The kernel's own checks (triangle inequality...), now, so the error has its line.
+    body.validate(index)
+        .map_err(|e| c.error(&b.span(), ErrorKind::Kernel(e)))?;
     Ok(Named {
         name: r.name.get_ref().clone(),
         kind: "body",
