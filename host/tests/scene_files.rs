@@ -114,3 +114,17 @@ fn every_scene_loads_and_compiles() {
         });
     }
 }
+
+#[test]
+fn the_readme_example_is_a_valid_scene() {
+    let readme = std::fs::read_to_string(scenes_dir().join("README.md")).unwrap();
+    let start = readme.find("```toml\n").expect("a toml example") + "```toml\n".len();
+    let example = &readme[start..start + readme[start..].find("```").unwrap()];
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("readme_example.toml");
+    std::fs::write(&path, example).unwrap();
+    let scene = Scene::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    let (model, names) = scene.build_rigid::<2, 3, 2, 9, 45>().unwrap();
+    assert_eq!(model.gruebler_dof(), 3);
+    assert_eq!(names.forces, ["elbow_damper", "push"]);
+    assert_eq!(scene.integrator().name(), "dopri45");
+}
