@@ -13,6 +13,7 @@ mod compile;
 mod convert;
 mod error;
 mod flexible;
+mod force;
 mod format;
 mod validate;
 
@@ -149,3 +150,6 @@ impl Scene {
         &self.source.path
     }
 }
+
+#[cfg(test)]
+mod tests;

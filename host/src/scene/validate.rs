@@ -5,13 +5,13 @@ use std::collections::HashMap;
 
 use ferrodyn_kernel::integrators::{AdaptiveConfig, Method, METHOD_NAMES};
 use ferrodyn_kernel::math::{Mat3, Quat, Vec3};
-use ferrodyn_kernel::{Axes, Body, BodyRef, DrivenCoordinate, Force, Joint, JointKind};
+use ferrodyn_kernel::{Body, BodyRef, DrivenCoordinate, Joint, JointKind};
 use toml::Spanned;
 
 use super::convert::{self, Rule};
 use super::error::{ErrorKind, ItemName, SceneError, Source};
 use super::format::*;
-use super::{flexible, BodySpec, Named, OutputSpec, Scene, Simulation};
+use super::{flexible, force, BodySpec, Named, OutputSpec, Scene, Simulation};
 
 /// The reserved body name of the fixed global frame.
 pub const GROUND: &str = "ground";
@@ -72,7 +72,7 @@ impl Checker<'_> {
 }
 
 /// Names of one kind of item with their lines, for references and duplicate checks.
-struct Names<'a> {
+pub(super) struct Names<'a> {
     kind: &'static str,
     index: HashMap<&'a str, (usize, usize)>,
     order: Vec<&'a str>,
@@ -99,7 +99,12 @@ impl<'a> Names<'a> {
         Ok(i)
     }
     /// The index of `name`, or an error listing what exists.
-    fn find(&self, c: &Checker, field: &'static str, name: &Spanned<String>) -> Result<usize, SceneError> {
+    pub fn find(
+        &self,
+        c: &Checker,
+        field: &'static str,
+        name: &Spanned<String>,
+    ) -> Result<usize, SceneError> {
         self.index
             .get(name.get_ref().as_str())
             .map(|&(i, _)| i)
@@ -121,7 +126,7 @@ impl<'a> Names<'a> {
         }
     }
     /// A body reference: "ground" or a body name.
-    fn body_ref(
+    pub fn body_ref(
         &self,
         c: &Checker,
         field: &'static str,
@@ -190,7 +195,7 @@ pub(super) fn validate(source: Source, text: &str) -> Result<Scene, SceneError> 
         let name = &f.get_ref().name;
         c.item = Some(ItemName::new("force", name.get_ref()));
         force_names.add(&c, name)?;
-        let value = force(&c, f, &body_names, &joint_names, &joints)?;
+        let value = force::force(&c, f, &body_names, &joint_names, &joints)?;
         let kernel_joints: Vec<Joint<f64>> = joints.iter().map(|j| j.value).collect();
         value
             .validate(forces.len(), &kernel_joints, bodies.len())
@@ -400,141 +405,4 @@ fn drive(c: &Checker, r: &RawDrive, names: &Names) -> Result<Joint<f64>, SceneEr
         convert::function(r.function.get_ref()).map_err(|e| c.invalid(&r.function.span(), "function", e))?;
     let kind = JointKind::Driving { coordinate, function };
     sides(c, names, &r.body_i, &r.body_j, [&r.frame_i, &r.frame_j], kind)
-}
-
-/// The keys each force type accepts besides name and type.
-fn force_keys(kind: &str) -> Option<&'static [&'static str]> {
-    Some(match kind {
-        "point" => &["body", "point", "direction", "axes", "function"],
-        "torque" => &["body", "direction", "axes", "function"],
-        "spring_damper" => &[
-            "body_i",
-            "point_i",
-            "body_j",
-            "point_j",
-            "stiffness",
-            "damping",
-            "rest_length",
-        ],
-        "rotational_spring_damper" => &["joint", "stiffness", "damping", "rest_angle"],
-        _ => return None,
-    })
-}
-
-fn force(
-    c: &Checker,
-    f: &Spanned<RawForce>,
-    bodies: &Names,
-    joint_names: &Names,
-    joints: &[Named<Joint<f64>>],
-) -> Result<Force<f64>, SceneError> {
-    let r = f.get_ref();
-    let kind = r.kind.get_ref().as_str();
-    let keys = force_keys(kind).ok_or_else(|| {
-        let reason = format!(
-            "unknown force type \"{kind}\" (one of: point, torque, spring_damper, rotational_spring_damper)"
-        );
-        c.invalid(&r.kind.span(), "type", reason)
-    })?;
-    let present = [
-        ("body", r.body.is_some()),
-        ("point", r.point.is_some()),
-        ("direction", r.direction.is_some()),
-        ("axes", r.axes.is_some()),
-        ("function", r.function.is_some()),
-        ("body_i", r.body_i.is_some()),
-        ("point_i", r.point_i.is_some()),
-        ("body_j", r.body_j.is_some()),
-        ("point_j", r.point_j.is_some()),
-        ("stiffness", r.stiffness.is_some()),
-        ("damping", r.damping.is_some()),
-        ("rest_length", r.rest_length.is_some()),
-        ("joint", r.joint.is_some()),
-        ("rest_angle", r.rest_angle.is_some()),
-    ];
-    if let Some((key, _)) = present.iter().find(|(k, p)| *p && !keys.contains(k)) {
-        let reason = format!("not a key of type {kind} (keys: {})", keys.join(", "));
-        return Err(c.invalid(&f.span(), key, reason));
-    }
-    let at = r.kind.span();
-    let body =
-        |field| -> Result<usize, SceneError> { bodies.find(c, field, c.required(&at, field, &r.body)?) };
-    let axes = match r.axes.as_ref().map(|a| (a.get_ref().as_str(), a.span())) {
-        None | Some(("global", _)) => Axes::Global,
-        Some(("body", _)) => Axes::Body,
-        Some((other, span)) => {
-            let reason = format!("\"{other}\" is neither \"global\" nor \"body\"");
-            return Err(c.invalid(&span, "axes", reason));
-        }
-    };
-    let function = match &r.function {
-        Some(func) => {
-            convert::function(func.get_ref()).map_err(|e| c.invalid(&func.span(), "function", e))?
-        }
-        None => ferrodyn_kernel::TimeFunction::Constant(1.0),
-    };
-    let direction = || -> Result<Vec3<f64>, SceneError> {
-        let d = c.required(&at, "direction", &r.direction)?;
-        convert::axis(*d.get_ref()).map_err(|e| c.invalid(&d.span(), "direction", e))
-    };
-    let stiffness = || {
-        c.number(
-            "stiffness",
-            c.required(&at, "stiffness", &r.stiffness)?,
-            Rule::NonNegative,
-        )
-    };
-    let damping = c.number_or("damping", &r.damping, Rule::NonNegative, 0.0)?;
-    Ok(match kind {
-        "point" => Force::Point {
-            body: body("body")?,
-            point: c.vector_or("point", &r.point, Vec3::ZERO)?,
-            direction: direction()?,
-            axes,
-            function,
-        },
-        "torque" => Force::Torque {
-            body: body("body")?,
-            direction: direction()?,
-            axes,
-            function,
-        },
-        "spring_damper" => {
-            let bi = bodies.body_ref(c, "body_i", c.required(&at, "body_i", &r.body_i)?)?;
-            let bj = bodies.body_ref(c, "body_j", c.required(&at, "body_j", &r.body_j)?)?;
-            if bi == bj {
-                return Err(c.invalid(&at, "body_j", "a spring must join two different bodies".into()));
-            }
-            Force::SpringDamper {
-                body_i: bi,
-                point_i: c.vector_or("point_i", &r.point_i, Vec3::ZERO)?,
-                body_j: bj,
-                point_j: c.vector_or("point_j", &r.point_j, Vec3::ZERO)?,
-                stiffness: stiffness()?,
-                damping,
-                rest_length: c.number_or("rest_length", &r.rest_length, Rule::NonNegative, 0.0)?,
-            }
-        }
-        _ => {
-            let name = c.required(&at, "joint", &r.joint)?;
-            let joint = joint_names.find(c, "joint", name)?;
-            if !matches!(
-                joints[joint].value.kind,
-                JointKind::Revolute | JointKind::Cylindrical
-            ) {
-                let reason = format!(
-                    "\"{}\" is a {} joint; a rotational spring-damper needs a revolute or cylindrical one",
-                    name.get_ref(),
-                    joints[joint].value.kind.name()
-                );
-                return Err(c.invalid(&name.span(), "joint", reason));
-            }
-            Force::RotationalSpringDamper {
-                joint,
-                stiffness: stiffness()?,
-                damping,
-                rest_angle: c.number_or("rest_angle", &r.rest_angle, Rule::Finite, 0.0)?,
-            }
-        }
-    })
 }
