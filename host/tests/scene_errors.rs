@@ -247,3 +247,34 @@ fn kernel_checks_run_at_load_and_name_the_item() {
          inequality I1 + I2 ≥ I3"
     );
 }
+
+#[test]
+fn flexible_capacity_error_names_the_body_and_what_the_mesh_needs() {
+    let text = flexible(&mesh("beam_coarse.msh"), "0.3", "clamp = [\"clamp\"]");
+    let path = write("flex_capacity.toml", &text);
+    let message = std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(move || {
+            let scene = Scene::load(&path).unwrap();
+            let e = scene.build_flexible::<100, 1000, 10>(0).map(|_| ()).unwrap_err();
+            let prefix = format!("{}/", path.parent().unwrap().display());
+            e.to_string().strip_prefix(&prefix).unwrap().to_string()
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+    assert_eq!(
+        message,
+        "flex_capacity.toml:6: flexible \"beam\": capacity exceeded: Nodes capacity is 100, the scene needs 366"
+    );
+}
+
+#[test]
+fn unreadable_scene_file() {
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("no_such_scene.toml");
+    let message = Scene::load(&path).unwrap_err().to_string();
+    assert!(
+        message.starts_with(&format!("{}: cannot read: ", path.display())),
+        "{message}"
+    );
+}
