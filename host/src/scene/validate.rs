@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use ferrodyn_kernel::integrators::{AdaptiveConfig, Method, METHOD_NAMES};
 use ferrodyn_kernel::math::{Mat3, Quat, Vec3};
-use ferrodyn_kernel::{Body, BodyRef, DrivenCoordinate, Joint, JointKind};
+use ferrodyn_kernel::{Body, BodyRef, DrivenCoordinate, Force, Joint, JointKind};
 use toml::Spanned;
 
 use super::convert::{self, Rule};
@@ -118,6 +118,10 @@ impl<'a> Names<'a> {
                 c.error(&name.span(), kind)
             })
     }
+    /// How many names are registered.
+    fn len(&self) -> usize {
+        self.order.len()
+    }
     fn plural(&self) -> &'static str {
         match self.kind {
             "body" => "bodies",
@@ -158,55 +162,8 @@ pub(super) fn validate(source: Source, text: &str) -> Result<Scene, SceneError> 
         c.item = Some(ItemName::new("body", b.get_ref().name.get_ref()));
         bodies.push(body(&c, b, &mut body_names, &mut ids)?);
     }
-    // Joints and drives share one index space, in the order they appear in the file.
-    let mut joint_names = Names::new("joint");
-    let mut entries: Vec<(usize, Entry)> = raw
-        .joint
-        .iter()
-        .map(|j| (j.span().start, Entry::Joint(j)))
-        .collect();
-    entries.extend(raw.drive.iter().map(|d| (d.span().start, Entry::Drive(d))));
-    entries.sort_by_key(|(at, _)| *at);
-    let mut joints = Vec::new();
-    for (_, entry) in &entries {
-        let (kind, name) = match entry {
-            Entry::Joint(j) => ("joint", &j.get_ref().name),
-            Entry::Drive(d) => ("drive", &d.get_ref().name),
-        };
-        c.item = Some(ItemName::new(kind, name.get_ref()));
-        joint_names.add(&c, name)?;
-        let (value, span) = match entry {
-            Entry::Joint(j) => (joint(&c, j.get_ref(), &body_names)?, j.span()),
-            Entry::Drive(d) => (drive(&c, d.get_ref(), &body_names)?, d.span()),
-        };
-        value
-            .validate(joints.len(), bodies.len())
-            .map_err(|e| c.error(&span, ErrorKind::Kernel(e)))?;
-        joints.push(Named {
-            name: name.get_ref().clone(),
-            kind,
-            line: source.line_of(&name.span()),
-            value,
-        });
-    }
-    let mut force_names = Names::new("force");
-    let mut forces = Vec::new();
-    for f in &raw.force {
-        let name = &f.get_ref().name;
-        c.item = Some(ItemName::new("force", name.get_ref()));
-        force_names.add(&c, name)?;
-        let value = force::force(&c, f, &body_names, &joint_names, &joints)?;
-        let kernel_joints: Vec<Joint<f64>> = joints.iter().map(|j| j.value).collect();
-        value
-            .validate(forces.len(), &kernel_joints, bodies.len())
-            .map_err(|e| c.error(&f.span(), ErrorKind::Kernel(e)))?;
-        forces.push(Named {
-            name: name.get_ref().clone(),
-            kind: "force",
-            line: source.line_of(&name.span()),
-            value,
-        });
-    }
+    let (joints, joint_names) = joints_and_drives(&mut c, &raw, &body_names, bodies.len())?;
+    let forces = forces(&mut c, &raw, &body_names, &joint_names, &joints)?;
     let mut flex_names = Names::new("flexible");
     let mut flexibles = Vec::new();
     for f in &raw.flexible {
@@ -217,7 +174,7 @@ pub(super) fn validate(source: Source, text: &str) -> Result<Scene, SceneError> 
     }
     let o = &raw.output;
     Ok(Scene {
-        source: source.clone(),
+        source,
         simulation,
         bodies,
         joints,
@@ -236,6 +193,79 @@ pub(super) fn validate(source: Source, text: &str) -> Result<Scene, SceneError> 
 enum Entry<'a> {
     Joint(&'a Spanned<RawJoint>),
     Drive(&'a Spanned<RawDrive>),
+}
+
+/// Validated joints and drives with their names.
+type NamedJoints = Vec<Named<Joint<f64>>>;
+
+/// Joints and drives, merged in file order: they share one index space (drives are joints).
+fn joints_and_drives<'a>(
+    c: &mut Checker,
+    raw: &'a RawScene,
+    body_names: &Names,
+    body_count: usize,
+) -> Result<(NamedJoints, Names<'a>), SceneError> {
+    let mut names = Names::new("joint");
+    let mut entries: Vec<(usize, Entry)> = raw
+        .joint
+        .iter()
+        .map(|j| (j.span().start, Entry::Joint(j)))
+        .collect();
+    entries.extend(raw.drive.iter().map(|d| (d.span().start, Entry::Drive(d))));
+    entries.sort_by_key(|(at, _)| *at);
+    let mut joints = Vec::new();
+    for (_, entry) in entries {
+        let (kind, name) = match entry {
+            Entry::Joint(j) => ("joint", &j.get_ref().name),
+            Entry::Drive(d) => ("drive", &d.get_ref().name),
+        };
+        c.item = Some(ItemName::new(kind, name.get_ref()));
+        names.add(c, name)?;
+        let (value, span) = match entry {
+            Entry::Joint(j) => (joint(c, j.get_ref(), body_names)?, j.span()),
+            Entry::Drive(d) => (drive(c, d.get_ref(), body_names)?, d.span()),
+        };
+        // The kernel's own checks (frame axes...), now, so the error has its line.
+        value
+            .validate(joints.len(), body_count)
+            .map_err(|e| c.error(&span, ErrorKind::Kernel(e)))?;
+        joints.push(Named {
+            name: name.get_ref().clone(),
+            kind,
+            line: c.source.line_of(&name.span()),
+            value,
+        });
+    }
+    Ok((joints, names))
+}
+
+/// The force elements, with the kernel's own checks.
+fn forces(
+    c: &mut Checker,
+    raw: &RawScene,
+    body_names: &Names,
+    joint_names: &Names,
+    joints: &[Named<Joint<f64>>],
+) -> Result<Vec<Named<Force<f64>>>, SceneError> {
+    let kernel_joints: Vec<Joint<f64>> = joints.iter().map(|j| j.value).collect();
+    let mut names = Names::new("force");
+    let mut forces = Vec::new();
+    for f in &raw.force {
+        let name = &f.get_ref().name;
+        c.item = Some(ItemName::new("force", name.get_ref()));
+        names.add(c, name)?;
+        let value = force::force(c, f, body_names, joint_names, joints)?;
+        value
+            .validate(forces.len(), &kernel_joints, body_names.len())
+            .map_err(|e| c.error(&f.span(), ErrorKind::Kernel(e)))?;
+        forces.push(Named {
+            name: name.get_ref().clone(),
+            kind: "force",
+            line: c.source.line_of(&name.span()),
+            value,
+        });
+    }
+    Ok(forces)
 }
 
 fn simulation(c: &Checker, s: &Spanned<RawSimulation>) -> Result<Simulation, SceneError> {
