@@ -9,5 +9,6 @@ pub mod gmsh;
 pub mod output;
 pub mod plot;
 pub mod run;
+pub mod scene;
 pub mod scenes;
 pub mod vtu;

@@ -1,0 +1,341 @@
+//! The scene file as written: serde types mirroring the TOML tables, before any checking.
+//!
+//! Every table denies unknown keys. Fields that validation may complain about are wrapped in
+//! [`Spanned`] so the error can point at their line; whole items are spanned too.
+
+use serde::Deserialize;
+use toml::Spanned;
+
+/// A number with its place in the file.
+pub type Num = Spanned<f64>;
+/// A vector `[x, y, z]` with its place in the file.
+pub type Vec3Field = Spanned<[f64; 3]>;
+
+/// The whole file.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawScene {
+    /// `[simulation]`.
+    pub simulation: Spanned<RawSimulation>,
+    /// `[[body]]` tables.
+    #[serde(default)]
+    pub body: Vec<Spanned<RawBody>>,
+    /// `[[joint]]` tables.
+    #[serde(default)]
+    pub joint: Vec<Spanned<RawJoint>>,
+    /// `[[drive]]` tables.
+    #[serde(default)]
+    pub drive: Vec<Spanned<RawDrive>>,
+    /// `[[force]]` tables.
+    #[serde(default)]
+    pub force: Vec<Spanned<RawForce>>,
+    /// `[[flexible]]` tables.
+    #[serde(default)]
+    pub flexible: Vec<Spanned<RawFlexible>>,
+    /// `[output]`.
+    #[serde(default)]
+    pub output: RawOutput,
+}
+
+/// `[simulation]`: time span, step, integrator, gravity.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSimulation {
+    /// End time (s).
+    pub end_time: Num,
+    /// Step size (s).
+    pub step: Num,
+    /// Integrator name (default rk4).
+    pub integrator: Option<Spanned<String>>,
+    /// Relative tolerance of the adaptive integrators.
+    pub rtol: Option<Num>,
+    /// Absolute tolerance of the adaptive integrators.
+    pub atol: Option<Num>,
+    /// Interval between output samples (s, default: every step).
+    pub output_interval: Option<Num>,
+    /// Gravity (m/s², default [0, 0, −9.81]).
+    pub gravity: Option<Vec3Field>,
+}
+
+/// Inertia tensor entries about the CG, in body axes.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(non_snake_case)] // The keys are the conventional symbols Ixx, Ixy...
+pub struct RawInertia {
+    /// I_xx.
+    pub Ixx: f64,
+    /// I_yy.
+    pub Iyy: f64,
+    /// I_zz.
+    pub Izz: f64,
+    /// I_xy (tensor entry, default 0).
+    #[serde(default)]
+    pub Ixy: f64,
+    /// I_xz (tensor entry, default 0).
+    #[serde(default)]
+    pub Ixz: f64,
+    /// I_yz (tensor entry, default 0).
+    #[serde(default)]
+    pub Iyz: f64,
+}
+
+/// An orientation: roll/pitch/yaw (radians, R = Rz Ry Rx) or a quaternion `[w, x, y, z]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawOrientation {
+    /// Roll about x (rad).
+    pub roll: Option<f64>,
+    /// Pitch about y (rad).
+    pub pitch: Option<f64>,
+    /// Yaw about z (rad).
+    pub yaw: Option<f64>,
+    /// Unit quaternion `[w, x, y, z]`.
+    pub quaternion: Option<[f64; 4]>,
+}
+
+/// `[[body]]`: a rigid body.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawBody {
+    /// Unique integer id.
+    pub id: Spanned<i64>,
+    /// Unique name (joints and forces refer to it).
+    pub name: Spanned<String>,
+    /// Mass (kg).
+    pub mass: Num,
+    /// Inertia about the CG (kg·m²).
+    pub inertia: Spanned<RawInertia>,
+    /// CG in body coordinates (default origin).
+    pub cg: Option<Vec3Field>,
+    /// Initial position of the body origin (global, default origin).
+    pub pos: Option<Vec3Field>,
+    /// Initial orientation (default identity).
+    pub orient: Option<Spanned<RawOrientation>>,
+    /// Initial velocity of the body origin (global).
+    pub velocity: Option<Vec3Field>,
+    /// Initial angular velocity (body axes).
+    pub angular_velocity: Option<Vec3Field>,
+}
+
+/// A joint frame on one side: origin plus either a z axis or a full orientation.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawFrame {
+    /// Origin in body coordinates (global for the ground).
+    #[serde(default)]
+    pub origin: [f64; 3],
+    /// The frame's z axis (any non-zero length).
+    pub axis: Option<Vec3Field>,
+    /// The frame's orientation relative to the body.
+    pub orientation: Option<RawOrientation>,
+}
+
+/// `[[joint]]`: a constraint between two bodies (or a body and the ground).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawJoint {
+    /// Unique name among joints and drives.
+    pub name: Spanned<String>,
+    /// spherical | revolute | prismatic | cylindrical | universal | fixed | distance.
+    #[serde(rename = "type")]
+    pub kind: Spanned<String>,
+    /// First body name or "ground".
+    pub body_i: Spanned<String>,
+    /// Second body name or "ground".
+    pub body_j: Spanned<String>,
+    /// Frame on body i (default: at its origin, body axes).
+    pub frame_i: Option<Spanned<RawFrame>>,
+    /// Frame on body j.
+    pub frame_j: Option<Spanned<RawFrame>>,
+    /// Distance (distance joints only, m).
+    pub length: Option<Num>,
+}
+
+/// A prescribed function of time (externally tagged: `{ ramp = { slope = 2.0 } }`).
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum RawFunction {
+    /// f = value.
+    Constant(f64),
+    /// f = initial before start, then initial + slope (t − start).
+    Ramp {
+        /// Start time (default 0).
+        #[serde(default)]
+        start: f64,
+        /// Value before the start (default 0).
+        #[serde(default)]
+        initial: f64,
+        /// Slope after the start.
+        slope: f64,
+    },
+    /// f = offset + amplitude sin(omega t + phase).
+    Sine {
+        /// Mean (default 0).
+        #[serde(default)]
+        offset: f64,
+        /// Amplitude.
+        amplitude: f64,
+        /// Angular frequency (rad/s).
+        omega: f64,
+        /// Phase (rad, default 0).
+        #[serde(default)]
+        phase: f64,
+    },
+    /// Piecewise-linear `[[t, f], ...]`.
+    Table(Vec<[f64; 2]>),
+}
+
+/// `[[drive]]`: a joint coordinate prescribed in time.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawDrive {
+    /// Unique name among joints and drives.
+    pub name: Spanned<String>,
+    /// First body name or "ground".
+    pub body_i: Spanned<String>,
+    /// Second body name or "ground".
+    pub body_j: Spanned<String>,
+    /// Frame on body i.
+    pub frame_i: Option<Spanned<RawFrame>>,
+    /// Frame on body j.
+    pub frame_j: Option<Spanned<RawFrame>>,
+    /// rotation | translation.
+    pub coordinate: Spanned<String>,
+    /// The prescribed value.
+    pub function: Spanned<RawFunction>,
+}
+
+/// `[[force]]`: one flat table for all force types; validation checks which keys apply.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawForce {
+    /// Unique name among forces.
+    pub name: Spanned<String>,
+    /// point | torque | spring_damper | rotational_spring_damper.
+    #[serde(rename = "type")]
+    pub kind: Spanned<String>,
+    /// Body (point, torque).
+    pub body: Option<Spanned<String>>,
+    /// Point of application, body coordinates (point).
+    pub point: Option<Vec3Field>,
+    /// Direction, its length scales the load (point, torque).
+    pub direction: Option<Vec3Field>,
+    /// Axes of the direction: "global" (default) or "body".
+    pub axes: Option<Spanned<String>>,
+    /// Magnitude in time (point, torque; default constant 1).
+    pub function: Option<Spanned<RawFunction>>,
+    /// First body name or "ground" (spring_damper).
+    pub body_i: Option<Spanned<String>>,
+    /// Attachment on body i (spring_damper).
+    pub point_i: Option<Vec3Field>,
+    /// Second body name or "ground" (spring_damper).
+    pub body_j: Option<Spanned<String>>,
+    /// Attachment on body j (spring_damper).
+    pub point_j: Option<Vec3Field>,
+    /// Stiffness (spring_damper N/m, rotational N·m/rad).
+    pub stiffness: Option<Num>,
+    /// Damping (spring_damper N·s/m, rotational N·m·s/rad).
+    pub damping: Option<Num>,
+    /// Rest length (spring_damper, m).
+    pub rest_length: Option<Num>,
+    /// Joint name (rotational_spring_damper).
+    pub joint: Option<Spanned<String>>,
+    /// Rest angle (rotational_spring_damper, rad).
+    pub rest_angle: Option<Num>,
+}
+
+/// A flexible body's material.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawMaterial {
+    /// svk | neo_hookean.
+    pub law: Spanned<String>,
+    /// Young's modulus (Pa).
+    #[serde(rename = "E")]
+    pub youngs: Num,
+    /// Poisson's ratio.
+    pub nu: Num,
+    /// Density (kg/m³).
+    pub rho: Num,
+    /// Rayleigh mass-proportional damping α (1/s).
+    #[serde(default)]
+    pub rayleigh_alpha: f64,
+    /// Rayleigh stiffness-proportional damping β (s).
+    #[serde(default)]
+    pub rayleigh_beta: f64,
+}
+
+/// Nodes of a physical group attached to a rigid body.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawAttach {
+    /// Physical group name.
+    pub group: Spanned<String>,
+    /// Body name.
+    pub body: Spanned<String>,
+}
+
+/// A force split equally over the nodes of a physical group.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawLoad {
+    /// Physical group name.
+    pub group: Spanned<String>,
+    /// Total force (global, N).
+    pub force: Vec3Field,
+}
+
+/// `[[flexible]]`: an ANCF body from a Gmsh mesh.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawFlexible {
+    /// Unique name.
+    pub name: Spanned<String>,
+    /// Mesh path, relative to the scene file.
+    pub mesh: Spanned<String>,
+    /// Material.
+    pub material: Spanned<RawMaterial>,
+    /// Physical groups whose (planar, axis-aligned) face is clamped.
+    #[serde(default)]
+    pub clamp: Vec<Spanned<String>>,
+    /// Physical groups whose nodes are pinned.
+    #[serde(default)]
+    pub pin: Vec<Spanned<String>>,
+    /// Physical group attached to a rigid body.
+    pub attach: Option<Spanned<RawAttach>>,
+    /// A nodal load on a group.
+    pub load: Option<Spanned<RawLoad>>,
+}
+
+/// `[output]`: which series to write.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawOutput {
+    /// Body states (default true).
+    #[serde(default = "yes")]
+    pub states: bool,
+    /// Energies (default true).
+    #[serde(default = "yes")]
+    pub energy: bool,
+    /// Joint reactions (default false).
+    #[serde(default)]
+    pub reactions: bool,
+    /// Plots (default false).
+    #[serde(default)]
+    pub plots: bool,
+}
+
+impl Default for RawOutput {
+    fn default() -> Self {
+        Self {
+            states: true,
+            energy: true,
+            reactions: false,
+            plots: false,
+        }
+    }
+}
+
+fn yes() -> bool {
+    true
+}

@@ -1,0 +1,438 @@
+//! From the raw file to a validated [`Scene`]: parse, check every value and reference, and
+//! resolve names to indices. The first error found is returned.
+
+use std::collections::HashMap;
+
+use ferrodyn_kernel::integrators::{AdaptiveConfig, Method, METHOD_NAMES};
+use ferrodyn_kernel::math::{Mat3, Quat, Vec3};
+use ferrodyn_kernel::{Body, BodyRef, DrivenCoordinate, Force, Joint, JointKind};
+use toml::Spanned;
+
+use super::convert::{self, Rule};
+use super::error::{ErrorKind, ItemName, SceneError, Source};
+use super::format::*;
+use super::{flexible, force, BodySpec, Named, OutputSpec, Scene, Simulation};
+
+/// The reserved body name of the fixed global frame.
+pub const GROUND: &str = "ground";
+
+/// Validation context: the file, for lines, and the item being checked.
+pub(super) struct Checker<'a> {
+    /// The file.
+    pub source: &'a Source,
+    /// The item under check (named in errors).
+    pub item: Option<ItemName>,
+}
+
+impl Checker<'_> {
+    /// An error at the start of `span`.
+    pub fn error(&self, span: &std::ops::Range<usize>, kind: ErrorKind) -> SceneError {
+        self.source
+            .error(Some(self.source.line_of(span)), self.item.clone(), kind)
+    }
+    /// An `Invalid` error about `field` at `span`.
+    pub fn invalid(&self, span: &std::ops::Range<usize>, field: &'static str, reason: String) -> SceneError {
+        self.error(span, ErrorKind::Invalid { field, reason })
+    }
+    /// Checks a spanned number.
+    pub fn number(&self, field: &'static str, v: &Num, rule: Rule) -> Result<f64, SceneError> {
+        convert::number(*v.get_ref(), rule).map_err(|r| self.invalid(&v.span(), field, r))
+    }
+    /// Checks an optional spanned number; `default` when absent.
+    pub fn number_or(
+        &self,
+        field: &'static str,
+        v: &Option<Num>,
+        rule: Rule,
+        default: f64,
+    ) -> Result<f64, SceneError> {
+        v.as_ref().map_or(Ok(default), |v| self.number(field, v, rule))
+    }
+    /// Checks an optional spanned vector; `default` when absent.
+    pub fn vector_or(
+        &self,
+        field: &'static str,
+        v: &Option<Vec3Field>,
+        default: Vec3<f64>,
+    ) -> Result<Vec3<f64>, SceneError> {
+        v.as_ref().map_or(Ok(default), |v| {
+            convert::vector(*v.get_ref()).map_err(|r| self.invalid(&v.span(), field, r))
+        })
+    }
+    /// A required key that is optional in the raw format (its presence depends on a type).
+    pub fn required<'v, T>(
+        &self,
+        at: &std::ops::Range<usize>,
+        field: &'static str,
+        v: &'v Option<T>,
+    ) -> Result<&'v T, SceneError> {
+        v.as_ref()
+            .ok_or_else(|| self.invalid(at, field, "missing (required by this type)".into()))
+    }
+}
+
+/// Names of one kind of item with their lines, for references and duplicate checks.
+pub(super) struct Names<'a> {
+    kind: &'static str,
+    index: HashMap<&'a str, (usize, usize)>,
+    order: Vec<&'a str>,
+}
+
+impl<'a> Names<'a> {
+    fn new(kind: &'static str) -> Self {
+        Self {
+            kind,
+            index: HashMap::new(),
+            order: Vec::new(),
+        }
+    }
+    /// Registers `name` declared at `span`; a second use is an error.
+    fn add(&mut self, c: &Checker, name: &'a Spanned<String>) -> Result<usize, SceneError> {
+        let line = c.source.line_of(&name.span());
+        if let Some(&(_, first_line)) = self.index.get(name.get_ref().as_str()) {
+            let what = format!("{} name \"{}\"", self.kind, name.get_ref());
+            return Err(c.error(&name.span(), ErrorKind::Duplicate { what, first_line }));
+        }
+        let i = self.order.len();
+        self.index.insert(name.get_ref(), (i, line));
+        self.order.push(name.get_ref());
+        Ok(i)
+    }
+    /// The index of `name`, or an error listing what exists.
+    pub fn find(
+        &self,
+        c: &Checker,
+        field: &'static str,
+        name: &Spanned<String>,
+    ) -> Result<usize, SceneError> {
+        self.index
+            .get(name.get_ref().as_str())
+            .map(|&(i, _)| i)
+            .ok_or_else(|| {
+                let available = format!("{}: {}", self.plural(), self.order.join(", "));
+                let kind = ErrorKind::UnknownReference {
+                    field,
+                    name: name.get_ref().clone(),
+                    available,
+                };
+                c.error(&name.span(), kind)
+            })
+    }
+    /// How many names are registered.
+    fn len(&self) -> usize {
+        self.order.len()
+    }
+    fn plural(&self) -> &'static str {
+        match self.kind {
+            "body" => "bodies",
+            "joint" => "joints",
+            _ => "items",
+        }
+    }
+    /// A body reference: "ground" or a body name.
+    pub fn body_ref(
+        &self,
+        c: &Checker,
+        field: &'static str,
+        name: &Spanned<String>,
+    ) -> Result<BodyRef, SceneError> {
+        if name.get_ref() == GROUND {
+            Ok(BodyRef::Ground)
+        } else {
+            self.find(c, field, name).map(BodyRef::Body)
+        }
+    }
+}
+
+/// Parses `text` and validates it.
+pub(super) fn validate(source: Source, text: &str) -> Result<Scene, SceneError> {
+    let raw: RawScene = toml::from_str(text).map_err(|e| {
+        let line = e.span().map(|s| source.line_of(&s));
+        source.error(line, None, ErrorKind::Syntax(e.message().trim().to_string()))
+    })?;
+    let mut c = Checker {
+        source: &source,
+        item: Some(ItemName::new("simulation", "")),
+    };
+    let simulation = simulation(&c, &raw.simulation)?;
+    let mut body_names = Names::new("body");
+    let mut ids: HashMap<i64, usize> = HashMap::new();
+    let mut bodies = Vec::new();
+    for b in &raw.body {
+        c.item = Some(ItemName::new("body", b.get_ref().name.get_ref()));
+        bodies.push(body(&c, b, &mut body_names, &mut ids)?);
+    }
+    let (joints, joint_names) = joints_and_drives(&mut c, &raw, &body_names, bodies.len())?;
+    let forces = forces(&mut c, &raw, &body_names, &joint_names, &joints)?;
+    let mut flex_names = Names::new("flexible");
+    let mut flexibles = Vec::new();
+    for f in &raw.flexible {
+        c.item = Some(ItemName::new("flexible", f.get_ref().name.get_ref()));
+        flex_names.add(&c, &f.get_ref().name)?;
+        let resolve = |field, name: &Spanned<String>| body_names.find(&c, field, name);
+        flexibles.push(flexible::validate(&c, f, resolve)?);
+    }
+    let o = &raw.output;
+    Ok(Scene {
+        source,
+        simulation,
+        bodies,
+        joints,
+        forces,
+        flexibles,
+        output: OutputSpec {
+            states: o.states,
+            energy: o.energy,
+            reactions: o.reactions,
+            plots: o.plots,
+        },
+    })
+}
+
+/// A joint or a drive, to merge them in file order.
+enum Entry<'a> {
+    Joint(&'a Spanned<RawJoint>),
+    Drive(&'a Spanned<RawDrive>),
+}
+
+/// Validated joints and drives with their names.
+type NamedJoints = Vec<Named<Joint<f64>>>;
+
+/// Joints and drives, merged in file order: they share one index space (drives are joints).
+fn joints_and_drives<'a>(
+    c: &mut Checker,
+    raw: &'a RawScene,
+    body_names: &Names,
+    body_count: usize,
+) -> Result<(NamedJoints, Names<'a>), SceneError> {
+    let mut names = Names::new("joint");
+    let mut entries: Vec<(usize, Entry)> = raw
+        .joint
+        .iter()
+        .map(|j| (j.span().start, Entry::Joint(j)))
+        .collect();
+    entries.extend(raw.drive.iter().map(|d| (d.span().start, Entry::Drive(d))));
+    entries.sort_by_key(|(at, _)| *at);
+    let mut joints = Vec::new();
+    for (_, entry) in entries {
+        let (kind, name) = match entry {
+            Entry::Joint(j) => ("joint", &j.get_ref().name),
+            Entry::Drive(d) => ("drive", &d.get_ref().name),
+        };
+        c.item = Some(ItemName::new(kind, name.get_ref()));
+        names.add(c, name)?;
+        let (value, span) = match entry {
+            Entry::Joint(j) => (joint(c, j.get_ref(), body_names)?, j.span()),
+            Entry::Drive(d) => (drive(c, d.get_ref(), body_names)?, d.span()),
+        };
+        // The kernel's own checks (frame axes...), now, so the error has its line.
+        value
+            .validate(joints.len(), body_count)
+            .map_err(|e| c.error(&span, ErrorKind::Kernel(e)))?;
+        joints.push(Named {
+            name: name.get_ref().clone(),
+            kind,
+            line: c.source.line_of(&name.span()),
+            value,
+        });
+    }
+    Ok((joints, names))
+}
+
+/// The force elements, with the kernel's own checks.
+fn forces(
+    c: &mut Checker,
+    raw: &RawScene,
+    body_names: &Names,
+    joint_names: &Names,
+    joints: &[Named<Joint<f64>>],
+) -> Result<Vec<Named<Force<f64>>>, SceneError> {
+    let kernel_joints: Vec<Joint<f64>> = joints.iter().map(|j| j.value).collect();
+    let mut names = Names::new("force");
+    let mut forces = Vec::new();
+    for f in &raw.force {
+        let name = &f.get_ref().name;
+        c.item = Some(ItemName::new("force", name.get_ref()));
+        names.add(c, name)?;
+        let value = force::force(c, f, body_names, joint_names, joints)?;
+        value
+            .validate(forces.len(), &kernel_joints, body_names.len())
+            .map_err(|e| c.error(&f.span(), ErrorKind::Kernel(e)))?;
+        forces.push(Named {
+            name: name.get_ref().clone(),
+            kind: "force",
+            line: c.source.line_of(&name.span()),
+            value,
+        });
+    }
+    Ok(forces)
+}
+
+fn simulation(c: &Checker, s: &Spanned<RawSimulation>) -> Result<Simulation, SceneError> {
+    let r = s.get_ref();
+    let end_time = c.number("end_time", &r.end_time, Rule::Positive)?;
+    let step = c.number("step", &r.step, Rule::Positive)?;
+    if step > end_time {
+        let reason = format!("{step} s is longer than end_time {end_time} s");
+        return Err(c.invalid(&r.step.span(), "step", reason));
+    }
+    let name = r.integrator.as_ref().map_or("rk4", |n| n.get_ref().as_str());
+    let adaptive = matches!(name, "rkf45" | "dopri45");
+    for (field, v) in [("rtol", &r.rtol), ("atol", &r.atol)] {
+        if let (Some(v), false) = (v, adaptive) {
+            let reason = format!("applies only to the adaptive integrators (rkf45, dopri45), not {name}");
+            return Err(c.invalid(&v.span(), field, reason));
+        }
+    }
+    let config = AdaptiveConfig::default();
+    let config = AdaptiveConfig::new(
+        c.number_or("rtol", &r.rtol, Rule::Positive, config.rtol)?,
+        c.number_or("atol", &r.atol, Rule::Positive, config.atol)?,
+    );
+    let method = Method::from_name(name, config).ok_or_else(|| {
+        let at = r.integrator.as_ref().map_or(s.span(), |n| n.span());
+        let reason = format!(
+            "unknown integrator \"{name}\" (one of: {})",
+            METHOD_NAMES.join(", ")
+        );
+        c.invalid(&at, "integrator", reason)
+    })?;
+    let output_interval = c.number_or("output_interval", &r.output_interval, Rule::Positive, step)?;
+    if output_interval < step {
+        let at = r.output_interval.as_ref().map_or(s.span(), |v| v.span());
+        let reason = format!("{output_interval} s is shorter than the step {step} s");
+        return Err(c.invalid(&at, "output_interval", reason));
+    }
+    let gravity = c.vector_or("gravity", &r.gravity, Vec3::new(0.0, 0.0, -9.81))?;
+    Ok(Simulation {
+        end_time,
+        step,
+        method,
+        output_interval,
+        gravity,
+    })
+}
+
+fn body<'a>(
+    c: &Checker,
+    b: &'a Spanned<RawBody>,
+    names: &mut Names<'a>,
+    ids: &mut HashMap<i64, usize>,
+) -> Result<Named<BodySpec>, SceneError> {
+    let r = b.get_ref();
+    if r.name.get_ref() == GROUND {
+        return Err(c.invalid(
+            &r.name.span(),
+            "name",
+            "\"ground\" is reserved for the fixed frame".into(),
+        ));
+    }
+    let index = names.add(c, &r.name)?;
+    let id_line = c.source.line_of(&r.id.span());
+    if let Some(first_line) = ids.insert(*r.id.get_ref(), id_line) {
+        let what = format!("body id {}", r.id.get_ref());
+        return Err(c.error(&r.id.span(), ErrorKind::Duplicate { what, first_line }));
+    }
+    let mass = c.number("mass", &r.mass, Rule::Positive)?;
+    let i = r.inertia.get_ref();
+    let entries = [i.Ixx, i.Iyy, i.Izz, i.Ixy, i.Ixz, i.Iyz];
+    if let Some(bad) = entries.iter().find(|v| !v.is_finite()) {
+        return Err(c.invalid(&r.inertia.span(), "inertia", format!("{bad} must be finite")));
+    }
+    let inertia = Mat3::symmetric(Vec3::new(i.Ixx, i.Iyy, i.Izz), i.Ixy, i.Ixz, i.Iyz);
+    if !inertia.is_positive_definite() {
+        let reason = "tensor about the CG must be positive definite".to_string();
+        return Err(c.invalid(&r.inertia.span(), "inertia", reason));
+    }
+    let orientation = match &r.orient {
+        Some(o) => convert::orientation(o.get_ref()).map_err(|e| c.invalid(&o.span(), "orient", e))?,
+        None => Quat::IDENTITY,
+    };
+    let body = Body::new(mass, inertia)
+        .with_cg(c.vector_or("cg", &r.cg, Vec3::ZERO)?)
+        .at(c.vector_or("pos", &r.pos, Vec3::ZERO)?, orientation)
+        .moving(
+            c.vector_or("velocity", &r.velocity, Vec3::ZERO)?,
+            c.vector_or("angular_velocity", &r.angular_velocity, Vec3::ZERO)?,
+        );
+    // The kernel's own checks (triangle inequality...), now, so the error has its line.
+    body.validate(index)
+        .map_err(|e| c.error(&b.span(), ErrorKind::Kernel(e)))?;
+    Ok(Named {
+        name: r.name.get_ref().clone(),
+        kind: "body",
+        line: c.source.line_of(&r.name.span()),
+        value: BodySpec {
+            id: *r.id.get_ref(),
+            body,
+        },
+    })
+}
+
+/// The two sides of a joint or drive: bodies and frames.
+fn sides(
+    c: &Checker,
+    names: &Names,
+    body_i: &Spanned<String>,
+    body_j: &Spanned<String>,
+    frames: [&Option<Spanned<RawFrame>>; 2],
+    kind: JointKind<f64>,
+) -> Result<Joint<f64>, SceneError> {
+    let bi = names.body_ref(c, "body_i", body_i)?;
+    let bj = names.body_ref(c, "body_j", body_j)?;
+    if bi == bj {
+        let reason = format!("joins \"{}\" to itself", body_i.get_ref());
+        return Err(c.invalid(&body_j.span(), "body_j", reason));
+    }
+    let mut built = [ferrodyn_kernel::Frame::at(Vec3::ZERO); 2];
+    for ((slot, f), field) in built.iter_mut().zip(frames).zip(["frame_i", "frame_j"]) {
+        *slot = convert::frame(f.as_ref().map(|f| f.get_ref())).map_err(|r| {
+            let at = f.as_ref().map_or(body_i.span(), |f| f.span());
+            c.invalid(&at, field, r)
+        })?;
+    }
+    Ok(Joint::new(kind, bi, built[0], bj, built[1]))
+}
+
+fn joint(c: &Checker, r: &RawJoint, names: &Names) -> Result<Joint<f64>, SceneError> {
+    let kind = match r.kind.get_ref().as_str() {
+        "spherical" => JointKind::Spherical,
+        "revolute" => JointKind::Revolute,
+        "prismatic" => JointKind::Prismatic,
+        "cylindrical" => JointKind::Cylindrical,
+        "universal" => JointKind::Universal,
+        "fixed" => JointKind::Fixed,
+        "distance" => {
+            let length = c.required(&r.kind.span(), "length", &r.length)?;
+            JointKind::Distance {
+                length: c.number("length", length, Rule::Positive)?,
+            }
+        }
+        other => {
+            let reason = format!(
+                "unknown joint type \"{other}\" (one of: spherical, revolute, prismatic, cylindrical, \
+                 universal, fixed, distance)"
+            );
+            return Err(c.invalid(&r.kind.span(), "type", reason));
+        }
+    };
+    if let (Some(l), false) = (&r.length, matches!(kind, JointKind::Distance { .. })) {
+        return Err(c.invalid(&l.span(), "length", "applies only to distance joints".into()));
+    }
+    sides(c, names, &r.body_i, &r.body_j, [&r.frame_i, &r.frame_j], kind)
+}
+
+fn drive(c: &Checker, r: &RawDrive, names: &Names) -> Result<Joint<f64>, SceneError> {
+    let coordinate = match r.coordinate.get_ref().as_str() {
+        "rotation" => DrivenCoordinate::Rotation,
+        "translation" => DrivenCoordinate::Translation,
+        other => {
+            let reason = format!("unknown coordinate \"{other}\" (rotation or translation)");
+            return Err(c.invalid(&r.coordinate.span(), "coordinate", reason));
+        }
+    };
+    let function =
+        convert::function(r.function.get_ref()).map_err(|e| c.invalid(&r.function.span(), "function", e))?;
+    let kind = JointKind::Driving { coordinate, function };
+    sides(c, names, &r.body_i, &r.body_j, [&r.frame_i, &r.frame_j], kind)
+}
