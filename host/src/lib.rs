@@ -8,6 +8,7 @@ pub mod check;
 pub mod gmsh;
 pub mod output;
 pub mod plot;
+pub mod preflight;
 pub mod run;
 pub mod scene;
 pub mod scenes;

@@ -19,6 +19,8 @@ struct Cli {
 enum Command {
     /// Simulate a scene (without a scene file: the built-in default, a 20-link chain).
     Run {
+        /// Scene file (TOML, see scenes/README.md); rigid scenes for now.
+        scene: Option<PathBuf>,
         /// Directory for the result files.
         #[arg(long, default_value = "out/default")]
         out: PathBuf,
@@ -44,11 +46,28 @@ enum Command {
         #[arg(long, default_value_t = 1e-8)]
         rtol: f64,
     },
+    /// Preflight checks of a scene: capacities, DOF and redundant constraints, initial
+    /// violation per joint and assembly, optionally settling under gravity with joint reactions.
+    Check {
+        /// Scene file (TOML).
+        scene: PathBuf,
+        /// Also run to rest under gravity (damped) and report the joint reactions.
+        #[arg(long)]
+        settle: bool,
+    },
 }
 
 fn main() -> Result<()> {
     match Cli::parse().command {
+        Command::Check { scene, settle } => ferrodyn_host::preflight::check_scene(&scene, settle),
         Command::Run {
+            scene: Some(scene),
+            out,
+            force,
+            ..
+        } => ferrodyn_host::preflight::run_scene(&scene, &out, force),
+        Command::Run {
+            scene: None,
             out,
             force,
             links,

@@ -79,3 +79,31 @@ fn bad_arguments_are_explained() {
     assert!(!negative.status.success() && String::from_utf8_lossy(&negative.stderr).contains("--dt"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn check_reports_the_arm_dof_and_run_uses_the_scene() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let arm = ferrodyn(&["check", root.join("scenes/arm.toml").to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&arm.stdout);
+    assert!(arm.status.success(), "{}", String::from_utf8_lossy(&arm.stderr));
+    assert!(
+        text.contains("DOF: Grübler 4 | rank of Φ_q 8 → 4 independent"),
+        "{text}"
+    );
+    let strap = ferrodyn(&["check", root.join("scenes/arm_strap.toml").to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&strap.stdout).contains("→ 3 independent"));
+
+    let dir = scratch_dir("scene");
+    let run = ferrodyn(&[
+        "run",
+        root.join("scenes/pendulum.toml").to_str().unwrap(),
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    assert!(dir.join("energy.csv").exists() && dir.join("energy.png").exists());
+    let flexible = ferrodyn(&["check", root.join("scenes/cantilever.toml").to_str().unwrap()]);
+    assert!(!flexible.status.success());
+    assert!(String::from_utf8_lossy(&flexible.stderr).contains("flexible bodies"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
