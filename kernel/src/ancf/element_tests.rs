@@ -3,12 +3,9 @@
 // Dense index loops read like the formulas they check.
 #![allow(clippy::needless_range_loop)]
 
-extern crate std;
-
 use super::test_support::{skewed_vertices, Lcg};
 use super::*;
 use crate::math::{Mat3, Quat, Vec3};
-use std::println;
 
 const N: usize = ELEMENT_COORDS;
 
@@ -91,7 +88,6 @@ fn mass_matrix_total_mass_second_moment_and_positive_definite() {
             l[i][j] /= d;
         }
     }
-    println!("mass: total mass relative error {:e}", total / rho_v - 1.0);
 }
 
 #[test]
@@ -132,7 +128,6 @@ fn rigid_motion_gives_zero_force() {
             let rel = max_abs(&q) / scale;
             assert!(rel < 1e-12, "{:?}: |Q|/(μV) = {rel:e}", mat.law);
             assert!(el.strain_energy(&mat, &e).unwrap().abs() < 1e-12 * scale);
-            println!("patch {:?}: max |Q|/(μV) = {rel:e}", mat.law);
         }
     }
 }
@@ -199,10 +194,6 @@ fn uniform_stretch_gives_the_exact_stress_and_energy() {
         let u = el.strain_energy(&mat, &e).unwrap();
         let rel = (u / (w_exact * el.volume()) - 1.0).abs();
         assert!(rel < 1e-13, "{:?}: energy error {rel:e}", mat.law);
-        println!(
-            "stretch {:?}: stress error/μ {worst:e}, energy rel. error {rel:e}",
-            mat.law
-        );
     }
 }
 
@@ -227,7 +218,6 @@ fn force_is_minus_the_gradient_of_the_strain_energy() {
         }
         let rel = worst / max_abs(&q);
         assert!(rel < 1e-6, "{:?}: relative error {rel:e}", mat.law);
-        println!("Q = -dU/de {:?}: relative error {rel:e}", mat.law);
     }
 }
 
@@ -264,7 +254,6 @@ fn tangent_matches_finite_differences_of_the_force() {
         let rel = worst / kmax;
         assert!(rel < 1e-6, "{:?}: relative error {rel:e}", mat.law);
         assert_eq!(asym, 0.0);
-        println!("K = -dQ/de {:?}: relative error {rel:e}", mat.law);
     }
 }
 
@@ -385,5 +374,4 @@ fn memory_per_element_is_as_documented() {
     // Reference: the module doc (959 scalars per element).
     assert_eq!(core::mem::size_of::<TetElement<f64>>(), 959 * 8);
     assert_eq!(core::mem::size_of::<TetElement<f32>>(), 959 * 4);
-    println!("TetShape<f64>: {} bytes", core::mem::size_of::<TetShape<f64>>());
 }

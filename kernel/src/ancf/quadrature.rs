@@ -144,7 +144,6 @@ pub const FORCE_POINTS: usize = 14;
 
 #[cfg(test)]
 mod tests {
-    extern crate std;
     use super::*;
 
     fn pow(x: f64, n: u32) -> f64 {
@@ -188,10 +187,6 @@ mod tests {
             assert!(e < 1e-14, "degree {deg}: relative error {e:e}");
             worst = worst.max(e);
         }
-        std::println!(
-            "{N}-point rule: worst relative monomial error up to degree {}: {worst:e}",
-            rule.degree
-        );
         // And no more: the next degree is not integrated exactly.
         assert!(worst_error(rule, rule.degree + 1) > 1e-8);
     }

@@ -1,8 +1,6 @@
 // Dense index loops read like the formulas they check.
 #![allow(clippy::needless_range_loop)]
 
-extern crate std;
-
 use super::*;
 use crate::ancf::test_support::{skewed_vertices, Lcg};
 
@@ -31,7 +29,6 @@ fn kronecker_property_at_vertices() {
         }
     }
     assert!(worst < 1e-13, "Kronecker error {worst:e}");
-    std::println!("Kronecker property: worst error {worst:e}");
 }
 
 #[test]
@@ -113,7 +110,6 @@ fn reproduces_every_quadratic_exactly() {
         }
     }
     assert!(worst < 1e-13, "quadratic reproduction error {worst:e}");
-    std::println!("quadratic reproduction: worst error (values and gradients) {worst:e}");
 }
 
 #[test]
