@@ -13,3 +13,4 @@ pub mod run;
 pub mod scene;
 pub mod scenes;
 pub mod vtu;
+pub mod watch;

@@ -111,6 +111,9 @@ fn main() -> Result<()> {
                 summary.max_energy_change,
                 summary.max_violation
             );
+            for d in &summary.diagnostics {
+                println!("diagnostic: {d}");
+            }
             for f in &summary.files {
                 println!("wrote {}", f.display());
             }

@@ -6,6 +6,7 @@ use crate::output::OutputDir;
 use crate::run::{simulate, RunSettings};
 use crate::scene::{NameMaps, Scene};
 use crate::scenes::HostRigid;
+use crate::watch::Diagnostic;
 use anyhow::{bail, Context, Result};
 use ferrodyn_kernel::{assemble, Data};
 use std::path::Path;
@@ -98,7 +99,7 @@ pub fn check_scene(path: &Path, with_settle: bool) -> Result<()> {
 
 /// `ferrodyn run SCENE`: simulates the scene with its own integrator, step and end time.
 pub fn run_scene(path: &Path, out: &Path, force: bool) -> Result<()> {
-    let (scene, model, _) = rigid(path)?;
+    let (scene, model, names) = rigid(path)?;
     let sim = &scene.simulation;
     let dir = OutputDir::create(out, force)?;
     println!(
@@ -120,6 +121,21 @@ pub fn run_scene(path: &Path, out: &Path, force: bool) -> Result<()> {
         "{} steps in {:.2} s wall; max |ΔE| = {:.3e} J, max |Φ| = {:.2e}",
         summary.steps, summary.wall_seconds, summary.max_energy_change, summary.max_violation
     );
+    for d in &summary.diagnostics {
+        match d {
+            Diagnostic::ConstraintDrift {
+                time,
+                joint,
+                violation,
+            } => {
+                println!(
+                    "diagnostic: t = {time} s: joint \"{}\" drifted to |Φ| = {violation:.3e}",
+                    names.joints[*joint]
+                )
+            }
+            other => println!("diagnostic: {other}"),
+        }
+    }
     for f in &summary.files {
         println!("wrote {}", f.display());
     }

@@ -1,7 +1,9 @@
 //! The simulation driver: steps a model, reports progress, writes trajectory and energy CSV.
 
+use crate::check::joint_violations;
 use crate::output::OutputDir;
 use crate::plot::{line_plot, Series};
+use crate::watch::{Diagnostic, Watch};
 use anyhow::{Context, Result};
 use ferrodyn_kernel::analysis::{energy, violation};
 use ferrodyn_kernel::integrators::Method;
@@ -34,6 +36,8 @@ pub struct RunSummary {
     pub max_violation: f64,
     /// Files written.
     pub files: Vec<PathBuf>,
+    /// What the run-time watch saw (energy growth, constraint drift), with time and joint.
+    pub diagnostics: Vec<Diagnostic>,
 }
 
 /// Runs `model` from its initial state and writes `trajectory.csv` and `energy.csv`.
@@ -72,6 +76,9 @@ pub fn simulate<const B: usize, const J: usize, const F: usize, const C: usize, 
     );
     let e0 = energy(model, &data).total();
     let (mut max_de, mut max_violation) = (0.0f64, 0.0f64);
+    // Energy may not grow by 1e-3 of its scale without external work; joints may not drift
+    // beyond 1e-6 (projection keeps them near 1e-12).
+    let mut watch = Watch::new(model, e0, 1e-3, 1e-6);
     // (t, kinetic), (t, potential), (t, total) for the energy plot.
     let mut history: [Vec<(f64, f64)>; 3] = Default::default();
     let mut row = Vec::with_capacity(1 + 7 * n);
@@ -81,6 +88,12 @@ pub fn simulate<const B: usize, const J: usize, const F: usize, const C: usize, 
             let e = energy(model, &data);
             let v = violation(model, &data);
             max_de = max_de.max((e.total() - e0).abs());
+            watch.observe(
+                data.time(),
+                e.total(),
+                e.kinetic,
+                &joint_violations(model, &mut data)?,
+            );
             max_violation = max_violation.max(v.position);
             energies.row(&[
                 data.time(),
@@ -123,5 +136,6 @@ pub fn simulate<const B: usize, const J: usize, const F: usize, const C: usize, 
         max_energy_change: max_de,
         max_violation,
         files: vec![trajectory.finish()?, energies.finish()?, plot],
+        diagnostics: watch.diagnostics,
     })
 }
