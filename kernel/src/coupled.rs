@@ -296,8 +296,7 @@ impl<R: Real> CoupledSystem<'_, R> {
                     s.copy_from_slice(&v.to_array());
                 }
             };
-            let unit =
-                |j: usize| Vec3::from_array(core::array::from_fn(|i| if i == j { R::ONE } else { R::ZERO }));
+            let unit = |j: usize| [Vec3::X, Vec3::Y, Vec3::Z][j];
             for j in 0..3 {
                 set(t_cols[j], 0, unit(j));
                 // ṙ = v + R(ω × s) = v − R[s]× ω; ġ_k = −R[g_k]× ω.
