@@ -316,3 +316,48 @@ fn kernel_box_body_sagging_under_gravity_round_trips_through_vtu() {
         );
     });
 }
+
+#[test]
+fn gmsh_mesh_to_kernel_model_to_vtu_matches_the_mesh() {
+    // Reference: the Gmsh file itself. meshes/beam_coarse.msh → scenes/cantilever.toml →
+    // kernel FlexModel → FlexData positions → VTU: the points read back are the mesh nodes bit
+    // for bit and the cells are the mesh's tets (as oriented by the scene loader).
+    with_stack(|| {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let mesh = read_msh(&root.join("meshes/beam_coarse.msh")).unwrap();
+        let scene = ferrodyn_host::scene::Scene::load(&root.join("scenes/cantilever.toml")).unwrap();
+        let model: Box<ferrodyn_kernel::flex::FlexModel<f64, 400, 1000, 2_000_000>> =
+            Box::new(scene.build_flexible(0).unwrap());
+        let data = Box::new(FlexData::new(&*model));
+        let points: Vec<[f64; 3]> = (0..model.node_count())
+            .map(|i| data.position(i).to_array())
+            .collect();
+        let dir = scratch_dir("model");
+        let path = dir.join("cantilever.vtu");
+        write_vtu(
+            &path,
+            &VtuMesh {
+                points: &points,
+                tets: model.connectivity(),
+            },
+            &[],
+            &[],
+        )
+        .unwrap();
+        let read = read_vtu(&path);
+        assert_eq!(read.points, mesh.nodes().len());
+        assert_same_bits(
+            read.points().as_flattened(),
+            mesh.nodes().as_flattened().iter().copied(),
+            "points",
+        );
+        assert_eq!(model.connectivity().len(), mesh.tets().len());
+        for (cell, tet) in model.connectivity().iter().zip(mesh.tets()) {
+            let (mut a, mut b) = (*cell, tet.nodes);
+            a.sort_unstable();
+            b.sort_unstable();
+            assert_eq!(a, b, "same nodes per tet");
+        }
+        assert_cells(&read, model.connectivity());
+    });
+}
