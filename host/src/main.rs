@@ -30,9 +30,9 @@ enum Command {
         /// Links of the built-in chain.
         #[arg(long, default_value_t = 20)]
         links: usize,
-        /// End time (s).
-        #[arg(long, default_value_t = 10.0)]
-        end: f64,
+        /// End time (s) [default: the scene's, or 10 for the built-in chain].
+        #[arg(long)]
+        end: Option<f64>,
         /// Step size (s).
         #[arg(long, default_value_t = 1e-3)]
         dt: f64,
@@ -64,8 +64,9 @@ fn main() -> Result<()> {
             scene: Some(scene),
             out,
             force,
+            end,
             ..
-        } => ferrodyn_host::preflight::run_scene(&scene, &out, force),
+        } => ferrodyn_host::preflight::run_scene(&scene, &out, force, end),
         Command::Run {
             scene: None,
             out,
@@ -77,6 +78,7 @@ fn main() -> Result<()> {
             integrator,
             rtol,
         } => {
+            let end = end.unwrap_or(10.0);
             if !(dt > 0.0 && dt.is_finite() && end >= 0.0 && end.is_finite()) {
                 bail!("--dt must be > 0 and --end ≥ 0 (got dt = {dt}, end = {end})");
             }

@@ -16,11 +16,15 @@ const VIOLATION_WARNING: f64 = 1e-4;
 
 /// Loads a scene and compiles its rigid part into the host's capacity class.
 fn rigid(path: &Path) -> Result<(Scene, Box<HostRigid>, NameMaps)> {
-    let scene = Scene::load(path)?;
+    rigid_from(Scene::load(path)?, path)
+}
+
+/// Compiles a loaded scene's rigid part into the host's capacity class.
+fn rigid_from(scene: Scene, path: &Path) -> Result<(Scene, Box<HostRigid>, NameMaps)> {
     if !scene.flexibles.is_empty() {
         bail!(
-            "{}: flexible bodies in scene files are not yet run by the CLI (the kernel API runs them: \
-             see examples/cantilever.rs and examples/spinning_beam.rs)",
+            "{}: rigid bodies together with flexible bodies are not yet run by the CLI (the kernel \
+             API runs them: see examples/spinning_beam.rs); a scene of one flexible body runs",
             path.display()
         );
     }
@@ -97,9 +101,21 @@ pub fn check_scene(path: &Path, with_settle: bool) -> Result<()> {
     Ok(())
 }
 
-/// `ferrodyn run SCENE`: simulates the scene with its own integrator, step and end time.
-pub fn run_scene(path: &Path, out: &Path, force: bool) -> Result<()> {
-    let (scene, model, names) = rigid(path)?;
+/// `ferrodyn run SCENE`: simulates the scene with its own integrator, step and end time
+/// (`end` overrides the end time). A scene of one flexible body and no rigid bodies runs as a
+/// flexible body; rigid scenes run as rigid models.
+pub fn run_scene(path: &Path, out: &Path, force: bool, end: Option<f64>) -> Result<()> {
+    let mut scene = Scene::load(path)?;
+    if let Some(end) = end {
+        if !(end > 0.0 && end.is_finite()) {
+            bail!("--end must be > 0 (got {end})");
+        }
+        scene.simulation.end_time = end;
+    }
+    if scene.bodies.is_empty() && scene.flexibles.len() == 1 {
+        return crate::flex_run::run_flexible(scene, out, force);
+    }
+    let (scene, model, names) = rigid_from(scene, path)?;
     let sim = &scene.simulation;
     let dir = OutputDir::create(out, force)?;
     println!(

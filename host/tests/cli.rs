@@ -102,8 +102,37 @@ fn check_reports_the_arm_dof_and_run_uses_the_scene() {
     ]);
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     assert!(dir.join("energy.csv").exists() && dir.join("energy.png").exists());
-    let flexible = ferrodyn(&["check", root.join("scenes/cantilever.toml").to_str().unwrap()]);
-    assert!(!flexible.status.success());
-    assert!(String::from_utf8_lossy(&flexible.stderr).contains("flexible bodies"));
+    let coupled = ferrodyn(&["check", root.join("scenes/spinning_beam.toml").to_str().unwrap()]);
+    assert!(!coupled.status.success());
+    assert!(String::from_utf8_lossy(&coupled.stderr).contains("together with flexible bodies"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_flexible_scene_runs_and_writes_vtu_frames() {
+    // 20 RK4 steps of the Gmsh cantilever (366 nodes, 944 tets): a PVD collection with one VTU
+    // frame per output interval (1 ms → frames at 0 and 0.2 ms), the energy CSV and plot.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let dir = scratch_dir("flex");
+    let scene = root.join("scenes/cantilever.toml");
+    let run = ferrodyn(&[
+        "run",
+        scene.to_str().unwrap(),
+        "--out",
+        dir.to_str().unwrap(),
+        "--end",
+        "2e-4",
+    ]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let pvd = std::fs::read_to_string(dir.join("beam.pvd")).unwrap();
+    assert_eq!(pvd.matches("<DataSet").count(), 2, "{pvd}");
+    let frame = std::fs::read_to_string(dir.join("beam_00001.vtu")).unwrap();
+    assert!(frame.contains(r#"NumberOfPoints="366""#) && frame.contains(r#"NumberOfCells="944""#));
+    let energy = std::fs::read_to_string(dir.join("energy.csv")).unwrap();
+    assert_eq!(
+        energy.lines().next().unwrap(),
+        "time,kinetic,strain,gravity,total"
+    );
+    assert!(dir.join("energy.png").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
