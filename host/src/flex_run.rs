@@ -1,117 +1,197 @@
-//! `ferrodyn run` for a scene of one flexible body: explicit stepping with the scene's
-//! integrator, energy CSV and plot, and a VTU file per output time with a PVD collection for
-//! ParaView.
+//! `ferrodyn run` for scenes with a flexible body: alone, or attached to rigid bodies (coupled).
+//! Explicit stepping with the scene's integrator, an energy CSV and plot, and a VTU file of the
+//! flexible body per output time with a PVD collection for ParaView.
 
-use crate::output::OutputDir;
+use crate::output::{CsvWriter, OutputDir};
 use crate::plot::{line_plot, Series};
 use crate::scene::Scene;
+use crate::scenes::HostRigid;
 use crate::vtu::{write_pvd, write_vtu, Field, VtuMesh};
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
+use ferrodyn_kernel::analysis;
+use ferrodyn_kernel::coupled::{step_coupled, CoupledData};
 use ferrodyn_kernel::flex::{flex_energy, step_flex, FlexData, FlexModel};
 use indicatif::{ProgressBar, ProgressStyle};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Capacities of flexible bodies run by the CLI (the kernel's models are fixed size: a mesh
 /// that needs more is refused naming the capacity).
 pub type HostFlexible = FlexModel<f64, 400, 1000, 2_000_000>;
+/// Coupled state for [`HostRigid`] + [`HostFlexible`] (13 reals a body, 24 a node).
+type HostCoupled = CoupledData<f64, 256, 2048, 131_072, 400, 2_000_000, { 13 * 256 + 24 * 400 }>;
 
-/// Runs the scene's flexible body on a thread with a large stack (fixed-size kernel values).
+/// Runs a scene with one flexible body (and possibly rigid bodies it is attached to) on a
+/// thread with a large stack (kernel models are fixed-size values).
 pub fn run_flexible(scene: Scene, out: &Path, force: bool) -> Result<()> {
+    if scene.flexibles.len() != 1 {
+        bail!(
+            "{}: the CLI runs scenes with one flexible body (this one has {})",
+            scene.path().display(),
+            scene.flexibles.len()
+        );
+    }
     let out = out.to_path_buf();
     std::thread::Builder::new()
-        .stack_size(512 << 20)
-        .spawn(move || simulate_flexible(&scene, &out, force))
+        .stack_size(1 << 30)
+        .spawn(move || simulate(&scene, &out, force))
         .context("starting the simulation thread")?
         .join()
         .map_err(|_| anyhow::anyhow!("the simulation thread panicked"))?
 }
 
-fn simulate_flexible(scene: &Scene, out: &Path, force: bool) -> Result<()> {
-    let model: Box<HostFlexible> = Box::new(scene.build_flexible(0)?);
-    let name = &scene.flexibles[0].name;
+/// Energies of one output time: kinetic, strain, potential (gravity and springs), total.
+type EnergyRow = [f64; 4];
+
+/// Writes the per-output-time results shared by both kinds of run.
+struct Recorder {
+    dir: OutputDir,
+    name: String,
+    reference: Vec<[f64; 3]>,
+    energies: CsvWriter,
+    history: [Vec<(f64, f64)>; 3],
+    frames: Vec<(f64, String)>,
+}
+
+impl Recorder {
+    fn new(dir: OutputDir, name: &str, reference: Vec<[f64; 3]>) -> Result<Self> {
+        let mut energies = dir.file("energy.csv")?;
+        energies.header(&["time", "kinetic", "strain", "potential", "total"])?;
+        Ok(Self {
+            dir,
+            name: name.to_string(),
+            reference,
+            energies,
+            history: Default::default(),
+            frames: Vec::new(),
+        })
+    }
+
+    fn record<const N: usize, const S: usize>(
+        &mut self,
+        time: f64,
+        energy: EnergyRow,
+        flex: &FlexData<f64, N, S>,
+        tets: &[[usize; 4]],
+    ) -> Result<()> {
+        self.energies
+            .row(&[time, energy[0], energy[1], energy[2], energy[3]])?;
+        for (h, v) in self.history.iter_mut().zip([energy[0], energy[1], energy[3]]) {
+            h.push((time, v));
+        }
+        let n = self.reference.len();
+        let points: Vec<[f64; 3]> = (0..n).map(|i| flex.position(i).to_array()).collect();
+        let displacement: Vec<[f64; 3]> = points
+            .iter()
+            .zip(&self.reference)
+            .map(|(p, r)| [p[0] - r[0], p[1] - r[1], p[2] - r[2]])
+            .collect();
+        let velocity: Vec<[f64; 3]> = (0..n).map(|i| flex.velocity(i).to_array()).collect();
+        let file = format!("{}_{:05}.vtu", self.name, self.frames.len());
+        let path = self.dir.path().join(&file);
+        if path.exists() && !self.dir.overwrites() {
+            bail!("{} already exists; pass --force to overwrite it", path.display());
+        }
+        let fields = [
+            Field::vector("displacement", &displacement),
+            Field::vector("velocity", &velocity),
+        ];
+        write_vtu(
+            &path,
+            &VtuMesh {
+                points: &points,
+                tets,
+            },
+            &fields,
+            &[],
+        )?;
+        self.frames.push((time, file));
+        Ok(())
+    }
+
+    fn finish(self) -> Result<Vec<PathBuf>> {
+        let pvd = self.dir.path().join(format!("{}.pvd", self.name));
+        write_pvd(&pvd, &self.frames)?;
+        let series: Vec<Series> = ["kinetic", "strain", "total"]
+            .iter()
+            .zip(self.history.iter())
+            .map(|(label, points)| Series { label, points })
+            .collect();
+        let plot = self.dir.path().join("energy.png");
+        line_plot(&plot, "Energy", "time [s]", "energy [J]", &series).context("writing energy.png")?;
+        Ok(vec![pvd, self.energies.finish()?, plot])
+    }
+}
+
+fn simulate(scene: &Scene, out: &Path, force: bool) -> Result<()> {
+    let flex: Box<HostFlexible> = Box::new(scene.build_flexible(0)?);
     let sim = &scene.simulation;
-    let dir = OutputDir::create(out, force)?;
-    let mut data = Box::new(FlexData::new(&*model));
-    let reference: Vec<[f64; 3]> = (0..model.node_count())
-        .map(|i| data.position(i).to_array())
-        .collect();
+    let name = &scene.flexibles[0].name;
+    let steps = (sim.end_time / sim.step).round().max(0.0) as u64;
+    let every = ((sim.output_interval / sim.step).round() as u64).max(1);
     println!(
-        "ferrodyn: {} — flexible body \"{name}\" ({} nodes, {} tets, {} DOF), {}, dt = {} s, t = 0 … {} s",
+        "ferrodyn: {} — flexible body \"{name}\" ({} nodes, {} tets, {} DOF), {} rigid bodies, {}, dt = {} s, t = 0 … {} s",
         scene.path().display(),
-        model.node_count(),
-        model.element_count(),
-        model.dof_count(),
+        flex.node_count(),
+        flex.element_count(),
+        flex.dof_count(),
+        scene.bodies.len(),
         sim.method.name(),
         sim.step,
         sim.end_time
     );
-    let mut energies = dir.file("energy.csv")?;
-    energies.header(&["time", "kinetic", "strain", "gravity", "total"])?;
-    let steps = (sim.end_time / sim.step).round().max(0.0) as u64;
-    let every = ((sim.output_interval / sim.step).round() as u64).max(1);
+    let reference = (0..flex.node_count())
+        .map(|i| flex.reference(i).unwrap_or_default().to_array())
+        .collect();
+    let mut recorder = Recorder::new(OutputDir::create(out, force)?, name, reference)?;
     let progress = ProgressBar::new(steps).with_style(
         ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} steps")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let mut method = scene.integrator();
-    let mut history: [Vec<(f64, f64)>; 3] = Default::default();
-    let mut frames = Vec::new();
-    for k in 0..=steps {
-        if k % every == 0 || k == steps {
-            let e = flex_energy(&*model, &data)?;
-            energies.row(&[data.time(), e.kinetic, e.strain, e.gravity, e.total()])?;
-            for (h, v) in history.iter_mut().zip([e.kinetic, e.strain, e.total()]) {
-                h.push((data.time(), v));
+    let flex_row = |data: &FlexData<f64, 400, 2_000_000>| -> Result<EnergyRow> {
+        let e = flex_energy(&*flex, data)?;
+        Ok([e.kinetic, e.strain, e.gravity, e.total()])
+    };
+    if scene.bodies.is_empty() {
+        let mut data = Box::new(FlexData::new(&*flex));
+        for k in 0..=steps {
+            if k % every == 0 || k == steps {
+                recorder.record(data.time(), flex_row(&data)?, &data, flex.connectivity())?;
+                progress.set_position(k);
             }
-            let points: Vec<[f64; 3]> = (0..model.node_count())
-                .map(|i| data.position(i).to_array())
-                .collect();
-            let displacement: Vec<[f64; 3]> = points
-                .iter()
-                .zip(&reference)
-                .map(|(p, r)| [p[0] - r[0], p[1] - r[1], p[2] - r[2]])
-                .collect();
-            let velocity: Vec<[f64; 3]> = (0..model.node_count())
-                .map(|i| data.velocity(i).to_array())
-                .collect();
-            let file = format!("{name}_{:05}.vtu", frames.len());
-            let path = dir.path().join(&file);
-            if path.exists() && !dir.overwrites() {
-                anyhow::bail!("{} already exists; pass --force to overwrite it", path.display());
+            if k < steps {
+                step_flex(&*flex, &mut data, &mut method, sim.step)
+                    .with_context(|| format!("step {} at t = {} s", k + 1, data.time()))?;
             }
-            let mesh = VtuMesh {
-                points: &points,
-                tets: model.connectivity(),
-            };
-            let fields = [
-                Field::vector("displacement", &displacement),
-                Field::vector("velocity", &velocity),
-            ];
-            write_vtu(&path, &mesh, &fields, &[])?;
-            frames.push((data.time(), file));
-            progress.set_position(k);
         }
-        if k < steps {
-            step_flex(&*model, &mut data, &mut method, sim.step)
-                .with_context(|| format!("step {} at t = {} s failed", k + 1, data.time()))?;
+    } else {
+        let (rigid, _) = scene.build_rigid::<256, 512, 256, 2048, 131_072>()?;
+        let rigid: Box<HostRigid> = Box::new(rigid);
+        let attachments = scene.attachments(0, &*rigid, &*flex)?;
+        let mut data: Box<HostCoupled> =
+            Box::new(CoupledData::new(&*rigid, &*flex, &attachments).map_err(|e| anyhow::anyhow!("{e}"))?);
+        for k in 0..=steps {
+            if k % every == 0 || k == steps {
+                let [kinetic, strain, gravity, _] = flex_row(&data.flex)?;
+                let r = analysis::energy(&*rigid, &data.rigid);
+                let row = [
+                    kinetic + r.kinetic,
+                    strain,
+                    gravity + r.potential,
+                    kinetic + strain + gravity + r.total(),
+                ];
+                recorder.record(data.time(), row, &data.flex, flex.connectivity())?;
+                progress.set_position(k);
+            }
+            if k < steps {
+                step_coupled(&*rigid, &*flex, &attachments, &mut data, &mut method, sim.step)
+                    .with_context(|| format!("step {} at t = {} s", k + 1, data.time()))?;
+            }
         }
     }
     progress.finish_and_clear();
-    let pvd = dir.path().join(format!("{name}.pvd"));
-    write_pvd(&pvd, &frames)?;
-    let series: Vec<Series> = ["kinetic", "strain", "total"]
-        .iter()
-        .zip(history.iter())
-        .map(|(label, points)| Series { label, points })
-        .collect();
-    let plot = dir.path().join("energy.png");
-    line_plot(&plot, "Energy", "time [s]", "energy [J]", &series).context("writing energy.png")?;
-    println!(
-        "wrote {} ({} VTU frames), {}, {}",
-        pvd.display(),
-        frames.len(),
-        energies.finish()?.display(),
-        plot.display()
-    );
+    for f in recorder.finish()? {
+        println!("wrote {}", f.display());
+    }
     Ok(())
 }

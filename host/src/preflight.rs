@@ -23,8 +23,8 @@ fn rigid(path: &Path) -> Result<(Scene, Box<HostRigid>, NameMaps)> {
 fn rigid_from(scene: Scene, path: &Path) -> Result<(Scene, Box<HostRigid>, NameMaps)> {
     if !scene.flexibles.is_empty() {
         bail!(
-            "{}: rigid bodies together with flexible bodies are not yet run by the CLI (the kernel \
-             API runs them: see examples/spinning_beam.rs); a scene of one flexible body runs",
+            "{}: `check` covers rigid scenes; scenes with flexible bodies are validated by loading \
+             them and run with `ferrodyn run`",
             path.display()
         );
     }
@@ -102,8 +102,8 @@ pub fn check_scene(path: &Path, with_settle: bool) -> Result<()> {
 }
 
 /// `ferrodyn run SCENE`: simulates the scene with its own integrator, step and end time
-/// (`end` overrides the end time). A scene of one flexible body and no rigid bodies runs as a
-/// flexible body; rigid scenes run as rigid models.
+/// (`end` overrides the end time). Scenes with a flexible body (alone or attached to rigid
+/// bodies) run through `flex_run`; rigid scenes run as rigid models.
 pub fn run_scene(path: &Path, out: &Path, force: bool, end: Option<f64>) -> Result<()> {
     let mut scene = Scene::load(path)?;
     if let Some(end) = end {
@@ -112,7 +112,7 @@ pub fn run_scene(path: &Path, out: &Path, force: bool, end: Option<f64>) -> Resu
         }
         scene.simulation.end_time = end;
     }
-    if scene.bodies.is_empty() && scene.flexibles.len() == 1 {
+    if !scene.flexibles.is_empty() {
         return crate::flex_run::run_flexible(scene, out, force);
     }
     let (scene, model, names) = rigid_from(scene, path)?;

@@ -104,7 +104,7 @@ fn check_reports_the_arm_dof_and_run_uses_the_scene() {
     assert!(dir.join("energy.csv").exists() && dir.join("energy.png").exists());
     let coupled = ferrodyn(&["check", root.join("scenes/spinning_beam.toml").to_str().unwrap()]);
     assert!(!coupled.status.success());
-    assert!(String::from_utf8_lossy(&coupled.stderr).contains("together with flexible bodies"));
+    assert!(String::from_utf8_lossy(&coupled.stderr).contains("`check` covers rigid scenes"));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -131,8 +131,25 @@ fn a_flexible_scene_runs_and_writes_vtu_frames() {
     let energy = std::fs::read_to_string(dir.join("energy.csv")).unwrap();
     assert_eq!(
         energy.lines().next().unwrap(),
-        "time,kinetic,strain,gravity,total"
+        "time,kinetic,strain,potential,total"
     );
     assert!(dir.join("energy.png").exists());
+    // A beam attached to a driven hub (rigid + flexible, coupled): two steps.
+    let spin = root.join("scenes/spinning_beam.toml");
+    let coupled = ferrodyn(&[
+        "run",
+        spin.to_str().unwrap(),
+        "--out",
+        dir.to_str().unwrap(),
+        "--end",
+        "2e-5",
+        "--force",
+    ]);
+    assert!(
+        coupled.status.success(),
+        "{}",
+        String::from_utf8_lossy(&coupled.stderr)
+    );
+    assert!(String::from_utf8_lossy(&coupled.stdout).contains("1 rigid bodies"));
     let _ = std::fs::remove_dir_all(&dir);
 }
