@@ -10,7 +10,7 @@ use crate::vtu::{write_pvd, write_vtu, Field, VtuMesh};
 use anyhow::{bail, Context, Result};
 use ferrodyn_kernel::analysis;
 use ferrodyn_kernel::coupled::{step_coupled, CoupledData};
-use ferrodyn_kernel::flex::{flex_energy, step_flex, FlexData, FlexModel};
+use ferrodyn_kernel::flex::{flex_energy, max_frequency, step_flex, FlexData, FlexModel};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
 
@@ -37,6 +37,70 @@ pub fn run_flexible(scene: Scene, out: &Path, force: bool) -> Result<()> {
         .context("starting the simulation thread")?
         .join()
         .map_err(|_| anyhow::anyhow!("the simulation thread panicked"))?
+}
+
+/// `ferrodyn check` for a scene with flexible bodies: mesh warnings, sizes, and the explicit
+/// stability limit (power iteration on M⁻¹K) against the scene's step; fails when the step is
+/// above the limit of the chosen integrator.
+pub fn check_flexible(scene: Scene) -> Result<()> {
+    std::thread::Builder::new()
+        .stack_size(1 << 30)
+        .spawn(move || check(&scene))
+        .context("starting the check thread")?
+        .join()
+        .map_err(|_| anyhow::anyhow!("the check thread panicked"))?
+}
+
+fn check(scene: &Scene) -> Result<()> {
+    let sim = &scene.simulation;
+    for (index, spec) in scene.flexibles.iter().enumerate() {
+        let flex: Box<HostFlexible> = Box::new(scene.build_flexible(index)?);
+        println!(
+            "flexible body \"{}\": {} nodes, {} tets, {} DOF, mass {:.6} kg (mesh {})",
+            spec.name,
+            flex.node_count(),
+            flex.element_count(),
+            flex.dof_count(),
+            flex.mass(),
+            spec.mesh_path.display()
+        );
+        for w in spec.mesh.report().warnings() {
+            println!("  mesh warning: {w}");
+        }
+        let mut data = Box::new(FlexData::new(&*flex));
+        let limit = max_frequency(&*flex, &mut data, 500)?;
+        let bound = match sim.method.name() {
+            "rk4" => Some(limit.rk4()),
+            "semi-implicit-euler" | "velocity-verlet" => Some(limit.symplectic()),
+            _ => None,
+        };
+        println!(
+            "  ω_max {:.4e} rad/s: stable step RK4 {:.3e} s, symplectic {:.3e} s",
+            limit.omega_max,
+            limit.rk4(),
+            limit.symplectic()
+        );
+        match bound {
+            Some(b) if sim.step > b => bail!(
+                "flexible body \"{}\": step {} s is above the {} stability limit {:.3e} s",
+                spec.name,
+                sim.step,
+                sim.method.name(),
+                b
+            ),
+            Some(b) => println!(
+                "  step {} s = {:.2} of the {} limit",
+                sim.step,
+                sim.step / b,
+                sim.method.name()
+            ),
+            None => println!(
+                "  adaptive integrator {}: the step is chosen by error control",
+                sim.method.name()
+            ),
+        }
+    }
+    Ok(())
 }
 
 /// Energies of one output time: kinetic, strain, potential (gravity and springs), total.

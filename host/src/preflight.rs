@@ -14,17 +14,11 @@ use std::path::Path;
 /// Violation above which an initial joint state is flagged (m, or rad-like for angular rows).
 const VIOLATION_WARNING: f64 = 1e-4;
 
-/// Loads a scene and compiles its rigid part into the host's capacity class.
-fn rigid(path: &Path) -> Result<(Scene, Box<HostRigid>, NameMaps)> {
-    rigid_from(Scene::load(path)?, path)
-}
-
 /// Compiles a loaded scene's rigid part into the host's capacity class.
 fn rigid_from(scene: Scene, path: &Path) -> Result<(Scene, Box<HostRigid>, NameMaps)> {
     if !scene.flexibles.is_empty() {
         bail!(
-            "{}: `check` covers rigid scenes; scenes with flexible bodies are validated by loading \
-             them and run with `ferrodyn run`",
+            "{}: rigid bodies together with flexible bodies are run by `ferrodyn run`, not here",
             path.display()
         );
     }
@@ -34,7 +28,11 @@ fn rigid_from(scene: Scene, path: &Path) -> Result<(Scene, Box<HostRigid>, NameM
 
 /// `ferrodyn check SCENE`: prints a preflight report; fails on errors, warns on violations.
 pub fn check_scene(path: &Path, with_settle: bool) -> Result<()> {
-    let (scene, model, names) = rigid(path)?;
+    let scene = Scene::load(path)?;
+    if !scene.flexibles.is_empty() {
+        return crate::flex_run::check_flexible(scene);
+    }
+    let (scene, model, names) = rigid_from(scene, path)?;
     let c = scene.required_capacities();
     println!(
         "{}: {} bodies, {} joints ({} constraint rows), {} forces",
