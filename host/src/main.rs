@@ -54,12 +54,19 @@ enum Command {
         /// Also run to rest under gravity (damped) and report the joint reactions.
         #[arg(long)]
         settle: bool,
+        /// Also run the scene's motion and report the constraint drift per joint.
+        #[arg(long)]
+        motion: bool,
     },
 }
 
 fn main() -> Result<()> {
     match Cli::parse().command {
-        Command::Check { scene, settle } => ferrodyn_host::preflight::check_scene(&scene, settle),
+        Command::Check {
+            scene,
+            settle,
+            motion,
+        } => ferrodyn_host::preflight::check_scene(&scene, settle, motion),
         Command::Run {
             scene: Some(scene),
             out,

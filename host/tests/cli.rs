@@ -90,6 +90,27 @@ fn check_reports_the_arm_dof_and_run_uses_the_scene() {
         text.contains("DOF: Grübler 4 | rank of Φ_q 8 → 4 independent"),
         "{text}"
     );
+    // Prescribed motion: the driven crank tracks θ(t) = 0.5 sin 3t with drift near round-off.
+    let crank = ferrodyn(&[
+        "check",
+        root.join("scenes/driven_crank.toml").to_str().unwrap(),
+        "--motion",
+    ]);
+    let text = String::from_utf8_lossy(&crank.stdout);
+    assert!(
+        crank.status.success() && text.contains("DOF: Grübler 0") && text.contains("largest |Φ| per joint"),
+        "{text}"
+    );
+    let motor: f64 = text
+        .lines()
+        .find(|l| l.contains("joint \"motor\": ") && !l.contains("t0"))
+        .unwrap()
+        .rsplit(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(motor < 1e-9, "drive tracking error {motor}");
     let strap = ferrodyn(&["check", root.join("scenes/arm_strap.toml").to_str().unwrap()]);
     assert!(String::from_utf8_lossy(&strap.stdout).contains("→ 3 independent"));
 
