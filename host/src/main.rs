@@ -110,6 +110,7 @@ fn main() -> Result<()> {
                 end_time: end,
                 step: dt,
                 output_interval,
+                reactions: false,
             };
             let summary = simulate(&*model, &mut method, &settings, &dir)?;
             println!(

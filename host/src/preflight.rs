@@ -133,6 +133,7 @@ pub fn run_scene(path: &Path, out: &Path, force: bool, end: Option<f64>) -> Resu
         end_time: sim.end_time,
         step: sim.step,
         output_interval: sim.output_interval,
+        reactions: scene.output.reactions,
     };
     let mut method = scene.integrator();
     let summary = simulate(&*model, &mut method, &settings, &dir)?;

@@ -1,6 +1,6 @@
 //! The simulation driver: steps a model, reports progress, writes trajectory and energy CSV.
 
-use crate::check::joint_violations;
+use crate::check::{joint_reactions, joint_violations};
 use crate::output::OutputDir;
 use crate::plot::{line_plot, Series};
 use crate::watch::{Diagnostic, Watch};
@@ -21,6 +21,8 @@ pub struct RunSettings {
     pub step: f64,
     /// Interval between output rows (s); rounded to a whole number of steps.
     pub output_interval: f64,
+    /// Also write `reactions.csv`: the force each joint exerts on its body j (global axes).
+    pub reactions: bool,
 }
 
 /// What a run produced, for the summary line.
@@ -68,6 +70,18 @@ pub fn simulate<const B: usize, const J: usize, const F: usize, const C: usize, 
         "violation_velocity",
     ])?;
 
+    let mut reactions = match settings.reactions {
+        true => {
+            let mut file = out.file("reactions.csv")?;
+            let mut columns = vec!["time".to_string()];
+            for j in 0..model.joints().len() {
+                columns.extend(["fx", "fy", "fz"].map(|c| format!("joint{j}_{c}")));
+            }
+            file.header(&columns)?;
+            Some(file)
+        }
+        false => None,
+    };
     let steps = (settings.end_time / settings.step).round().max(0.0) as u64;
     let every = ((settings.output_interval / settings.step).round() as u64).max(1);
     let progress = ProgressBar::new(steps).with_style(
@@ -106,6 +120,13 @@ pub fn simulate<const B: usize, const J: usize, const F: usize, const C: usize, 
             for (h, value) in history.iter_mut().zip([e.kinetic, e.potential, e.total()]) {
                 h.push((data.time(), value));
             }
+            if let Some(file) = reactions.as_mut() {
+                let mut values = vec![data.time()];
+                for r in joint_reactions(model, &mut data)? {
+                    values.extend(r.force.to_array());
+                }
+                file.row(&values)?;
+            }
             row.clear();
             row.push(data.time());
             row.extend_from_slice(&data.state()[..7 * n]);
@@ -135,7 +156,15 @@ pub fn simulate<const B: usize, const J: usize, const F: usize, const C: usize, 
         wall_seconds,
         max_energy_change: max_de,
         max_violation,
-        files: vec![trajectory.finish()?, energies.finish()?, plot],
+        files: [
+            Some(trajectory.finish()?),
+            Some(energies.finish()?),
+            reactions.map(|f| f.finish()).transpose()?,
+            Some(plot),
+        ]
+        .into_iter()
+        .flatten()
+        .collect(),
         diagnostics: watch.diagnostics,
     })
 }

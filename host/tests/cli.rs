@@ -123,6 +123,25 @@ fn check_reports_the_arm_dof_and_run_uses_the_scene() {
     ]);
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     assert!(dir.join("energy.csv").exists() && dir.join("energy.png").exists());
+    // arm.toml asks for reactions ([output] reactions = true): reactions.csv has the force of
+    // each joint on its body j, one row per output time (10 ms over 0.1 s).
+    let arm_out = scratch_dir("arm");
+    let arm = ferrodyn(&[
+        "run",
+        root.join("scenes/arm.toml").to_str().unwrap(),
+        "--out",
+        arm_out.to_str().unwrap(),
+        "--end",
+        "0.1",
+    ]);
+    assert!(arm.status.success(), "{}", String::from_utf8_lossy(&arm.stderr));
+    let reactions = std::fs::read_to_string(arm_out.join("reactions.csv")).unwrap();
+    assert_eq!(
+        reactions.lines().next().unwrap(),
+        "time,joint0_fx,joint0_fy,joint0_fz,joint1_fx,joint1_fy,joint1_fz"
+    );
+    assert_eq!(reactions.lines().count(), 1 + 11);
+    let _ = std::fs::remove_dir_all(&arm_out);
     // Flexible scenes: the explicit stability limit against the scene's step (cantilever.toml
     // uses 0.55 of its RK4 limit, as its header says).
     let flexible = ferrodyn(&["check", root.join("scenes/cantilever.toml").to_str().unwrap()]);

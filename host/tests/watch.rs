@@ -19,6 +19,7 @@ fn settings(step: f64, end_time: f64) -> RunSettings {
         end_time,
         step,
         output_interval: 0.05,
+        reactions: false,
     }
 }
 
