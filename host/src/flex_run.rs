@@ -2,8 +2,7 @@
 //! Explicit stepping with the scene's integrator, an energy CSV and plot, and a VTU file of the
 //! flexible body per output time with a PVD collection for ParaView.
 
-use crate::output::{CsvWriter, OutputDir};
-use crate::plot::{line_plot, Series};
+use crate::output::{energy_plot, progress_bar, CsvWriter, OutputDir};
 use crate::scene::Scene;
 use crate::scenes::HostRigid;
 use crate::vtu::{write_pvd, write_vtu, Field, VtuMesh};
@@ -11,7 +10,6 @@ use anyhow::{bail, Context, Result};
 use ferrodyn_kernel::analysis;
 use ferrodyn_kernel::coupled::{step_coupled, CoupledData};
 use ferrodyn_kernel::flex::{flex_energy, max_frequency, step_flex, FlexData, FlexModel};
-use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
 
 /// Capacities of flexible bodies run by the CLI (the kernel's models are fixed size: a mesh
@@ -151,10 +149,7 @@ impl Recorder {
             .collect();
         let velocity: Vec<[f64; 3]> = (0..n).map(|i| flex.velocity(i).to_array()).collect();
         let file = format!("{}_{:05}.vtu", self.name, self.frames.len());
-        let path = self.dir.path().join(&file);
-        if path.exists() && !self.dir.overwrites() {
-            bail!("{} already exists; pass --force to overwrite it", path.display());
-        }
+        let path = self.dir.claim(&file)?;
         let fields = [
             Field::vector("displacement", &displacement),
             Field::vector("velocity", &velocity),
@@ -173,15 +168,9 @@ impl Recorder {
     }
 
     fn finish(self) -> Result<Vec<PathBuf>> {
-        let pvd = self.dir.path().join(format!("{}.pvd", self.name));
+        let pvd = self.dir.claim(&format!("{}.pvd", self.name))?;
         write_pvd(&pvd, &self.frames)?;
-        let series: Vec<Series> = ["kinetic", "strain", "total"]
-            .iter()
-            .zip(self.history.iter())
-            .map(|(label, points)| Series { label, points })
-            .collect();
-        let plot = self.dir.path().join("energy.png");
-        line_plot(&plot, "Energy", "time [s]", "energy [J]", &series).context("writing energy.png")?;
+        let plot = energy_plot(&self.dir, ["kinetic", "strain", "total"], &self.history)?;
         Ok(vec![pvd, self.energies.finish()?, plot])
     }
 }
@@ -207,10 +196,7 @@ fn simulate(scene: &Scene, out: &Path, force: bool) -> Result<()> {
         .map(|i| flex.reference(i).unwrap_or_default().to_array())
         .collect();
     let mut recorder = Recorder::new(OutputDir::create(out, force)?, name, reference)?;
-    let progress = ProgressBar::new(steps).with_style(
-        ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} steps")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
+    let progress = progress_bar(steps);
     let mut method = scene.integrator();
     let flex_row = |data: &FlexData<f64, 400, 2_000_000>| -> Result<EnergyRow> {
         let e = flex_energy(&*flex, data)?;
@@ -222,6 +208,7 @@ fn simulate(scene: &Scene, out: &Path, force: bool) -> Result<()> {
             if k % every == 0 || k == steps {
                 recorder.record(data.time(), flex_row(&data)?, &data, flex.connectivity())?;
                 progress.set_position(k);
+                progress.set_message(format!("{:.6}", data.time()));
             }
             if k < steps {
                 step_flex(&*flex, &mut data, &mut method, sim.step)
@@ -246,6 +233,7 @@ fn simulate(scene: &Scene, out: &Path, force: bool) -> Result<()> {
                 ];
                 recorder.record(data.time(), row, &data.flex, flex.connectivity())?;
                 progress.set_position(k);
+                progress.set_message(format!("{:.6}", data.time()));
             }
             if k < steps {
                 step_coupled(&*rigid, &*flex, &attachments, &mut data, &mut method, sim.step)

@@ -1,6 +1,8 @@
 //! Output directory handling and CSV writers.
 
+use crate::plot::{line_plot, Series};
 use anyhow::{bail, Context, Result};
+use indicatif::{ProgressBar, ProgressStyle};
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -25,23 +27,45 @@ impl OutputDir {
     pub fn path(&self) -> &Path {
         &self.root
     }
-    /// Whether existing files may be replaced (`--force`).
-    pub fn overwrites(&self) -> bool {
-        self.force
-    }
-    /// Opens `name` inside the directory for writing, refusing to replace an existing file
-    /// unless `--force` was given.
-    pub fn file(&self, name: &str) -> Result<CsvWriter> {
+    /// The path of `name` inside the directory, refusing a file that already exists unless
+    /// `--force` was given: every output goes through here.
+    pub fn claim(&self, name: &str) -> Result<PathBuf> {
         let path = self.root.join(name);
         if path.exists() && !self.force {
             bail!("{} already exists; pass --force to overwrite it", path.display());
         }
+        Ok(path)
+    }
+    /// Opens `name` inside the directory for writing (see [`OutputDir::claim`]).
+    pub fn file(&self, name: &str) -> Result<CsvWriter> {
+        let path = self.claim(name)?;
         let file = File::create(&path).with_context(|| format!("cannot write {}", path.display()))?;
         Ok(CsvWriter {
             out: BufWriter::new(file),
             path,
         })
     }
+}
+
+/// Writes `energy.png`: three energy histories (t, E) with their labels against time.
+pub fn energy_plot(dir: &OutputDir, labels: [&str; 3], history: &[Vec<(f64, f64)>; 3]) -> Result<PathBuf> {
+    let path = dir.claim("energy.png")?;
+    let series: Vec<Series> = labels
+        .iter()
+        .zip(history)
+        .map(|(label, points)| Series { label, points })
+        .collect();
+    line_plot(&path, "Energy", "time [s]", "energy [J]", &series).context("writing energy.png")?;
+    Ok(path)
+}
+
+/// A progress bar over `steps` steps showing the simulated time as its message (hidden when
+/// the output is not a terminal).
+pub fn progress_bar(steps: u64) -> ProgressBar {
+    ProgressBar::new(steps).with_style(
+        ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} steps  t = {msg} s")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    )
 }
 
 /// A CSV file written row by row (numbers in shortest round-trip form).

@@ -1,14 +1,12 @@
 //! The simulation driver: steps a model, reports progress, writes trajectory and energy CSV.
 
 use crate::check::{joint_reactions, joint_violations};
-use crate::output::OutputDir;
-use crate::plot::{line_plot, Series};
+use crate::output::{energy_plot, progress_bar, OutputDir};
 use crate::watch::{Diagnostic, Watch};
 use anyhow::{Context, Result};
 use ferrodyn_kernel::analysis::{energy, violation};
 use ferrodyn_kernel::integrators::Method;
 use ferrodyn_kernel::{step, Data, Model};
-use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -84,10 +82,7 @@ pub fn simulate<const B: usize, const J: usize, const F: usize, const C: usize, 
     };
     let steps = (settings.end_time / settings.step).round().max(0.0) as u64;
     let every = ((settings.output_interval / settings.step).round() as u64).max(1);
-    let progress = ProgressBar::new(steps).with_style(
-        ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} steps  t = {msg} s")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
+    let progress = progress_bar(steps);
     let e0 = energy(model, &data).total();
     let (mut max_de, mut max_violation) = (0.0f64, 0.0f64);
     // Energy may not grow by 1e-3 of its scale without external work; joints may not drift
@@ -141,16 +136,7 @@ pub fn simulate<const B: usize, const J: usize, const F: usize, const C: usize, 
     }
     progress.finish_and_clear();
     let wall_seconds = started.elapsed().as_secs_f64();
-    let plot = out.path().join("energy.png");
-    if plot.exists() && !out.overwrites() {
-        anyhow::bail!("{} already exists; pass --force to overwrite it", plot.display());
-    }
-    let series: Vec<Series> = ["kinetic", "potential", "total"]
-        .iter()
-        .zip(history.iter())
-        .map(|(label, points)| Series { label, points })
-        .collect();
-    line_plot(&plot, "Energy", "time [s]", "energy [J]", &series).context("writing energy.png")?;
+    let plot = energy_plot(out, ["kinetic", "potential", "total"], &history)?;
     Ok(RunSummary {
         steps,
         wall_seconds,
