@@ -492,7 +492,6 @@ pub fn step_coupled<
         nodes: flex.node_count(),
     };
     let len = 2 * layout.positions() - layout.bodies;
-    let t = data.rigid.clock.time;
     let stats = {
         let CoupledData {
             rigid: rd,
@@ -516,9 +515,9 @@ pub fn step_coupled<
             attachments,
             layout,
         };
-        integrator.step(&mut system, t, dt, &mut y[..len], &mut Stages { k })?
+        rd.clock
+            .step(integrator, &mut system, &mut y[..len], &mut Stages { k }, dt)?
     };
-    data.rigid.clock.advance(dt, stats);
     data.flex.clock = data.rigid.clock;
     data.mirror(layout);
     Ok(stats)

@@ -35,10 +35,10 @@ pub fn step<
     integrator: &mut I,
     dt: R,
 ) -> Result<StepStats, KernelError> {
-    let t = data.clock.time;
+    let mut clock = data.clock;
     let (y, mut stages, mut system) = data.parts(model);
-    let stats = integrator.step(&mut system, t, dt, y, &mut stages)?;
-    data.clock.advance(dt, stats);
+    let stats = clock.step(integrator, &mut system, y, &mut stages, dt)?;
+    data.clock = clock;
     Ok(stats)
 }
 
