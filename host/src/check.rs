@@ -4,7 +4,8 @@
 
 use ferrodyn_kernel::math::Vec3;
 use ferrodyn_kernel::{
-    analysis, evaluate_constraints, forward, step, BodyRef, Data, Integrator, KernelError, Model,
+    analysis, evaluate_constraints, forward, step, BodyRef, Integrator, KernelError, ModelStorage, RigidData,
+    RigidModel,
 };
 
 /// Mobility of a model at its current state.
@@ -26,9 +27,9 @@ const RANK_TOLERANCE: f64 = 1e-9;
 /// DOF report from the rank of the velocity Jacobian Φ_q (rows in joint order, columns the 6
 /// velocities of each body), by modified Gram–Schmidt: a row that lies (to 1e-9 relative) in the
 /// span of the rows before it is redundant and is listed with its joint.
-pub fn dof_report<const B: usize, const J: usize, const F: usize, const C: usize, const S: usize>(
-    model: &Model<f64, B, J, F, C, S>,
-    data: &mut Data<f64, B, C, S>,
+pub fn dof_report<St: ModelStorage>(
+    model: &RigidModel<f64, St>,
+    data: &mut RigidData<f64, St::Data>,
 ) -> Result<DofReport, KernelError> {
     evaluate_constraints(model, data)?;
     let columns = 6 * model.bodies().len();
@@ -70,9 +71,9 @@ pub fn dof_report<const B: usize, const J: usize, const F: usize, const C: usize
 }
 
 /// Largest |Φ| and |Φ̇| of each joint at the current state.
-pub fn joint_violations<const B: usize, const J: usize, const F: usize, const C: usize, const S: usize>(
-    model: &Model<f64, B, J, F, C, S>,
-    data: &mut Data<f64, B, C, S>,
+pub fn joint_violations<St: ModelStorage>(
+    model: &RigidModel<f64, St>,
+    data: &mut RigidData<f64, St::Data>,
 ) -> Result<Vec<f64>, KernelError> {
     evaluate_constraints(model, data)?;
     let rows = data.constraint_rows();
@@ -97,9 +98,9 @@ pub struct Reaction {
 
 /// Reactions of every joint on its body j (or body i when j is the ground), from the multipliers
 /// of a dynamics evaluation at the current state: the constraint force is −Φ_qᵀ λ.
-pub fn joint_reactions<const B: usize, const J: usize, const F: usize, const C: usize, const S: usize>(
-    model: &Model<f64, B, J, F, C, S>,
-    data: &mut Data<f64, B, C, S>,
+pub fn joint_reactions<St: ModelStorage>(
+    model: &RigidModel<f64, St>,
+    data: &mut RigidData<f64, St::Data>,
 ) -> Result<Vec<Reaction>, KernelError> {
     forward(model, data)?;
     let (rows, lambda) = (data.constraint_rows(), data.multipliers());
@@ -139,16 +140,9 @@ pub struct Settled {
 
 /// Runs to rest by dynamic relaxation: after every step all body velocities are scaled by
 /// (1 − `damping`·dt), until the kinetic energy falls below `rest_energy` (or `max_time`).
-pub fn settle<
-    I: Integrator<f64>,
-    const B: usize,
-    const J: usize,
-    const F: usize,
-    const C: usize,
-    const S: usize,
->(
-    model: &Model<f64, B, J, F, C, S>,
-    data: &mut Data<f64, B, C, S>,
+pub fn settle<I: Integrator<f64>, St: ModelStorage>(
+    model: &RigidModel<f64, St>,
+    data: &mut RigidData<f64, St::Data>,
     integrator: &mut I,
     dt: f64,
     damping: f64,

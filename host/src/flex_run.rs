@@ -4,7 +4,7 @@
 
 use crate::output::{energy_plot, progress_bar, CsvWriter, OutputDir};
 use crate::scene::Scene;
-use crate::scenes::HostRigid;
+use crate::scenes::CoupledRigid;
 use crate::vtu::{write_pvd, write_vtu, Field, VtuMesh};
 use anyhow::{bail, Context, Result};
 use ferrodyn_kernel::analysis;
@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 /// Capacities of flexible bodies run by the CLI (the kernel's models are fixed size: a mesh
 /// that needs more is refused naming the capacity).
 pub type HostFlexible = FlexModel<f64, 400, 1000, 2_000_000>;
-/// Coupled state for [`HostRigid`] + [`HostFlexible`] (13 reals a body, 24 a node).
+/// Coupled state for [`CoupledRigid`] + [`HostFlexible`] (13 reals a body, 24 a node).
 type HostCoupled = CoupledData<f64, 256, 2048, 131_072, 400, 2_000_000, { 13 * 256 + 24 * 400 }>;
 
 /// Runs a scene with one flexible body (and possibly rigid bodies it is attached to) on a
@@ -216,8 +216,8 @@ fn simulate(scene: &Scene, out: &Path, force: bool) -> Result<()> {
             }
         }
     } else {
-        let (rigid, _) = scene.build_rigid::<256, 512, 256, 2048, 131_072>()?;
-        let rigid: Box<HostRigid> = Box::new(rigid);
+        let (rigid, _) = scene.build_rigid()?;
+        let rigid: Box<CoupledRigid> = Box::new(rigid);
         let attachments = scene.attachments(0, &*rigid, &*flex)?;
         let mut data: Box<HostCoupled> =
             Box::new(CoupledData::new(&*rigid, &*flex, &attachments).map_err(|e| anyhow::anyhow!("{e}"))?);

@@ -2,13 +2,14 @@
 //! (capacities, DOF, redundant rows, initial violation, assembly, settling) and simulated.
 
 use crate::check::{dof_report, joint_reactions, joint_violations, settle};
+use crate::model::HostData;
+use crate::model::HostModel;
 use crate::output::OutputDir;
 use crate::run::{simulate, RunSettings};
 use crate::scene::{NameMaps, Scene};
-use crate::scenes::HostRigid;
 use crate::watch::Diagnostic;
 use anyhow::{bail, Context, Result};
-use ferrodyn_kernel::{assemble, Data};
+use ferrodyn_kernel::assemble;
 use std::path::Path;
 
 /// Violation above which an initial joint state is flagged (m, or rad-like for angular rows).
@@ -16,8 +17,8 @@ const VIOLATION_WARNING: f64 = 1e-4;
 /// Drift above which a joint is flagged during the prescribed-motion run.
 const DRIFT_WARNING: f64 = 1e-6;
 
-/// Compiles a loaded scene's rigid part into the host's capacity class.
-fn rigid_from(scene: Scene, path: &Path) -> Result<(Scene, Box<HostRigid>, NameMaps)> {
+/// Compiles a loaded scene's rigid part into a host model.
+fn rigid_from(scene: Scene, path: &Path) -> Result<(Scene, HostModel, NameMaps)> {
     if !scene.flexibles.is_empty() {
         bail!(
             "{}: rigid bodies together with flexible bodies are run by `ferrodyn run`, not here",
@@ -25,7 +26,7 @@ fn rigid_from(scene: Scene, path: &Path) -> Result<(Scene, Box<HostRigid>, NameM
         );
     }
     let (model, names) = scene.build_rigid()?;
-    Ok((scene, Box::new(model), names))
+    Ok((scene, model, names))
 }
 
 /// `ferrodyn check SCENE`: prints a preflight report; fails on errors, warns on violations.
@@ -48,8 +49,8 @@ pub fn check_scene(path: &Path, with_settle: bool, with_motion: bool) -> Result<
         "kernel capacities needed: bodies {}, joints {}, forces {}, rows {}, skyline {}",
         c.bodies, c.joints, c.forces, c.rows, c.skyline
     );
-    let mut data = Box::new(Data::new(&*model));
-    let dof = dof_report(&*model, &mut data)?;
+    let mut data = HostData::new(&model);
+    let dof = dof_report(&model, &mut data)?;
     println!(
         "DOF: Grübler {} | rank of Φ_q {} → {} independent",
         dof.gruebler, dof.rank, dof.independent
@@ -57,7 +58,7 @@ pub fn check_scene(path: &Path, with_settle: bool, with_motion: bool) -> Result<
     for (joint, row) in &dof.redundant {
         println!("  redundant: joint \"{}\" row {row}", names.joints[*joint]);
     }
-    let violations = joint_violations(&*model, &mut data)?;
+    let violations = joint_violations(&model, &mut data)?;
     for (name, v) in names.joints.iter().zip(&violations) {
         let flag = if *v > VIOLATION_WARNING {
             "  WARNING: inconsistent initial position"
@@ -67,8 +68,8 @@ pub fn check_scene(path: &Path, with_settle: bool, with_motion: bool) -> Result<
         println!("  joint \"{name}\": |Φ| at t0 = {v:.3e}{flag}");
     }
     if dof.redundant.is_empty() {
-        let iterations = assemble(&*model, &mut data).context("assembling the initial configuration")?;
-        let after = joint_violations(&*model, &mut data)?
+        let iterations = assemble(&model, &mut data).context("assembling the initial configuration")?;
+        let after = joint_violations(&model, &mut data)?
             .into_iter()
             .fold(0.0f64, f64::max);
         println!("assembly: {iterations} Newton iterations, max |Φ| {after:.3e}");
@@ -82,7 +83,7 @@ pub fn check_scene(path: &Path, with_settle: bool, with_motion: bool) -> Result<
     if with_settle {
         let mut method = scene.integrator();
         let rest = settle(
-            &*model,
+            &model,
             &mut data,
             &mut method,
             scene.simulation.step,
@@ -94,7 +95,7 @@ pub fn check_scene(path: &Path, with_settle: bool, with_motion: bool) -> Result<
             "settled in {:.2} s (kinetic energy {:.2e} J); joint reactions on body j:",
             rest.time, rest.kinetic
         );
-        for (name, r) in names.joints.iter().zip(joint_reactions(&*model, &mut data)?) {
+        for (name, r) in names.joints.iter().zip(joint_reactions(&model, &mut data)?) {
             println!(
                 "  {name}: force [{:.6}, {:.6}, {:.6}] N",
                 r.force.x, r.force.y, r.force.z
@@ -136,7 +137,7 @@ pub fn run_scene(path: &Path, out: &Path, force: bool, end: Option<f64>) -> Resu
         reactions: scene.output.reactions,
     };
     let mut method = scene.integrator();
-    let summary = simulate(&*model, &mut method, &settings, &dir)?;
+    let summary = simulate(&model, &mut method, &settings, &dir)?;
     println!(
         "{} steps in {:.2} s wall; max |ΔE| = {:.3e} J, max |Φ| = {:.2e}",
         summary.steps, summary.wall_seconds, summary.max_energy_change, summary.max_violation
@@ -164,9 +165,9 @@ pub fn run_scene(path: &Path, out: &Path, force: bool, end: Option<f64>) -> Resu
 
 /// Runs the scene to its end time in memory and reports the largest |Φ| of every joint over the
 /// output times: the prescribed-motion check (a drive's |Φ| is its tracking error).
-fn prescribed_motion(scene: &Scene, model: &HostRigid, names: &NameMaps) -> Result<()> {
+fn prescribed_motion(scene: &Scene, model: &HostModel, names: &NameMaps) -> Result<()> {
     let sim = &scene.simulation;
-    let mut data = Box::new(Data::new(model));
+    let mut data = HostData::new(model);
     assemble(model, &mut data).context("assembling the initial configuration")?;
     let mut method = scene.integrator();
     let steps = (sim.end_time / sim.step).round().max(0.0) as u64;

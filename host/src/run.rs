@@ -6,7 +6,7 @@ use crate::watch::{Diagnostic, Watch};
 use anyhow::{Context, Result};
 use ferrodyn_kernel::analysis::{energy, violation};
 use ferrodyn_kernel::integrators::Method;
-use ferrodyn_kernel::{step, Data, Model};
+use ferrodyn_kernel::{step, ModelStorage, RigidData, RigidModel};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -41,13 +41,13 @@ pub struct RunSummary {
 }
 
 /// Runs `model` from its initial state and writes `trajectory.csv` and `energy.csv`.
-pub fn simulate<const B: usize, const J: usize, const F: usize, const C: usize, const S: usize>(
-    model: &Model<f64, B, J, F, C, S>,
+pub fn simulate<St: ModelStorage>(
+    model: &RigidModel<f64, St>,
     integrator: &mut Method<f64>,
     settings: &RunSettings,
     out: &OutputDir,
 ) -> Result<RunSummary> {
-    let mut data = Box::new(Data::new(model));
+    let mut data = Box::new(RigidData::new(model));
     ferrodyn_kernel::assemble(model, &mut data).context("assembling the initial configuration")?;
     let n = model.bodies().len();
     let mut trajectory = out.file("trajectory.csv")?;

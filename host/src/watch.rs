@@ -2,7 +2,7 @@
 //! (energy growth without external work, constraint drift per joint). A NaN stops the run as a
 //! kernel error naming the body and time, which the driver reports the same way.
 
-use ferrodyn_kernel::{JointKind, Model};
+use ferrodyn_kernel::{JointKind, ModelStorage, RigidModel};
 
 /// What the watch saw.
 #[derive(Clone, Debug, PartialEq)]
@@ -64,8 +64,8 @@ impl Watch {
     /// when nothing does work on the system (no applied forces, no driving constraints);
     /// `energy_tolerance` is relative to max(|E0|, largest kinetic energy seen), and
     /// `drift_tolerance` is absolute.
-    pub fn new<const B: usize, const J: usize, const F: usize, const C: usize, const S: usize>(
-        model: &Model<f64, B, J, F, C, S>,
+    pub fn new<St: ModelStorage>(
+        model: &RigidModel<f64, St>,
         initial_energy: f64,
         energy_tolerance: f64,
         drift_tolerance: f64,

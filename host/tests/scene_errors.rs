@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use ferrodyn_host::scene::{Scene, SceneError};
+use ferrodyn_kernel::Fixed;
 
 /// A valid two-body arm; tests break one line of it.
 const ARM: &str = r#"[simulation]
@@ -221,13 +222,21 @@ fn clamp_on_a_non_planar_group_is_refused() {
 fn kernel_capacity_error_names_the_item() {
     let path = write("capacity.toml", ARM);
     let scene = Scene::load(&path).unwrap();
-    let message = scene.build_rigid::<1, 2, 0, 8, 64>().err().unwrap().to_string();
+    let message = scene
+        .build_rigid::<Fixed<1, 2, 0, 8, 64>>()
+        .err()
+        .unwrap()
+        .to_string();
     let prefix = format!("{}/", path.parent().unwrap().display());
     assert_eq!(
         message.strip_prefix(&prefix).unwrap(),
         "capacity.toml:14: body \"forearm\": capacity exceeded: Bodies capacity is 1, the scene needs 2"
     );
-    let message = scene.build_rigid::<2, 2, 0, 7, 64>().err().unwrap().to_string();
+    let message = scene
+        .build_rigid::<Fixed<2, 2, 0, 7, 64>>()
+        .err()
+        .unwrap()
+        .to_string();
     assert_eq!(
         message.strip_prefix(&prefix).unwrap(),
         "capacity.toml:27: joint \"elbow\": capacity exceeded: ConstraintRows capacity is 7, the scene needs 8"

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use ferrodyn_host::scene::Scene;
 use ferrodyn_kernel::integrators::Rk4;
 use ferrodyn_kernel::models::{revolute_chain, simple_pendulum, ChainSpec};
-use ferrodyn_kernel::{step, Data};
+use ferrodyn_kernel::{step, Data, Fixed};
 
 fn scenes_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenes")
@@ -36,7 +36,7 @@ fn pendulum_scene_steps_bit_for_bit_like_the_kernel_model() {
     // Reference: kernel::models::simple_pendulum(1 kg, 1 m, 90°), same construction order.
     let scene = load("pendulum.toml");
     assert_eq!(scene.integrator().name(), "rk4");
-    let (from_scene, names) = scene.build_rigid::<1, 1, 0, 1, 1>().unwrap();
+    let (from_scene, names) = scene.build_rigid::<Fixed<1, 1, 0, 1, 1>>().unwrap();
     assert_eq!(names.bodies, ["bob"]);
     let reference = simple_pendulum(1.0, 1.0, FRAC_PI_2).unwrap();
     let (mut a, mut b) = (Data::new(&from_scene), Data::new(&reference));
@@ -60,7 +60,7 @@ fn chain20_scene_steps_bit_for_bit_like_the_kernel_chain() {
             (caps.bodies, caps.joints, caps.rows, caps.skyline),
             (20, 20, 100, S)
         );
-        let (from_scene, _) = scene.build_rigid::<20, 20, 0, 100, S>().unwrap();
+        let (from_scene, _) = scene.build_rigid::<Fixed<20, 20, 0, 100, S>>().unwrap();
         let reference = revolute_chain::<f64, 20, 20, 0, 100, S>(&ChainSpec::standard(20)).unwrap();
         let (mut a, mut b) = (Box::new(Data::new(&from_scene)), Box::new(Data::new(&reference)));
         for _ in 0..1000 {
@@ -80,7 +80,7 @@ fn chain20_scene_steps_bit_for_bit_like_the_kernel_chain() {
 fn arm_has_four_dof_and_the_strap_takes_one() {
     // Grübler: 6·2 − 3 (spherical) − 5 (revolute) = 4; a distance constraint removes 1 more.
     for (file, dof) in [("arm.toml", 4), ("arm_strap.toml", 3)] {
-        let (model, names) = load(file).build_rigid::<2, 3, 1, 9, 45>().unwrap();
+        let (model, names) = load(file).build_rigid::<Fixed<2, 3, 1, 9, 45>>().unwrap();
         assert_eq!(model.gruebler_dof(), dof, "{file}");
         assert_eq!(names.joint("elbow"), Some(1));
         assert_eq!(names.force("elbow_damper"), Some(0));
@@ -100,7 +100,7 @@ fn every_scene_loads_and_compiles() {
         with_stack(move || {
             let scene = Scene::load(&path).unwrap_or_else(|e| panic!("{e}"));
             let (rigid, _) = scene
-                .build_rigid::<32, 32, 8, 160, 2000>()
+                .build_rigid::<Fixed<32, 32, 8, 160, 2000>>()
                 .unwrap_or_else(|e| panic!("{e}"));
             for k in 0..scene.flexibles.len() {
                 let flex: Box<Flexible> = Box::new(scene.build_flexible(k).unwrap_or_else(|e| panic!("{e}")));
@@ -123,7 +123,7 @@ fn the_readme_example_is_a_valid_scene() {
     let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("readme_example.toml");
     std::fs::write(&path, example).unwrap();
     let scene = Scene::load(&path).unwrap_or_else(|e| panic!("{e}"));
-    let (model, names) = scene.build_rigid::<2, 3, 2, 9, 45>().unwrap();
+    let (model, names) = scene.build_rigid::<Fixed<2, 3, 2, 9, 45>>().unwrap();
     assert_eq!(model.gruebler_dof(), 3);
     assert_eq!(names.forces, ["elbow_damper", "push"]);
     assert_eq!(scene.integrator().name(), "dopri45");
@@ -136,7 +136,7 @@ fn spinning_beam_scene_steps_as_a_coupled_system() {
     const STATE: usize = 2 * (7 + 12 * 400);
     with_stack(|| {
         let scene = load("spinning_beam.toml");
-        let (hub, names) = scene.build_rigid::<1, 2, 0, 6, 21>().unwrap();
+        let (hub, names) = scene.build_rigid::<Fixed<1, 2, 0, 6, 21>>().unwrap();
         assert_eq!(names.joints, ["axle", "motor"]);
         let beam: Box<Flexible> = Box::new(scene.build_flexible(0).unwrap());
         let attachments = scene.attachments(0, &hub, &beam).unwrap();

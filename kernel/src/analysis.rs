@@ -1,10 +1,11 @@
 //! Energies, momenta and constraint violation of the current state.
 
 use crate::constraint::SideState;
-use crate::data::Data;
-use crate::force::side;
+use crate::data::RigidData;
 use crate::math::Vec3;
-use crate::model::Model;
+use crate::model::RigidModel;
+use crate::storage::{DataStorage, ModelStorage};
+use crate::MassProperties;
 use crate::{BodyRef, Real};
 
 /// Energy and momentum summary of a state.
@@ -40,58 +41,79 @@ struct BodyMotion<R> {
     side: SideState<R>,
 }
 
-fn motions<'a, R: Real, const B: usize, const J: usize, const F: usize, const C: usize, const S: usize>(
-    model: &'a Model<R, B, J, F, C, S>,
-    data: &'a Data<R, B, C, S>,
+/// Kinematics of body `i` from the state in `data`.
+fn body_motion<R: Real, D: DataStorage>(
+    mp: &MassProperties<R>,
+    data: &RigidData<R, D>,
+    i: usize,
+) -> BodyMotion<R> {
+    let rot = data.orientation(i).normalized().unwrap_or_default().to_matrix();
+    let omega_body = data.angular_velocity(i);
+    let w = rot.mul_vec(omega_body);
+    let lever = rot.mul_vec(mp.cg);
+    let side = SideState {
+        x: data.position(i),
+        rot,
+        v: data.velocity(i),
+        w,
+    };
+    BodyMotion {
+        cg: side.x + lever,
+        cg_velocity: side.v + w.cross(lever),
+        omega_body,
+        side,
+    }
+}
+
+fn motions<'a, R: Real, St: ModelStorage>(
+    model: &'a RigidModel<R, St>,
+    data: &'a RigidData<R, St::Data>,
 ) -> impl Iterator<Item = (usize, BodyMotion<R>)> + 'a {
-    model.mass.iter().enumerate().map(move |(i, mp)| {
-        let rot = data.orientation(i).normalized().unwrap_or_default().to_matrix();
-        let omega_body = data.angular_velocity(i);
-        let w = rot.mul_vec(omega_body);
-        let lever = rot.mul_vec(mp.cg);
-        let side = SideState {
-            x: data.position(i),
-            rot,
-            v: data.velocity(i),
-            w,
-        };
-        (
-            i,
-            BodyMotion {
-                cg: side.x + lever,
-                cg_velocity: side.v + w.cross(lever),
-                omega_body,
-                side,
-            },
-        )
-    })
+    model
+        .mass
+        .iter()
+        .enumerate()
+        .map(move |(i, mp)| (i, body_motion(mp, data, i)))
+}
+
+/// Side state (pose and velocities) of a body reference at the state in `data`.
+fn side_of<R: Real, St: ModelStorage>(
+    model: &RigidModel<R, St>,
+    data: &RigidData<R, St::Data>,
+    b: BodyRef,
+) -> SideState<R> {
+    match b {
+        BodyRef::Body(i) => model
+            .mass
+            .get(i)
+            .map_or(SideState::GROUND, |mp| body_motion(mp, data, i).side),
+        BodyRef::Ground => SideState::GROUND,
+    }
 }
 
 /// Kinetic and potential energy.
-pub fn energy<R: Real, const B: usize, const J: usize, const F: usize, const C: usize, const S: usize>(
-    model: &Model<R, B, J, F, C, S>,
-    data: &Data<R, B, C, S>,
+pub fn energy<R: Real, St: ModelStorage>(
+    model: &RigidModel<R, St>,
+    data: &RigidData<R, St::Data>,
 ) -> Energy<R> {
     let mut e = Energy::default();
-    let mut sides = [SideState::GROUND; B];
     for (i, m) in motions(model, data) {
         let mp = &model.mass[i];
         e.kinetic += R::HALF * mp.mass * m.cg_velocity.norm_squared()
             + R::HALF * m.omega_body.dot(mp.inertia_cg.mul_vec(m.omega_body));
         e.potential -= mp.mass * model.gravity.dot(m.cg);
-        sides[i] = m.side;
     }
     for f in model.forces.iter() {
-        e.potential += f.potential_energy(&model.joints, &sides[..model.bodies.len()]);
+        e.potential += f.potential_energy(&model.joints, |b| side_of(model, data, b));
     }
     e
 }
 
 /// Total linear momentum Σ m v_cg and angular momentum about the global origin
 /// Σ (x_cg × m v_cg + R J_cg ω), both global.
-pub fn momentum<R: Real, const B: usize, const J: usize, const F: usize, const C: usize, const S: usize>(
-    model: &Model<R, B, J, F, C, S>,
-    data: &Data<R, B, C, S>,
+pub fn momentum<R: Real, St: ModelStorage>(
+    model: &RigidModel<R, St>,
+    data: &RigidData<R, St::Data>,
 ) -> (Vec3<R>, Vec3<R>) {
     let (mut p, mut l) = (Vec3::ZERO, Vec3::ZERO);
     for (i, m) in motions(model, data) {
@@ -104,19 +126,17 @@ pub fn momentum<R: Real, const B: usize, const J: usize, const F: usize, const C
 }
 
 /// Largest position and velocity constraint violation at the current state.
-pub fn violation<R: Real, const B: usize, const J: usize, const F: usize, const C: usize, const S: usize>(
-    model: &Model<R, B, J, F, C, S>,
-    data: &Data<R, B, C, S>,
+pub fn violation<R: Real, St: ModelStorage>(
+    model: &RigidModel<R, St>,
+    data: &RigidData<R, St::Data>,
 ) -> Violation<R> {
-    let mut sides = [SideState::GROUND; B];
-    for (i, m) in motions(model, data) {
-        sides[i] = m.side;
-    }
-    let sides = &sides[..model.bodies.len()];
     let mut v = Violation::<R>::default();
     let mut rows = [crate::constraint::ConstraintRow::default(); 6];
     for joint in model.joints.iter() {
-        let (si, sj) = (side(sides, joint.body_i), side(sides, joint.body_j));
+        let (si, sj) = (
+            side_of(model, data, joint.body_i),
+            side_of(model, data, joint.body_j),
+        );
         let n = joint.kind.rows();
         crate::constraint::evaluate_joint(joint, &si, &sj, data.clock.time, &mut rows[..n]);
         for row in &rows[..n] {

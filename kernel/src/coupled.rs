@@ -100,7 +100,7 @@ impl<R: Real> Attachment<R> {
 /// State of a coupled rigid–flexible simulation.
 #[derive(Clone, Debug)]
 pub struct CoupledData<
-    R,
+    R: Real,
     const B: usize,
     const C: usize,
     const S: usize,
@@ -502,7 +502,7 @@ pub fn step_coupled<
             mass_override,
         } = data;
         let k = stages.each_mut().map(|s| &mut s[..len]);
-        let mut rigid_system = RigidSystem::new(rigid.view(), rd.work.view(rd.body_count, rd.row_count));
+        let mut rigid_system = RigidSystem::new(rigid.view(), rd.work.view());
         rigid_system.v_base = layout.positions();
         rigid_system.mass_override = &mut mass_override[..];
         let n = NODE_COORDS * layout.nodes;

@@ -4,22 +4,22 @@ use crate::body::BodyRef;
 use crate::constraint::{ConstraintRow, SideState};
 use crate::force::Wrench;
 use crate::math::{Quat, Vec3};
-use crate::model::Model;
+use crate::model::RigidModel;
+use crate::storage::{filled, DataStorage, FixedData, List, ModelStorage};
 use crate::{Real, StepStats, STAGE_BUFFERS};
 
 /// Reals per body in the state vector: 7 position coordinates + 6 velocities.
 pub const BODY_STATE: usize = 13;
 
 /// Workspace of the dynamics: everything computed from (q, v, t) in one evaluation.
-#[derive(Clone, Debug)]
-pub(crate) struct Work<R, const B: usize, const C: usize, const S: usize> {
-    pub sides: [SideState<R>; B],
-    pub wrench: [Wrench<R>; B],
-    pub accel: [[R; 6]; B],
-    pub rows: [ConstraintRow<R>; C],
-    pub minv_jt: [[[R; 6]; 2]; C],
-    pub matrix: [R; S],
-    pub lambda: [R; C],
+pub(crate) struct Work<R: Real, D: DataStorage> {
+    pub sides: D::Bodies<SideState<R>>,
+    pub wrench: D::Bodies<Wrench<R>>,
+    pub accel: D::Bodies<[R; 6]>,
+    pub rows: D::Rows<ConstraintRow<R>>,
+    pub minv_jt: D::Rows<[[R; 6]; 2]>,
+    pub matrix: D::Skyline<R>,
+    pub lambda: D::Rows<R>,
 }
 
 /// Mutable borrows of the workspace, without capacities.
@@ -33,51 +33,88 @@ pub(crate) struct WorkView<'a, R> {
     pub lambda: &'a mut [R],
 }
 
-impl<R: Real, const B: usize, const C: usize, const S: usize> Work<R, B, C, S> {
-    pub fn view(&mut self, bodies: usize, rows: usize) -> WorkView<'_, R> {
+impl<R: Real, D: DataStorage> Work<R, D> {
+    pub fn view(&mut self) -> WorkView<'_, R> {
         WorkView {
-            sides: &mut self.sides[..bodies],
-            wrench: &mut self.wrench[..bodies],
-            accel: &mut self.accel[..bodies],
-            rows: &mut self.rows[..rows],
-            minv_jt: &mut self.minv_jt[..rows],
-            matrix: &mut self.matrix[..],
-            lambda: &mut self.lambda[..rows],
+            sides: &mut self.sides,
+            wrench: &mut self.wrench,
+            accel: &mut self.accel,
+            rows: &mut self.rows,
+            minv_jt: &mut self.minv_jt,
+            matrix: &mut self.matrix,
+            lambda: &mut self.lambda,
         }
     }
 }
 
 /// All mutable state of a simulation: time, state vector, integrator stages, workspace and
-/// counters. Sized by the same capacities as its [`Model`].
-#[derive(Clone, Debug)]
-pub struct Data<R, const BODIES: usize, const ROWS: usize, const SKYLINE: usize> {
+/// counters, kept in the data storage `D` of its model (see [`RigidModel`]).
+pub struct RigidData<R: Real, D: DataStorage> {
     pub(crate) clock: crate::Clock<R>,
     pub(crate) body_count: usize,
     pub(crate) row_count: usize,
     /// Flat state `[q of all bodies (7 each) | v of all bodies (6 each)]`.
-    pub(crate) state: [[R; BODY_STATE]; BODIES],
-    pub(crate) stages: [[[R; BODY_STATE]; BODIES]; STAGE_BUFFERS],
-    pub(crate) work: Work<R, BODIES, ROWS, SKYLINE>,
+    pub(crate) state: D::Bodies<[R; BODY_STATE]>,
+    pub(crate) stages: [D::Bodies<[R; BODY_STATE]>; STAGE_BUFFERS],
+    pub(crate) work: Work<R, D>,
 }
 
-impl<R: Real, const B: usize, const C: usize, const S: usize> Data<R, B, C, S> {
+/// The data of a fixed-capacity [`Model`](crate::Model): `BODIES`, `ROWS` and `SKYLINE` as in
+/// its model.
+pub type Data<R, const BODIES: usize, const ROWS: usize, const SKYLINE: usize> =
+    RigidData<R, FixedData<BODIES, ROWS, SKYLINE>>;
+
+impl<R: Real, D: DataStorage> Clone for RigidData<R, D> {
+    fn clone(&self) -> Self {
+        Self {
+            clock: self.clock,
+            body_count: self.body_count,
+            row_count: self.row_count,
+            state: self.state.clone(),
+            stages: self.stages.clone(),
+            work: Work {
+                sides: self.work.sides.clone(),
+                wrench: self.work.wrench.clone(),
+                accel: self.work.accel.clone(),
+                rows: self.work.rows.clone(),
+                minv_jt: self.work.minv_jt.clone(),
+                matrix: self.work.matrix.clone(),
+                lambda: self.work.lambda.clone(),
+            },
+        }
+    }
+}
+
+impl<R: Real, D: DataStorage> core::fmt::Debug for RigidData<R, D> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("RigidData")
+            .field("time", &self.clock.time)
+            .field("steps", &self.clock.steps)
+            .field("state", &self.state())
+            .finish()
+    }
+}
+
+impl<R: Real, D: DataStorage> RigidData<R, D> {
     /// Fresh data for `model`, holding its bodies' initial state at t = 0.
-    pub fn new<const J: usize, const F: usize>(model: &Model<R, B, J, F, C, S>) -> Self {
-        let zero_side = SideState::GROUND;
+    pub fn new<St: ModelStorage<Data = D>>(model: &RigidModel<R, St>) -> Self {
+        let (bodies, rows) = (model.bodies.len(), model.row_count);
+        // The data lists have the model's capacities, so they hold its sizes.
+        let list = |n, zero| filled(n, zero).unwrap_or_else(List::empty);
         let mut data = Self {
             clock: crate::Clock::new(),
-            body_count: model.bodies.len(),
-            row_count: model.row_count,
-            state: [[R::ZERO; BODY_STATE]; B],
-            stages: [[[R::ZERO; BODY_STATE]; B]; STAGE_BUFFERS],
+            body_count: bodies,
+            row_count: rows,
+            state: list(bodies, [R::ZERO; BODY_STATE]),
+            stages: core::array::from_fn(|_| list(bodies, [R::ZERO; BODY_STATE])),
             work: Work {
-                sides: [zero_side; B],
-                wrench: [Wrench::default(); B],
-                accel: [[R::ZERO; 6]; B],
-                rows: [ConstraintRow::default(); C],
-                minv_jt: [[[R::ZERO; 6]; 2]; C],
-                matrix: [R::ZERO; S],
-                lambda: [R::ZERO; C],
+                sides: filled(bodies, SideState::GROUND).unwrap_or_else(List::empty),
+                wrench: filled(bodies, Wrench::default()).unwrap_or_else(List::empty),
+                accel: filled(bodies, [R::ZERO; 6]).unwrap_or_else(List::empty),
+                rows: filled(rows, ConstraintRow::default()).unwrap_or_else(List::empty),
+                minv_jt: filled(rows, [[R::ZERO; 6]; 2]).unwrap_or_else(List::empty),
+                matrix: filled(model.skyline_entries, R::ZERO).unwrap_or_else(List::empty),
+                lambda: filled(rows, R::ZERO).unwrap_or_else(List::empty),
             },
         };
         for (i, body) in model.bodies.iter().enumerate() {
@@ -106,16 +143,16 @@ impl<R: Real, const B: usize, const C: usize, const S: usize> Data<R, B, C, S> {
     }
     /// The flat state `[q | v]` (7 + 6 reals a body).
     pub fn state(&self) -> &[R] {
-        &self.state.as_flattened()[..BODY_STATE * self.body_count]
+        self.state.as_flattened()
     }
     /// Lagrange multipliers of the last dynamics evaluation, one per constraint row
     /// (reaction of row r on the bodies: −Φ_qᵀ λ).
     pub fn multipliers(&self) -> &[R] {
-        &self.work.lambda[..self.row_count]
+        &self.work.lambda
     }
     /// Evaluated constraint rows of the last dynamics evaluation or projection.
     pub fn constraint_rows(&self) -> &[ConstraintRow<R>] {
-        &self.work.rows[..self.row_count]
+        &self.work.rows
     }
 
     fn q_index(&self, body: usize) -> usize {

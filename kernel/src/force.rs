@@ -325,7 +325,7 @@ impl<R: Real> Force<R> {
     }
 
     /// Potential energy stored in this element (springs; zero for applied loads).
-    pub(crate) fn potential_energy(&self, joints: &[Joint<R>], states: &[SideState<R>]) -> R {
+    pub(crate) fn potential_energy(&self, joints: &[Joint<R>], side: impl Fn(BodyRef) -> SideState<R>) -> R {
         match *self {
             Self::SpringDamper {
                 body_i,
@@ -336,7 +336,7 @@ impl<R: Real> Force<R> {
                 rest_length,
                 ..
             } => {
-                let line = spring_line(&side(states, body_i), point_i, &side(states, body_j), point_j);
+                let line = spring_line(&side(body_i), point_i, &side(body_j), point_j);
                 R::HALF * stiffness * (line.length - rest_length).squared()
             }
             Self::RotationalSpringDamper {
@@ -346,7 +346,7 @@ impl<R: Real> Force<R> {
                 ..
             } => match joints.get(joint) {
                 Some(j) => {
-                    let (theta, _, _) = joint_angle(j, &side(states, j.body_i), &side(states, j.body_j));
+                    let (theta, _, _) = joint_angle(j, &side(j.body_i), &side(j.body_j));
                     R::HALF * stiffness * (theta - rest_angle).squared()
                 }
                 None => R::ZERO,

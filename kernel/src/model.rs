@@ -1,16 +1,18 @@
 //! The immutable model and its builder.
 //!
-//! Capacities are const generic parameters: `BODIES`, `JOINTS`, `FORCES`, `ROWS` (scalar
+//! A [`RigidModel`] keeps its items in a [`ModelStorage`]. On a microcontroller that is
+//! [`Fixed`] capacities, const generic parameters: `BODIES`, `JOINTS`, `FORCES`, `ROWS` (scalar
 //! constraint equations) and `SKYLINE` (stored entries of the constraint-matrix profile, see
-//! [`skyline_entries`]). Exceeding any is a [`BuildError::CapacityExceeded`].
+//! [`skyline_entries`]); [`Model`] names that case. Exceeding any is a
+//! [`BuildError::CapacityExceeded`]. A host supplies growable storage instead.
 
 use crate::body::{Body, MassProperties};
 use crate::force::Force;
 use crate::joint::Joint;
 use crate::math::Vec3;
 use crate::skyline::SkylineLayout;
+use crate::storage::{Fixed, List, ModelStorage};
 use crate::{BodyRef, BuildError, Capacity, Item, Real};
-use heapless::Vec;
 
 /// How constraint drift is controlled.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -76,29 +78,70 @@ fn first_coupled<R: Real>(joints: &[Joint<R>], a: usize) -> Option<(usize, usize
     None
 }
 
-/// The immutable description of a rigid multibody system.
-#[derive(Clone, Debug)]
-pub struct Model<
+/// The immutable description of a rigid multibody system, its items kept in `St`.
+pub struct RigidModel<R: Real, St: ModelStorage> {
+    pub(crate) gravity: Vec3<R>,
+    pub(crate) bodies: St::Bodies<Body<R>>,
+    pub(crate) mass: St::Bodies<MassProperties<R>>,
+    pub(crate) joints: St::Joints<Joint<R>>,
+    pub(crate) joint_start: St::Joints<usize>,
+    /// Earliest joint coupled to each joint through a shared body (bounds its profile).
+    pub(crate) joint_first: St::Joints<usize>,
+    pub(crate) forces: St::Forces<Force<R>>,
+    pub(crate) row_count: usize,
+    /// Skyline profile: first stored column and diagonal position of each row (see `skyline`).
+    pub(crate) first: St::Rows<usize>,
+    pub(crate) diag: St::Rows<usize>,
+    pub(crate) row_joint: St::Rows<usize>,
+    pub(crate) skyline_entries: usize,
+    pub(crate) stabilization: Stabilization<R>,
+}
+
+/// A rigid model with fixed capacities and no allocation: the microcontroller's model.
+pub type Model<
     R,
     const BODIES: usize,
     const JOINTS: usize,
     const FORCES: usize,
     const ROWS: usize,
     const SKYLINE: usize,
-> {
-    pub(crate) gravity: Vec3<R>,
-    pub(crate) bodies: Vec<Body<R>, BODIES>,
-    pub(crate) mass: Vec<MassProperties<R>, BODIES>,
-    pub(crate) joints: Vec<Joint<R>, JOINTS>,
-    pub(crate) joint_start: Vec<usize, JOINTS>,
-    /// Earliest joint coupled to each joint through a shared body (bounds its profile).
-    pub(crate) joint_first: Vec<usize, JOINTS>,
-    pub(crate) forces: Vec<Force<R>, FORCES>,
-    pub(crate) row_count: usize,
-    pub(crate) first: [usize; ROWS],
-    pub(crate) diag: [usize; ROWS],
-    pub(crate) row_joint: [usize; ROWS],
-    pub(crate) stabilization: Stabilization<R>,
+> = RigidModel<R, Fixed<BODIES, JOINTS, FORCES, ROWS, SKYLINE>>;
+
+/// The builder of a fixed-capacity [`Model`].
+pub type ModelBuilder<R, const B: usize, const J: usize, const F: usize, const C: usize, const S: usize> =
+    RigidBuilder<R, Fixed<B, J, F, C, S>>;
+
+impl<R: Real, St: ModelStorage> Clone for RigidModel<R, St> {
+    fn clone(&self) -> Self {
+        Self {
+            gravity: self.gravity,
+            bodies: self.bodies.clone(),
+            mass: self.mass.clone(),
+            joints: self.joints.clone(),
+            joint_start: self.joint_start.clone(),
+            joint_first: self.joint_first.clone(),
+            forces: self.forces.clone(),
+            row_count: self.row_count,
+            first: self.first.clone(),
+            diag: self.diag.clone(),
+            row_joint: self.row_joint.clone(),
+            skyline_entries: self.skyline_entries,
+            stabilization: self.stabilization,
+        }
+    }
+}
+
+impl<R: Real, St: ModelStorage> core::fmt::Debug for RigidModel<R, St> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("RigidModel")
+            .field("gravity", &self.gravity)
+            .field("bodies", &&*self.bodies)
+            .field("joints", &&*self.joints)
+            .field("forces", &&*self.forces)
+            .field("constraint_rows", &self.row_count)
+            .field("stabilization", &self.stabilization)
+            .finish()
+    }
 }
 
 /// A borrowed, capacity-free view of a model: the algorithms work on slices, so their code is
@@ -128,24 +171,23 @@ impl<'a, R: Real> ModelView<'a, R> {
     }
 }
 
-impl<R: Real, const B: usize, const J: usize, const F: usize, const C: usize, const S: usize>
-    Model<R, B, J, F, C, S>
-{
+impl<R: Real, St: ModelStorage> RigidModel<R, St> {
     /// Starts a builder with gravity `g` (global, m/s²).
-    pub fn builder(gravity: Vec3<R>) -> ModelBuilder<R, B, J, F, C, S> {
-        ModelBuilder {
-            model: Model {
+    pub fn builder(gravity: Vec3<R>) -> RigidBuilder<R, St> {
+        RigidBuilder {
+            model: RigidModel {
                 gravity,
-                bodies: Vec::new(),
-                mass: Vec::new(),
-                joints: Vec::new(),
-                joint_start: Vec::new(),
-                joint_first: Vec::new(),
-                forces: Vec::new(),
+                bodies: List::empty(),
+                mass: List::empty(),
+                joints: List::empty(),
+                joint_start: List::empty(),
+                joint_first: List::empty(),
+                forces: List::empty(),
                 row_count: 0,
-                first: [0; C],
-                diag: [0; C],
-                row_joint: [0; C],
+                first: List::empty(),
+                diag: List::empty(),
+                row_joint: List::empty(),
+                skyline_entries: 0,
                 stabilization: Stabilization::default(),
             },
         }
@@ -178,6 +220,10 @@ impl<R: Real, const B: usize, const J: usize, const F: usize, const C: usize, co
     pub fn stabilization(&self) -> &Stabilization<R> {
         &self.stabilization
     }
+    /// Stored entries of the constraint-matrix profile (the `SKYLINE` capacity this model needs).
+    pub fn skyline_entries(&self) -> usize {
+        self.skyline_entries
+    }
     /// Degrees of freedom by the Grübler count 6·bodies − rows (redundant rows not detected).
     pub fn gruebler_dof(&self) -> isize {
         6 * self.bodies.len() as isize - self.row_count as isize
@@ -202,27 +248,30 @@ impl<R: Real, const B: usize, const J: usize, const F: usize, const C: usize, co
     }
 }
 
-/// Builds a [`Model`], checking every item as it is added.
-pub struct ModelBuilder<R, const B: usize, const J: usize, const F: usize, const C: usize, const S: usize> {
-    model: Model<R, B, J, F, C, S>,
+/// Builds a [`RigidModel`], checking every item as it is added.
+pub struct RigidBuilder<R: Real, St: ModelStorage> {
+    model: RigidModel<R, St>,
 }
 
-impl<R: Real, const B: usize, const J: usize, const F: usize, const C: usize, const S: usize>
-    ModelBuilder<R, B, J, F, C, S>
-{
+/// The error for a full list of capacity `L::capacity()` that needed `needed` entries.
+fn full<T, L: List<T>>(capacity: Capacity, needed: usize) -> BuildError {
+    BuildError::CapacityExceeded {
+        capacity,
+        needed,
+        available: L::capacity(),
+    }
+}
+
+impl<R: Real, St: ModelStorage> RigidBuilder<R, St> {
     /// Adds a body; returns its reference.
     pub fn add_body(&mut self, body: Body<R>) -> Result<BodyRef, BuildError> {
         let m = &mut self.model;
         let index = m.bodies.len();
         body.validate(index)?;
         let mass = MassProperties::of(&body).ok_or(BuildError::InertiaNotPositiveDefinite { body: index })?;
-        let full = BuildError::CapacityExceeded {
-            capacity: Capacity::Bodies,
-            needed: index + 1,
-            available: B,
-        };
-        m.bodies.push(body).map_err(|_| full)?;
-        m.mass.push(mass).map_err(|_| full)?;
+        let full = full::<_, St::Bodies<Body<R>>>(Capacity::Bodies, index + 1);
+        m.bodies.try_push(body).map_err(|_| full)?;
+        m.mass.try_push(mass).map_err(|_| full)?;
         Ok(BodyRef::Body(index))
     }
 
@@ -232,20 +281,12 @@ impl<R: Real, const B: usize, const J: usize, const F: usize, const C: usize, co
         let index = m.joints.len();
         joint.validate(index, m.bodies.len())?;
         let rows = m.row_count + joint.kind.rows();
-        if rows > C {
-            return Err(BuildError::CapacityExceeded {
-                capacity: Capacity::ConstraintRows,
-                needed: rows,
-                available: C,
-            });
+        if rows > St::Rows::<usize>::capacity() {
+            return Err(full::<_, St::Rows<usize>>(Capacity::ConstraintRows, rows));
         }
-        let full = BuildError::CapacityExceeded {
-            capacity: Capacity::Joints,
-            needed: index + 1,
-            available: J,
-        };
-        m.joints.push(joint).map_err(|_| full)?;
-        m.joint_start.push(m.row_count).map_err(|_| full)?;
+        let full = full::<_, St::Joints<usize>>(Capacity::Joints, index + 1);
+        m.joints.try_push(joint).map_err(|_| full)?;
+        m.joint_start.try_push(m.row_count).map_err(|_| full)?;
         m.row_count = rows;
         Ok(index)
     }
@@ -255,11 +296,9 @@ impl<R: Real, const B: usize, const J: usize, const F: usize, const C: usize, co
         let m = &mut self.model;
         let index = m.forces.len();
         force.validate(index, &m.joints, m.bodies.len())?;
-        m.forces.push(force).map_err(|_| BuildError::CapacityExceeded {
-            capacity: Capacity::Forces,
-            needed: index + 1,
-            available: F,
-        })?;
+        m.forces
+            .try_push(force)
+            .map_err(|_| full::<_, St::Forces<Force<R>>>(Capacity::Forces, index + 1))?;
         Ok(index)
     }
 
@@ -282,29 +321,27 @@ impl<R: Real, const B: usize, const J: usize, const F: usize, const C: usize, co
     }
 
     /// Lays out the constraint matrix profile and returns the finished model.
-    pub fn build(mut self) -> Result<Model<R, B, J, F, C, S>, BuildError> {
+    pub fn build(mut self) -> Result<RigidModel<R, St>, BuildError> {
         let m = &mut self.model;
         if !m.gravity.is_finite() {
             return Err(BuildError::NonFinite { item: Item::Ground });
         }
         let needed = skyline_entries(&m.joints);
-        if needed > S {
-            return Err(BuildError::CapacityExceeded {
-                capacity: Capacity::SkylineEntries,
-                needed,
-                available: S,
-            });
+        if needed > St::Skyline::<R>::capacity() {
+            return Err(full::<_, St::Skyline<R>>(Capacity::SkylineEntries, needed));
         }
+        m.skyline_entries = needed;
         let mut next = 0;
         for (a, (joint, &start)) in m.joints.iter().zip(m.joint_start.iter()).enumerate() {
             let (first_joint, first) = first_coupled(&m.joints, a).unwrap_or((a, start));
-            // Cannot fail: joint_first has the same capacity as joints.
-            let _ = m.joint_first.push(first_joint);
-            for r in start..start + joint.kind.rows() {
-                m.first[r] = first;
-                m.row_joint[r] = a;
+            // Cannot fail: these lists have the capacities of joints and rows checked above.
+            let _ = m.joint_first.try_push(first_joint);
+            for _ in start..start + joint.kind.rows() {
+                let r = m.first.len();
+                let _ = m.first.try_push(first);
+                let _ = m.row_joint.try_push(a);
                 next += r - first;
-                m.diag[r] = next;
+                let _ = m.diag.try_push(next);
                 next += 1;
             }
         }

@@ -2,7 +2,8 @@
 //! firmware: one definition each, so every user of "the 20-link chain" simulates the same thing.
 
 use crate::math::{Quat, Vec3};
-use crate::{Body, BodyRef, BuildError, Frame, Joint, JointKind, Model, ModelBuilder, Real};
+use crate::storage::ModelStorage;
+use crate::{Body, BodyRef, BuildError, Frame, Joint, JointKind, Model, Real, RigidBuilder};
 
 /// Standard gravity used by the canonical models (m/s²), along −z.
 pub const GRAVITY: f64 = 9.81;
@@ -44,15 +45,8 @@ impl<R: Real> ChainSpec<R> {
 
 /// Adds the chain's bodies and joints to `builder` (link k is body k, joint k joins link k to
 /// link k − 1 or to the ground). Body origins sit at the rods' centres.
-pub fn add_revolute_chain<
-    R: Real,
-    const B: usize,
-    const J: usize,
-    const F: usize,
-    const C: usize,
-    const S: usize,
->(
-    builder: &mut ModelBuilder<R, B, J, F, C, S>,
+pub fn add_revolute_chain<R: Real, St: ModelStorage>(
+    builder: &mut RigidBuilder<R, St>,
     spec: &ChainSpec<R>,
 ) -> Result<(), BuildError> {
     let half = spec.link_length * R::HALF;
@@ -163,7 +157,7 @@ pub fn add_box_mesh<R: Real, const N: usize, const E: usize, const S: usize>(
 /// joint driven at constant speed, carrying an ANCF cantilever (1 m × 0.1 m × 0.1 m,
 /// E = 1e8 Pa, ν = 0.3, ρ = 1000 kg/m³, 4×1×1 hexahedra → 24 tetrahedra) whose root face sits
 /// on the hub rim at x = 0.1 m, attached to the hub.
-pub struct SpinningBeam<R> {
+pub struct SpinningBeam<R: Real> {
     /// The hub and its drive.
     pub hub: Model<R, 1, 2, 0, 6, 21>,
     /// The beam.

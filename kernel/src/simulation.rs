@@ -1,37 +1,29 @@
 //! Stepping a model: the public entry points that pair a [`Model`] with its [`Data`].
 
-use crate::data::Data;
+use crate::data::RigidData;
 use crate::dynamics::RigidSystem;
-use crate::model::Model;
+use crate::model::RigidModel;
+use crate::storage::{DataStorage, ModelStorage};
 use crate::{Integrator, KernelError, OdeSystem, Real, Stages, StepStats};
 
-impl<R: Real, const B: usize, const C: usize, const S: usize> Data<R, B, C, S> {
+impl<R: Real, D: DataStorage> RigidData<R, D> {
     /// Splits the data into the state vector, the integrator stages and the dynamics system.
-    fn parts<'a, const J: usize, const F: usize>(
+    fn parts<'a, St: ModelStorage<Data = D>>(
         &'a mut self,
-        model: &'a Model<R, B, J, F, C, S>,
+        model: &'a RigidModel<R, St>,
     ) -> (&'a mut [R], Stages<'a, R>, RigidSystem<'a, R>) {
-        let n = 13 * self.body_count;
-        let y = &mut self.state.as_flattened_mut()[..n];
-        let k = self.stages.each_mut().map(|s| &mut s.as_flattened_mut()[..n]);
-        let system = RigidSystem::new(model.view(), self.work.view(self.body_count, self.row_count));
+        let y = self.state.as_flattened_mut();
+        let k = self.stages.each_mut().map(|s| s.as_flattened_mut());
+        let system = RigidSystem::new(model.view(), self.work.view());
         (y, Stages { k }, system)
     }
 }
 
 /// Advances `data` by `dt` with `integrator`. Never allocates, never panics; on error the state
 /// is left at the start of the step (time unchanged).
-pub fn step<
-    R: Real,
-    I: Integrator<R>,
-    const B: usize,
-    const J: usize,
-    const F: usize,
-    const C: usize,
-    const S: usize,
->(
-    model: &Model<R, B, J, F, C, S>,
-    data: &mut Data<R, B, C, S>,
+pub fn step<R: Real, I: Integrator<R>, St: ModelStorage>(
+    model: &RigidModel<R, St>,
+    data: &mut RigidData<R, St::Data>,
     integrator: &mut I,
     dt: R,
 ) -> Result<StepStats, KernelError> {
@@ -44,9 +36,9 @@ pub fn step<
 
 /// Projects the current state onto Φ(q, t) = 0 and Φ̇ = 0 (assembly of the initial
 /// configuration). Returns the Newton iterations used.
-pub fn assemble<R: Real, const B: usize, const J: usize, const F: usize, const C: usize, const S: usize>(
-    model: &Model<R, B, J, F, C, S>,
-    data: &mut Data<R, B, C, S>,
+pub fn assemble<R: Real, St: ModelStorage>(
+    model: &RigidModel<R, St>,
+    data: &mut RigidData<R, St::Data>,
 ) -> Result<u32, KernelError> {
     let t = data.clock.time;
     let (y, _, mut system) = data.parts(model);
@@ -55,9 +47,9 @@ pub fn assemble<R: Real, const B: usize, const J: usize, const F: usize, const C
 
 /// Evaluates accelerations and constraint multipliers at the current state without stepping
 /// (results in [`Data::multipliers`], [`Data::constraint_rows`] and [`accelerations`]).
-pub fn forward<R: Real, const B: usize, const J: usize, const F: usize, const C: usize, const S: usize>(
-    model: &Model<R, B, J, F, C, S>,
-    data: &mut Data<R, B, C, S>,
+pub fn forward<R: Real, St: ModelStorage>(
+    model: &RigidModel<R, St>,
+    data: &mut RigidData<R, St::Data>,
 ) -> Result<(), KernelError> {
     let t = data.clock.time;
     let (y, _, mut system) = data.parts(model);
@@ -66,16 +58,9 @@ pub fn forward<R: Real, const B: usize, const J: usize, const F: usize, const C:
 
 /// Evaluates every constraint row (Φ, Φ_q, Φ_t, γ) at the current state into
 /// [`Data::constraint_rows`], without solving anything: works with redundant constraints too.
-pub fn evaluate_constraints<
-    R: Real,
-    const B: usize,
-    const J: usize,
-    const F: usize,
-    const C: usize,
-    const S: usize,
->(
-    model: &Model<R, B, J, F, C, S>,
-    data: &mut Data<R, B, C, S>,
+pub fn evaluate_constraints<R: Real, St: ModelStorage>(
+    model: &RigidModel<R, St>,
+    data: &mut RigidData<R, St::Data>,
 ) -> Result<(), KernelError> {
     let t = data.clock.time;
     let (y, _, mut system) = data.parts(model);
@@ -86,8 +71,6 @@ pub fn evaluate_constraints<
 
 /// Accelerations of the last dynamics evaluation: per body (origin acceleration global,
 /// angular acceleration body axes).
-pub fn accelerations<R: Real, const B: usize, const C: usize, const S: usize>(
-    data: &Data<R, B, C, S>,
-) -> &[[R; 6]] {
-    &data.work.accel[..data.body_count]
+pub fn accelerations<R: Real, D: DataStorage>(data: &RigidData<R, D>) -> &[[R; 6]] {
+    &data.work.accel
 }

@@ -1,6 +1,7 @@
-//! Compiling the rigid part of a validated scene into a fixed-capacity kernel [`Model`].
+//! Compiling the rigid part of a validated scene into a rigid model: the host's growable
+//! [`HostModel`](crate::model::HostModel) or a fixed-capacity kernel [`Model`](ferrodyn_kernel::Model).
 
-use ferrodyn_kernel::{skyline_entries, BuildError, Capacity, Item, Joint, Model};
+use ferrodyn_kernel::{skyline_entries, BuildError, Capacity, Item, Joint, ModelStorage, RigidModel};
 
 use super::error::{ErrorKind, ItemName, SceneError};
 use super::Scene;
@@ -87,10 +88,8 @@ impl Scene {
 
     /// Builds the rigid model (bodies, then joints and drives, then forces, in file order).
     /// Kernel errors are reported against the scene item that caused them.
-    pub fn build_rigid<const B: usize, const J: usize, const F: usize, const C: usize, const S: usize>(
-        &self,
-    ) -> Result<(Model<f64, B, J, F, C, S>, NameMaps), SceneError> {
-        let mut b = Model::<f64, B, J, F, C, S>::builder(self.simulation.gravity);
+    pub fn build_rigid<St: ModelStorage>(&self) -> Result<(RigidModel<f64, St>, NameMaps), SceneError> {
+        let mut b = RigidModel::<f64, St>::builder(self.simulation.gravity);
         for body in &self.bodies {
             b.add_body(body.value.body).map_err(|e| self.kernel_error(e))?;
         }
