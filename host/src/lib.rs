@@ -14,5 +14,6 @@ pub mod preflight;
 pub mod run;
 pub mod scene;
 pub mod scenes;
+pub mod sensor;
 pub mod vtu;
 pub mod watch;

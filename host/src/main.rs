@@ -106,12 +106,7 @@ fn main() -> Result<()> {
             let model = scenes::revolute_chain(links).context("building the built-in chain")?;
             let dir = OutputDir::create(&out, force)?;
             println!("ferrodyn: {links}-link revolute chain, {integrator}, dt = {dt} s, t = 0 … {end} s");
-            let settings = RunSettings {
-                end_time: end,
-                step: dt,
-                output_interval,
-                reactions: false,
-            };
+            let settings = RunSettings::everything(&model, end, dt, output_interval);
             let summary = simulate(&model, &mut method, &settings, &dir)?;
             println!(
                 "{} steps in {:.2} s wall ({:.1} µs/step); max |ΔE| = {:.3e} J, max |Φ| = {:.2e}",

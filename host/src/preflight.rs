@@ -134,7 +134,9 @@ pub fn run_scene(path: &Path, out: &Path, force: bool, end: Option<f64>) -> Resu
         end_time: sim.end_time,
         step: sim.step,
         output_interval: sim.output_interval,
-        reactions: scene.output.reactions,
+        outputs: scene.output,
+        names: names.clone(),
+        sensors: scene.sensors.clone(),
     };
     let mut method = scene.integrator();
     let summary = simulate(&model, &mut method, &settings, &dir)?;

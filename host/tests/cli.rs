@@ -138,7 +138,7 @@ fn check_reports_the_arm_dof_and_run_uses_the_scene() {
     let reactions = std::fs::read_to_string(arm_out.join("reactions.csv")).unwrap();
     assert_eq!(
         reactions.lines().next().unwrap(),
-        "time,joint0_fx,joint0_fy,joint0_fz,joint1_fx,joint1_fy,joint1_fz"
+        "time,shoulder_fx,shoulder_fy,shoulder_fz,elbow_fx,elbow_fy,elbow_fz"
     );
     assert_eq!(reactions.lines().count(), 1 + 11);
     let _ = std::fs::remove_dir_all(&arm_out);

@@ -287,3 +287,30 @@ fn unreadable_scene_file() {
         "{message}"
     );
 }
+
+#[test]
+fn sensor_on_the_wrong_joint_or_without_a_target() {
+    let text = format!("{ARM}\n[[sensor]]\nname = \"enc\"\njoint = \"shoulder\"\n");
+    assert_eq!(
+        error_of("sensor_joint.toml", &text),
+        "sensor_joint.toml:36: sensor \"enc\": joint: joint \"shoulder\" is spherical; an angle sensor \
+         needs a revolute or cylindrical joint"
+    );
+    let text = format!("{ARM}\n[[sensor]]\nname = \"lost\"\n");
+    assert_eq!(
+        error_of("sensor_target.toml", &text),
+        "sensor_target.toml:34: sensor \"lost\": body/joint: give either `body` (and optionally \
+         `point`) or `joint`"
+    );
+    let text = format!("{ARM}\n[[sensor]]\nname = \"enc\"\njoint = \"elbow\"\npoint = [0.0, 0.0, 0.0]\n");
+    assert_eq!(
+        error_of("sensor_point.toml", &text),
+        "sensor_point.toml:34: sensor \"enc\": point: `point` belongs to a body sensor, not to a \
+         joint sensor"
+    );
+    let text = format!("{ARM}\n[[sensor]]\nname = \"tip\"\nbody = \"hand\"\n");
+    assert_eq!(
+        error_of("sensor_body.toml", &text),
+        "sensor_body.toml:36: sensor \"tip\": body \"hand\" does not exist (bodies: upper_arm, forearm)"
+    );
+}

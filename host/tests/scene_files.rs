@@ -127,6 +127,12 @@ fn the_readme_example_is_a_valid_scene() {
     assert_eq!(model.gruebler_dof(), 3);
     assert_eq!(names.forces, ["elbow_damper", "push"]);
     assert_eq!(scene.integrator().name(), "dopri45");
+    let sensors: Vec<_> = scene.sensors.iter().map(|s| s.columns()).collect();
+    assert_eq!(
+        sensors[0],
+        ["hand_x", "hand_y", "hand_z", "hand_vx", "hand_vy", "hand_vz"]
+    );
+    assert_eq!(sensors[1], ["elbow_encoder_angle", "elbow_encoder_rate"]);
 }
 
 #[test]

@@ -14,19 +14,20 @@ fn out(name: &str) -> OutputDir {
     OutputDir::create(&dir, true).unwrap()
 }
 
-fn settings(step: f64, end_time: f64) -> RunSettings {
-    RunSettings {
-        end_time,
-        step,
-        output_interval: 0.05,
-        reactions: false,
-    }
+fn settings<St: ModelStorage>(model: &RigidModel<f64, St>, step: f64, end_time: f64) -> RunSettings {
+    RunSettings::everything(model, end_time, step, 0.05)
 }
 
 #[test]
 fn accurate_run_has_no_diagnostics() {
     let model = simple_pendulum(1.0, 1.0, 1.5).unwrap();
-    let summary = simulate(&model, &mut Method::Rk4, &settings(1e-3, 5.0), &out("clean")).unwrap();
+    let summary = simulate(
+        &model,
+        &mut Method::Rk4,
+        &settings(&model, 1e-3, 5.0),
+        &out("clean"),
+    )
+    .unwrap();
     assert!(summary.diagnostics.is_empty(), "{:?}", summary.diagnostics);
 }
 
@@ -38,7 +39,7 @@ fn energy_growth_without_external_work_is_reported() {
     let summary = simulate(
         &model,
         &mut Method::SemiImplicitEuler,
-        &settings(1e-2, 10.0),
+        &settings(&model, 1e-2, 10.0),
         &out("energy"),
     )
     .unwrap();
@@ -73,7 +74,13 @@ fn constraint_drift_is_reported_with_the_joint() {
     })
     .unwrap();
     let model = b.build().unwrap();
-    let summary = simulate(&model, &mut Method::Rk4, &settings(5e-2, 10.0), &out("drift")).unwrap();
+    let summary = simulate(
+        &model,
+        &mut Method::Rk4,
+        &settings(&model, 5e-2, 10.0),
+        &out("drift"),
+    )
+    .unwrap();
     let drift = summary.diagnostics.iter().find_map(|d| match d {
         Diagnostic::ConstraintDrift {
             time,

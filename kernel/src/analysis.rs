@@ -5,8 +5,8 @@ use crate::data::RigidData;
 use crate::math::Vec3;
 use crate::model::RigidModel;
 use crate::storage::{DataStorage, ModelStorage};
-use crate::MassProperties;
 use crate::{BodyRef, Real};
+use crate::{JointKind, MassProperties};
 
 /// Energy and momentum summary of a state.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -123,6 +123,23 @@ pub fn momentum<R: Real, St: ModelStorage>(
         l += m.cg.cross(pi) + m.side.rot.mul_vec(mp.inertia_cg.mul_vec(m.omega_body));
     }
     (p, l)
+}
+
+/// Angle θ (rad, x axis of frame i to x axis of frame j about z of frame i, in (−π, π]) and its
+/// rate θ̇ (rad/s) of a revolute or cylindrical joint: what an encoder on the joint reads.
+/// `None` for other joint kinds or an unknown joint.
+pub fn joint_angle<R: Real, St: ModelStorage>(
+    model: &RigidModel<R, St>,
+    data: &RigidData<R, St::Data>,
+    joint: usize,
+) -> Option<(R, R)> {
+    let j = model.joints.get(joint)?;
+    if !matches!(j.kind, JointKind::Revolute | JointKind::Cylindrical) {
+        return None;
+    }
+    let (si, sj) = (side_of(model, data, j.body_i), side_of(model, data, j.body_j));
+    let (theta, rate, _) = crate::force::joint_angle(j, &si, &sj);
+    Some((theta, rate))
 }
 
 /// Largest position and velocity constraint violation at the current state.

@@ -209,6 +209,16 @@ impl<R: Real, D: DataStorage> RigidData<R, D> {
         self.set_vec_at(i, velocity);
         self.set_vec_at(i + 3, angular_velocity);
     }
+    /// Global velocity of a body-fixed point (body coordinates); zero for a ground point.
+    pub fn point_velocity(&self, body: BodyRef, local: Vec3<R>) -> Vec3<R> {
+        match body {
+            BodyRef::Ground => Vec3::ZERO,
+            BodyRef::Body(b) => {
+                let q = self.orientation(b);
+                self.velocity(b) + q.rotate(self.angular_velocity(b).cross(local))
+            }
+        }
+    }
     /// Global position of a body-fixed point (body coordinates), or of a ground point.
     pub fn point_position(&self, body: BodyRef, local: Vec3<R>) -> Vec3<R> {
         match body {

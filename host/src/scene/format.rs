@@ -32,9 +32,29 @@ pub struct RawScene {
     /// `[[flexible]]` tables.
     #[serde(default)]
     pub flexible: Vec<Spanned<RawFlexible>>,
+    /// `[[sensor]]` tables.
+    #[serde(default)]
+    pub sensor: Vec<Spanned<RawSensor>>,
     /// `[output]`.
     #[serde(default)]
     pub output: RawOutput,
+}
+
+/// `[[sensor]]`: a body-fixed point (`body`, `point`) or a joint's angle (`joint`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSensor {
+    /// Unique sensor name.
+    pub name: Spanned<String>,
+    /// Body carrying the point.
+    pub body: Option<Spanned<String>>,
+    /// The point in body coordinates (default: the body origin).
+    pub point: Option<Vec3Field>,
+    /// Revolute or cylindrical joint whose angle and rate are measured.
+    pub joint: Option<Spanned<String>>,
+    /// Draw it in sensors.png (default true).
+    #[serde(default = "yes")]
+    pub plot: bool,
 }
 
 /// `[simulation]`: time span, step, integrator, gravity.
@@ -320,8 +340,8 @@ pub struct RawOutput {
     /// Joint reactions (default false).
     #[serde(default)]
     pub reactions: bool,
-    /// Plots (default false).
-    #[serde(default)]
+    /// PNG plots of energy and sensors (default true: people would rather look than read).
+    #[serde(default = "yes")]
     pub plots: bool,
 }
 
@@ -331,7 +351,7 @@ impl Default for RawOutput {
             states: true,
             energy: true,
             reactions: false,
-            plots: false,
+            plots: true,
         }
     }
 }

@@ -123,6 +123,8 @@ pub struct Scene {
     pub forces: Vec<Named<Force<f64>>>,
     /// Flexible bodies in file order.
     pub flexibles: Vec<FlexibleSpec>,
+    /// Sensors in file order.
+    pub sensors: Vec<crate::sensor::Sensor>,
     /// Output selection.
     pub output: OutputSpec,
 }

@@ -12,6 +12,7 @@ use super::convert::{self, Rule};
 use super::error::{ErrorKind, ItemName, SceneError, Source};
 use super::format::*;
 use super::{flexible, force, BodySpec, Named, OutputSpec, Scene, Simulation};
+use crate::sensor::{Sensor, SensorKind};
 
 /// The reserved body name of the fixed global frame.
 pub const GROUND: &str = "ground";
@@ -126,6 +127,7 @@ impl<'a> Names<'a> {
         match self.kind {
             "body" => "bodies",
             "joint" => "joints",
+            "sensor" => "sensors",
             _ => "items",
         }
     }
@@ -164,6 +166,7 @@ pub(super) fn validate(source: Source, text: &str) -> Result<Scene, SceneError> 
     }
     let (joints, joint_names) = joints_and_drives(&mut c, &raw, &body_names, bodies.len())?;
     let forces = forces(&mut c, &raw, &body_names, &joint_names, &joints)?;
+    let sensors = sensors(&mut c, &raw, &body_names, &joint_names, &joints)?;
     let mut flex_names = Names::new("flexible");
     let mut flexibles = Vec::new();
     for f in &raw.flexible {
@@ -180,6 +183,7 @@ pub(super) fn validate(source: Source, text: &str) -> Result<Scene, SceneError> 
         joints,
         forces,
         flexibles,
+        sensors,
         output: OutputSpec {
             states: o.states,
             energy: o.energy,
@@ -237,6 +241,56 @@ fn joints_and_drives<'a>(
         });
     }
     Ok((joints, names))
+}
+
+/// The sensors: a body point (`body`, optional `point`) or a revolute/cylindrical `joint`.
+fn sensors(
+    c: &mut Checker,
+    raw: &RawScene,
+    body_names: &Names,
+    joint_names: &Names,
+    joints: &[Named<Joint<f64>>],
+) -> Result<Vec<Sensor>, SceneError> {
+    let mut names = Names::new("sensor");
+    let mut sensors = Vec::new();
+    for s in &raw.sensor {
+        let r = s.get_ref();
+        c.item = Some(ItemName::new("sensor", r.name.get_ref()));
+        names.add(c, &r.name)?;
+        let kind = match (&r.body, &r.joint) {
+            (Some(body), None) => SensorKind::Point {
+                body: body_names.find(c, "body", body)?,
+                point: c.vector_or("point", &r.point, Vec3::ZERO)?,
+            },
+            (None, Some(joint)) => {
+                let index = joint_names.find(c, "joint", joint)?;
+                let kind = joints[index].value.kind;
+                if !matches!(kind, JointKind::Revolute | JointKind::Cylindrical) {
+                    let reason = format!(
+                        "joint \"{}\" is {}; an angle sensor needs a revolute or cylindrical joint",
+                        joint.get_ref(),
+                        kind.name()
+                    );
+                    return Err(c.invalid(&joint.span(), "joint", reason));
+                }
+                if r.point.is_some() {
+                    let reason = "`point` belongs to a body sensor, not to a joint sensor".to_string();
+                    return Err(c.invalid(&s.span(), "point", reason));
+                }
+                SensorKind::JointAngle { joint: index }
+            }
+            _ => {
+                let reason = "give either `body` (and optionally `point`) or `joint`".to_string();
+                return Err(c.invalid(&s.span(), "body/joint", reason));
+            }
+        };
+        sensors.push(Sensor {
+            name: r.name.get_ref().clone(),
+            kind,
+            plot: r.plot,
+        });
+    }
+    Ok(sensors)
 }
 
 /// The force elements, with the kernel's own checks.
