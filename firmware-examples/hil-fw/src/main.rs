@@ -9,6 +9,9 @@
 #![no_std]
 #![no_main]
 
+#[cfg(feature = "defmt")]
+use defmt_semihosting as _;
+
 use board::{println, SysTickClock};
 use cortex_m_rt::entry;
 use hil::{Outcome, OverrunPolicy};
