@@ -12,6 +12,9 @@
  * Run:    qemu-system-arm ... -plugin ./insn_count.so,begin=0x...,end=0x...,section=0x...
  *         (addresses from `nm`, Thumb bit cleared); the report goes to stderr (or -D file).
  *
+ * With `profile=N` (and `profile_section=K` to restrict it to section K) it also prints, at exit, the N translated blocks (by start address) that
+ * executed the most instructions inside windows: map them to functions with `nm -n`.
+ *
  * Debian ships no QEMU plugin header, so the few declarations of the plugin API used here
  * (stable since QEMU 4.2, API version 1 as in QEMU 7.2) are written out below.
  */
@@ -56,10 +59,43 @@ static bool in_window;
 static uint64_t sec_windows, sec_sum, sec_min, sec_max;
 static unsigned section_index;
 
+/* Optional profile: instructions inside windows per translated-block start address. */
+#define PROFILE_SLOTS 65536
+struct tb_info {
+    uint64_t pc;
+    uint64_t n;
+    uint64_t in_window; /* instructions executed inside windows */
+};
+static struct tb_info *profile_slots;
+static unsigned profile_top;
+static long profile_section = -1; /* profile only this section (all when -1) */
+
 static void on_tb(unsigned int vcpu, void *udata)
 {
     (void)vcpu;
     total += (uint64_t)(uintptr_t)udata;
+}
+
+static void on_tb_profiled(unsigned int vcpu, void *udata)
+{
+    (void)vcpu;
+    struct tb_info *info = udata;
+    total += info->n;
+    if (in_window && (profile_section < 0 || (long)section_index == profile_section))
+        info->in_window += info->n;
+}
+
+static struct tb_info *profile_slot(uint64_t pc, uint64_t n)
+{
+    size_t i = (size_t)((pc >> 1) * 2654435761u) % PROFILE_SLOTS;
+    for (size_t probe = 0; probe < PROFILE_SLOTS; probe++, i = (i + 1) % PROFILE_SLOTS) {
+        if (profile_slots[i].n == 0 || (profile_slots[i].pc == pc && profile_slots[i].n == n)) {
+            profile_slots[i].pc = pc;
+            profile_slots[i].n = n;
+            return &profile_slots[i];
+        }
+    }
+    return NULL;
 }
 
 static void on_begin(unsigned int vcpu, void *udata)
@@ -105,7 +141,13 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
     (void)id;
     size_t n = qemu_plugin_tb_n_insns(tb);
-    qemu_plugin_register_vcpu_tb_exec_cb(tb, on_tb, QEMU_PLUGIN_CB_NO_REGS, (void *)(uintptr_t)n);
+    struct tb_info *info = NULL;
+    if (profile_slots && n > 0)
+        info = profile_slot(qemu_plugin_insn_vaddr(qemu_plugin_tb_get_insn(tb, 0)), n);
+    if (info)
+        qemu_plugin_register_vcpu_tb_exec_cb(tb, on_tb_profiled, QEMU_PLUGIN_CB_NO_REGS, info);
+    else
+        qemu_plugin_register_vcpu_tb_exec_cb(tb, on_tb, QEMU_PLUGIN_CB_NO_REGS, (void *)(uintptr_t)n);
     for (size_t i = 0; i < n; i++) {
         struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
         uint64_t pc = qemu_plugin_insn_vaddr(insn);
@@ -125,6 +167,17 @@ static void on_plugin_exit(qemu_plugin_id_t id, void *udata)
     char line[128];
     snprintf(line, sizeof line, "INSN run total=%" PRIu64 "\n", total);
     qemu_plugin_outs(line);
+    for (unsigned k = 0; profile_slots && k < profile_top; k++) {
+        struct tb_info *best = NULL;
+        for (size_t i = 0; i < PROFILE_SLOTS; i++)
+            if (profile_slots[i].in_window && (!best || profile_slots[i].in_window > best->in_window))
+                best = &profile_slots[i];
+        if (!best)
+            break;
+        snprintf(line, sizeof line, "PROFILE 0x%08" PRIx64 " %" PRIu64 "\n", best->pc, best->in_window);
+        qemu_plugin_outs(line);
+        best->in_window = 0;
+    }
 }
 
 static uint64_t parse_address(const char *value)
@@ -145,6 +198,11 @@ __attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t 
             marker_end = parse_address(arg + 4);
         else if (strncmp(arg, "section=", 8) == 0)
             marker_section = parse_address(arg + 8);
+        else if (strncmp(arg, "profile=", 8) == 0) {
+            profile_top = (unsigned)strtoul(arg + 8, NULL, 0);
+            profile_slots = calloc(PROFILE_SLOTS, sizeof *profile_slots);
+        } else if (strncmp(arg, "profile_section=", 16) == 0)
+            profile_section = strtol(arg + 16, NULL, 0);
         else {
             fprintf(stderr, "insn_count: unknown argument %s\n", arg);
             return -1;
