@@ -155,9 +155,13 @@ proptest! {
     /// ONE step from rest it differs from f64 by 1e-3–4e-2 (absolute, ~10⁵ ε₃₂), always in the
     /// rates of the gradient coordinates (e.g. ∂ṙ/∂Z of a free node), while the f64 rates are
     /// ~1e-3: an acceleration error of ~10² m/s² on the gradient modes, far above both rounding
-    /// terms (≤ 1e-3). Likely cause: the conditioning of the consistent mass matrix in the
-    /// gradient coordinates (their entries scale with h² against the positions) in the f32
-    /// LDLᵀ factorization/solve. Run with `--ignored --nocapture` to see the figures.
+    /// terms (≤ 1e-3). Isolated: the 6-tet block of the firmware (E = 1 MPa), undeformed, at
+    /// rest, with ZERO gravity, gets a gradient-coordinate rate (∂ṙ_x/∂X of node 4) of 2.7e-4
+    /// after one 10 µs RK4 step in f32 (2.7e-5 after 1 µs: a constant spurious acceleration of
+    /// ≈ 27 s⁻²), against 3e-13 in f64: the f32 elastic force of the reference state is far from
+    /// zero, or is amplified by the f32 mass solve in the gradient coordinates (whose mass
+    /// entries scale with h² against the positions). Run with `--ignored --nocapture` to see
+    /// the figures.
     #[test]
     #[ignore = "f32 ANCF path deviates ~1e-2 from f64 after one step (gradient rates); see doc"]
     fn f32_kernel_follows_f64_within_rounding(b in block()) {
