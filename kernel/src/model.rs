@@ -208,6 +208,19 @@ impl<R: Real, St: ModelStorage> RigidModel<R, St> {
     pub fn forces(&self) -> &[Force<R>] {
         &self.forces
     }
+    /// Replaces force element `index` with `force` between steps: the run-time input of a
+    /// hardware-in-the-loop rig (e.g. the actuator torque read each period). The new element is
+    /// checked as [`RigidBuilder::add_force`] checks it; an unknown index or an invalid element
+    /// is an error and leaves the model unchanged. Never allocates.
+    pub fn set_force(&mut self, index: usize, force: Force<R>) -> Result<(), BuildError> {
+        force.validate(index, &self.joints, self.bodies.len())?;
+        let slot = self.forces.get_mut(index).ok_or(BuildError::InvalidParameter {
+            item: Item::Force(index),
+            reason: "no force element with this index",
+        })?;
+        *slot = force;
+        Ok(())
+    }
     /// Number of scalar constraint equations.
     pub fn constraint_rows(&self) -> usize {
         self.row_count

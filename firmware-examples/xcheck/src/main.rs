@@ -1,0 +1,37 @@
+//! Host side of the bit-exact cross-check: runs the firmware's scenarios (the same `plant`
+//! code) on this machine and prints the same `HASH` lines as `chain-fw` and `hil-fw`.
+use hil::OverrunPolicy;
+use plant::rig::{config, VirtualClock};
+use plant::{run_hil, NoHooks, HIL_PERIODS, SCENARIOS};
+
+fn main() {
+    let mut ok = true;
+    for scenario in &SCENARIOS {
+        match (scenario.run)(&mut NoHooks) {
+            Ok(r) => println!(
+                "HASH {} steps={} trajectory={:016x} final={:016x}",
+                scenario.name, r.steps, r.trajectory.0, r.final_state.0
+            ),
+            Err(e) => {
+                ok = false;
+                println!("ERROR {}: {e:?}", scenario.name);
+            }
+        }
+    }
+    match run_hil(
+        config(OverrunPolicy::Skip),
+        VirtualClock::new(100),
+        HIL_PERIODS,
+        &mut NoHooks,
+    ) {
+        Ok(r) => println!(
+            "HASH hil-arm f32 steps={} trajectory={:016x} final={:016x}",
+            r.report.steps, r.report.trajectory.0, r.report.final_state.0
+        ),
+        Err(e) => {
+            ok = false;
+            println!("ERROR hil-arm: {e:?}");
+        }
+    }
+    std::process::exit(if ok { 0 } else { 1 });
+}
