@@ -7,6 +7,7 @@
 pub mod check;
 pub mod flex_run;
 pub mod gmsh;
+pub mod implicit;
 pub mod model;
 pub mod output;
 pub mod plot;

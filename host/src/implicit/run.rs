@@ -1,0 +1,1 @@
+//! `ferrodyn run` for a flexible-body scene with an implicit integrator.
