@@ -145,6 +145,8 @@ enum Attempt {
     Failed {
         residuals: Vec<f64>,
         increments: Vec<f64>,
+        /// An element failure (inverted element) that ended the attempt.
+        cause: Option<ImplicitError>,
     },
 }
 
@@ -401,10 +403,14 @@ impl HhtFlex {
                 Attempt::Failed {
                     residuals,
                     increments,
+                    cause,
                 },
-            ) => (iterations, (residuals, increments)),
+            ) => (iterations, (residuals, increments, cause)),
         };
         if level >= self.options.max_halvings {
+            if let Some(cause) = failure.2 {
+                return Err(cause);
+            }
             return Err(ImplicitError::NotConverged {
                 time: self.time,
                 step: h,
@@ -436,8 +442,14 @@ impl HhtFlex {
             v_pred[i] += h * (1.0 - gamma) * a_full[i];
         }
         self.full = a_full;
-        // Start from a_{n+1} = a_n.
-        let mut a1 = self.a.clone();
+        // Start from q_{n+1} = q_n: a_{n+1} = −v_n/(βh) − (½ − β)/β a_n (robust for steps far
+        // above the periods, where the constant-acceleration guess overshoots).
+        let mut a1 = vec![0.0; nf];
+        self.body.gather_free(&self.v, &mut a1);
+        for (x, a) in a1.iter_mut().zip(&self.a) {
+            *x = -*x / (beta * h) - (0.5 - beta) / beta * a;
+        }
+        let a_start = a1.clone();
         let old_force = self.force.clone();
         let (cm, ck) = {
             let (ra, rb) = (
@@ -477,7 +489,18 @@ impl HhtFlex {
             if let Err(e) = evaluated {
                 self.qn = qn;
                 self.vn = vn;
-                return Err(e);
+                self.force.copy_from_slice(&old_force);
+                return match e {
+                    ImplicitError::Element { .. } => Ok((
+                        iterations,
+                        Attempt::Failed {
+                            residuals,
+                            increments,
+                            cause: Some(e),
+                        },
+                    )),
+                    e => Err(e),
+                };
             }
             // r = M a₁ − (1 + α) Q₁ + α Q_n.
             self.pattern.symmetric_times(&self.mass, &a1, &mut self.residual);
@@ -503,7 +526,7 @@ impl HhtFlex {
                     retried_fresh = true;
                     self.factor_for = None;
                     refactor = true;
-                    a1.copy_from_slice(&self.a);
+                    a1.copy_from_slice(&a_start);
                     iterations = 0;
                     previous = f64::INFINITY;
                     residuals.clear();
@@ -516,6 +539,7 @@ impl HhtFlex {
                     Attempt::Failed {
                         residuals,
                         increments,
+                        cause: None,
                     },
                 ));
             }
