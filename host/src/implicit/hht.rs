@@ -381,6 +381,8 @@ impl HhtFlex {
         match result {
             Ok(()) => {
                 self.steps = snapshot.1 + 1;
+                // Sub-steps sum to h up to round-off: land exactly on t + h.
+                self.time = snapshot.0 + h;
                 Ok(report)
             }
             Err(e) => {
