@@ -8,6 +8,7 @@ pub mod check;
 pub mod dae;
 pub mod flex_run;
 pub mod gmsh;
+pub mod implicit;
 pub mod model;
 pub mod output;
 pub mod plot;

@@ -75,6 +75,8 @@ pub struct RawSimulation {
     pub output_interval: Option<Num>,
     /// Gravity (m/s², default [0, 0, −9.81]).
     pub gravity: Option<Vec3Field>,
+    /// `[simulation.implicit]`: settings of the implicit integrators (hht, newmark).
+    pub implicit: Option<Spanned<super::implicit::RawImplicit>>,
 }
 
 /// Inertia tensor entries about the CG, in body axes.

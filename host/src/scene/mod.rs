@@ -15,6 +15,7 @@ mod error;
 mod flexible;
 mod force;
 mod format;
+mod implicit;
 mod validate;
 
 use std::path::{Path, PathBuf};
@@ -27,6 +28,7 @@ use ferrodyn_kernel::{Body, Force, Joint};
 
 pub use compile::{Capacities, NameMaps};
 pub use error::{Details, ErrorKind, ItemName, SceneError, Source};
+pub use implicit::IMPLICIT_NAMES;
 
 use crate::gmsh::Mesh;
 
@@ -72,6 +74,9 @@ pub struct Simulation {
     pub output_interval: f64,
     /// Gravity (m/s²).
     pub gravity: Vec3<f64>,
+    /// Settings of the implicit integrator when `integrator` is "hht" or "newmark" (flexible
+    /// bodies; `method` is then unused).
+    pub implicit: Option<crate::implicit::HhtOptions>,
 }
 
 /// `[output]`: which series to write.
