@@ -5,6 +5,7 @@
 //! program lives here.
 
 pub mod check;
+pub mod contact;
 pub mod flex_run;
 pub mod gmsh;
 pub mod model;
