@@ -6,6 +6,7 @@
 
 pub mod check;
 pub mod dae;
+pub mod contact;
 pub mod flex_run;
 pub mod gmsh;
 pub mod implicit;

@@ -10,6 +10,7 @@
 //! The format is documented in `scenes/README.md`.
 
 mod compile;
+pub mod contact;
 mod convert;
 mod error;
 mod flexible;
@@ -130,6 +131,8 @@ pub struct Scene {
     pub flexibles: Vec<FlexibleSpec>,
     /// Sensors in file order.
     pub sensors: Vec<crate::sensor::Sensor>,
+    /// Contact shapes and materials (`None`: no `[[shape]]`).
+    pub contact: Option<contact::ContactSpec>,
     /// Output selection.
     pub output: OutputSpec,
 }

@@ -167,6 +167,7 @@ pub(super) fn validate(source: Source, text: &str) -> Result<Scene, SceneError> 
     let (joints, joint_names) = joints_and_drives(&mut c, &raw, &body_names, bodies.len())?;
     let forces = forces(&mut c, &raw, &body_names, &joint_names, &joints)?;
     let sensors = sensors(&mut c, &raw, &body_names, &joint_names, &joints)?;
+    let contact = super::contact::validate(&mut c, &raw.shape, &raw.contact_material, &body_names)?;
     let mut flex_names = Names::new("flexible");
     let mut flexibles = Vec::new();
     for f in &raw.flexible {
@@ -196,6 +197,7 @@ pub(super) fn validate(source: Source, text: &str) -> Result<Scene, SceneError> 
         forces,
         flexibles,
         sensors,
+        contact,
         output: OutputSpec {
             states: o.states,
             energy: o.energy,
