@@ -279,3 +279,101 @@ fn build_flexible(scene: &Scene) -> Result<Models> {
         data,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn scene(text: &str) -> Scene {
+        Scene::parse(Path::new("test.toml"), text).expect("test scene")
+    }
+
+    fn pendulum() -> Scene {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenes/pendulum.toml");
+        Scene::load(&path).expect("scenes/pendulum.toml")
+    }
+
+    /// A crank turning about z on a revolute joint, driven by a ramp at 2 rad/s.
+    const CRANK: &str = r#"
+[simulation]
+end_time = 1.0
+step = 1e-3
+
+[[body]]
+id = 1
+name = "crank"
+mass = 1.0
+inertia = { Ixx = 0.001, Iyy = 0.01, Izz = 0.01 }
+
+[[joint]]
+name = "pivot"
+type = "revolute"
+body_i = "ground"
+body_j = "crank"
+
+[[drive]]
+name = "motor"
+body_i = "ground"
+body_j = "crank"
+coordinate = "rotation"
+function = { ramp = { start = 0.0, initial = 0.0, slope = 2.0 } }
+"#;
+
+    fn angle(s: &Stepper) -> f64 {
+        let q = s.body_pose(0).1.to_array();
+        2.0 * q[3].atan2(q[0])
+    }
+
+    #[test]
+    fn steps_like_the_kernel_step_of_ferrodyn_run() {
+        let scene = pendulum();
+        let (model, _) = scene.build_rigid::<crate::model::Growable>().unwrap();
+        let mut data = HostData::new(&model);
+        assemble(&model, &mut data).unwrap();
+        let mut method = scene.integrator();
+        let mut stepper = Stepper::new(scene.clone()).unwrap();
+        for _ in 0..100 {
+            step(&model, &mut data, &mut method, scene.simulation.step).unwrap();
+            stepper.step().unwrap();
+        }
+        let (p, _) = stepper.body_pose(0);
+        assert_eq!(p, data.position(0), "bit for bit");
+        assert!((stepper.time() - 0.1).abs() < 1e-12);
+        let e = analysis::energy(&model, &data).total();
+        assert_eq!(stepper.energy(), Some(e));
+    }
+
+    #[test]
+    fn drive_rate_changes_continue_from_the_current_angle() {
+        let mut s = Stepper::new(scene(CRANK)).unwrap();
+        assert_eq!(s.drive_rate(), Some(2.0));
+        s.advance_to(0.5).unwrap();
+        assert!((angle(&s) - 1.0).abs() < 1e-6, "{}", angle(&s));
+        s.set_drive_rate(4.0).unwrap();
+        assert_eq!(s.drive_rate(), Some(4.0));
+        s.advance_to(0.75).unwrap();
+        assert!((angle(&s) - 2.0).abs() < 1e-6, "{}", angle(&s));
+        s.reset().unwrap();
+        assert_eq!((s.time(), s.drive_rate()), (0.0, Some(2.0)));
+    }
+
+    #[test]
+    fn gravity_toggles_off_and_back_on() {
+        let mut s = Stepper::new(pendulum()).unwrap();
+        let start = s.body_pose(0).0;
+        assert!(s.gravity_on());
+        s.toggle_gravity().unwrap();
+        assert!(!s.gravity_on());
+        s.advance_to(0.1).unwrap();
+        assert!(
+            (s.body_pose(0).0 - start).norm() < 1e-12,
+            "released at rest without gravity"
+        );
+        s.toggle_gravity().unwrap();
+        s.advance_to(0.2).unwrap();
+        assert!(s.body_pose(0).0.z < start.z - 1e-3, "falls again");
+        assert_eq!(s.drive_rate(), None);
+        s.set_drive_rate(1.0).unwrap();
+    }
+}
