@@ -155,7 +155,7 @@ impl DenseFd {
     }
 
     /// One HHT step from (q, v, a, Q_n) like HhtFlex::step; returns the Newton iterations.
-    fn step(&self, q: &mut [f64], v: &mut [f64], a: &mut Vec<f64>, force_n: &mut Vec<f64>, h: f64) -> u32 {
+    fn step(&self, q: &mut [f64], v: &mut [f64], a: &mut Vec<f64>, force_n: &mut [f64], h: f64) -> u32 {
         let o = options();
         let n = self.n;
         let mut af = vec![0.0; q.len()];

@@ -535,8 +535,8 @@ impl HhtFlex {
             }
             // r = M a₁ − (1 + α) Q₁ + α Q_n.
             self.pattern.symmetric_times(&self.mass, &a1, &mut self.residual);
-            for i in 0..nf {
-                self.residual[i] += -(1.0 + alpha) * self.force[i] + alpha * old_force[i];
+            for ((r, f), old) in self.residual.iter_mut().zip(&self.force).zip(&old_force) {
+                *r += -(1.0 + alpha) * f + alpha * old;
             }
             let norm = self.residual.iter().map(|r| r * r).sum::<f64>().sqrt();
             residuals.push(norm);
