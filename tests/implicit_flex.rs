@@ -15,7 +15,7 @@
 mod cantilever;
 mod common;
 
-use cantilever::{tip_z, Beam, SOFT, STEEL};
+use cantilever::{tip_z, SOFT, STEEL};
 use ferrodyn::host::implicit::{
     elastic_force_and_tangent, FlexBody, HhtFlex, HhtOptions, ImplicitError, Pattern, SparseLdlt,
 };

@@ -128,11 +128,11 @@ impl Pattern {
     pub fn symmetric_times(&self, values: &[f64], x: &[f64], y: &mut [f64]) {
         y.iter_mut().for_each(|v| *v = 0.0);
         for c in 0..self.n {
-            for p in self.col_ptr[c]..self.col_ptr[c + 1] {
-                let r = self.row_idx[p];
-                y[r] += values[p] * x[c];
+            let range = self.col_ptr[c]..self.col_ptr[c + 1];
+            for (&r, &value) in self.row_idx[range.clone()].iter().zip(&values[range]) {
+                y[r] += value * x[c];
                 if r != c {
-                    y[c] += values[p] * x[r];
+                    y[c] += value * x[r];
                 }
             }
         }
