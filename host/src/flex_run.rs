@@ -67,7 +67,11 @@ fn check(scene: &Scene) -> Result<()> {
         }
         let mut data = Box::new(FlexData::new(&*flex));
         let limit = max_frequency(&*flex, &mut data, 500)?;
-        let bound = match sim.method.name() {
+        let bound = match if sim.implicit.is_some() {
+            "implicit"
+        } else {
+            sim.method.name()
+        } {
             "rk4" => Some(limit.rk4()),
             "semi-implicit-euler" | "velocity-verlet" => Some(limit.symplectic()),
             _ => None,
@@ -91,6 +95,11 @@ fn check(scene: &Scene) -> Result<()> {
                 sim.step,
                 sim.step / b,
                 sim.method.name()
+            ),
+            None if sim.implicit.is_some() => println!(
+                "  implicit integrator (unconditionally stable): step {} s = {:.0}× the RK4 limit",
+                sim.step,
+                sim.step / limit.rk4()
             ),
             None => println!(
                 "  adaptive integrator {}: the step is chosen by error control",
@@ -176,6 +185,9 @@ impl Recorder {
 }
 
 fn simulate(scene: &Scene, out: &Path, force: bool) -> Result<()> {
+    if let Some(options) = scene.simulation.implicit {
+        return crate::implicit::simulate_implicit(scene, options, out, force);
+    }
     let flex: Box<HostFlexible> = Box::new(scene.build_flexible(0)?);
     let sim = &scene.simulation;
     let name = &scene.flexibles[0].name;

@@ -5,8 +5,11 @@
 //! program lives here.
 
 pub mod check;
+pub mod dae;
+pub mod contact;
 pub mod flex_run;
 pub mod gmsh;
+pub mod implicit;
 pub mod model;
 pub mod output;
 pub mod plot;

@@ -5,7 +5,7 @@ use crate::check::{dof_report, joint_reactions, joint_violations, settle};
 use crate::model::HostData;
 use crate::model::HostModel;
 use crate::output::OutputDir;
-use crate::run::{simulate, RunSettings};
+use crate::run::{simulate_with_contact, RunSettings};
 use crate::scene::{NameMaps, Scene};
 use crate::watch::Diagnostic;
 use anyhow::{bail, Context, Result};
@@ -139,7 +139,12 @@ pub fn run_scene(path: &Path, out: &Path, force: bool, end: Option<f64>) -> Resu
         sensors: scene.sensors.clone(),
     };
     let mut method = scene.integrator();
-    let summary = simulate(&model, &mut method, &settings, &dir)?;
+    // Contact shapes, checked against the model's bodies; contacts.csv when there are any.
+    let mut world = match &scene.contact {
+        Some(spec) => Some(spec.world(model.bodies().len()).context("setting up contact")?),
+        None => None,
+    };
+    let summary = simulate_with_contact(&model, &mut method, &settings, &dir, world.as_mut())?;
     println!(
         "{} steps in {:.2} s wall; max |ΔE| = {:.3e} J, max |Φ| = {:.2e}",
         summary.steps, summary.wall_seconds, summary.max_energy_change, summary.max_violation

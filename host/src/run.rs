@@ -1,6 +1,8 @@
 //! The simulation driver: steps a model, reports progress, writes trajectory and energy CSV.
 
 use crate::check::{joint_reactions, joint_violations};
+use crate::contact::output::ContactCsv;
+use crate::contact::ContactWorld;
 use crate::output::{energy_plot, progress_bar, CsvWriter, OutputDir};
 use crate::plot::{line_plot, Series};
 use crate::scene::{NameMaps, OutputSpec};
@@ -9,7 +11,7 @@ use crate::watch::{Diagnostic, Watch};
 use anyhow::{Context, Result};
 use ferrodyn_kernel::analysis::{energy, violation};
 use ferrodyn_kernel::integrators::Method;
-use ferrodyn_kernel::{step, ModelStorage, RigidData, RigidModel};
+use ferrodyn_kernel::{step, step_with, ModelStorage, RigidData, RigidModel};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -104,8 +106,27 @@ pub fn simulate<St: ModelStorage>(
     settings: &RunSettings,
     out: &OutputDir,
 ) -> Result<RunSummary> {
+    simulate_with_contact(model, integrator, settings, out, None)
+}
+
+/// [`simulate`] with contact forces from `contact` evaluated at every integrator stage, and
+/// the active contacts written into `contacts.csv` at every output time.
+pub fn simulate_with_contact<St: ModelStorage>(
+    model: &RigidModel<f64, St>,
+    integrator: &mut Method<f64>,
+    settings: &RunSettings,
+    out: &OutputDir,
+    mut contact: Option<&mut ContactWorld>,
+) -> Result<RunSummary> {
     let mut data = Box::new(RigidData::new(model));
     ferrodyn_kernel::assemble(model, &mut data).context("assembling the initial configuration")?;
+    let mut contacts = match contact.as_deref_mut() {
+        Some(world) => {
+            world.commit(&data);
+            Some(ContactCsv::create(out)?)
+        }
+        None => None,
+    };
     let n = model.bodies().len();
     let wanted = &settings.outputs;
     let names = &settings.names;
@@ -195,18 +216,30 @@ pub fn simulate<St: ModelStorage>(
                 row.extend_from_slice(&data.state()[..7 * n]);
                 file.row(&row)?;
             }
+            if let (Some(file), Some(world)) = (contacts.as_mut(), contact.as_deref()) {
+                file.write(t, world)?;
+            }
             progress.set_position(k);
             progress.set_message(format!("{t:.3}"));
         }
         if k < steps {
-            step(model, &mut data, integrator, settings.step)
-                .with_context(|| format!("step {} at t = {} s failed", k + 1, data.time()))?;
+            let stepped = match contact.as_deref_mut() {
+                Some(world) => step_with(model, &mut data, integrator, settings.step, world),
+                None => step(model, &mut data, integrator, settings.step),
+            };
+            stepped.with_context(|| format!("step {} at t = {} s failed", k + 1, data.time()))?;
+            if let Some(world) = contact.as_deref_mut() {
+                world.commit(&data);
+            }
         }
     }
     progress.finish_and_clear();
     let wall_seconds = started.elapsed().as_secs_f64();
     let mut files = Vec::new();
     for file in [trajectory, energies, reactions, sensors].into_iter().flatten() {
+        files.push(file.finish()?);
+    }
+    if let Some(file) = contacts {
         files.push(file.finish()?);
     }
     if wanted.plots {

@@ -11,6 +11,7 @@
 use crate::body::BodyRef;
 use crate::constraint::{evaluate_joint, SideState};
 use crate::data::WorkView;
+use crate::external::{ExternalForces, ExternalLoads};
 use crate::force::{side, Wrench};
 use crate::math::{Quat, Vec3};
 use crate::model::ModelView;
@@ -33,6 +34,8 @@ pub(crate) struct RigidSystem<'a, R> {
     pub v_base: usize,
     /// Per-body mass blocks replacing the rigid-body block (empty: none).
     pub mass_override: &'a mut [MassOverride<R>],
+    /// Caller-supplied forces added at every evaluation (None: none).
+    pub external: Option<&'a mut dyn ExternalForces<R>>,
 }
 
 fn vec_at<R: Real>(y: &[R], i: usize) -> Option<Vec3<R>> {
@@ -60,6 +63,7 @@ impl<'a, R: Real> RigidSystem<'a, R> {
             work,
             v_base,
             mass_override: &mut [],
+            external: None,
         }
     }
 
@@ -243,6 +247,13 @@ impl<'a, R: Real> RigidSystem<'a, R> {
         }
         for f in m.forces {
             f.apply(t, m.joints, self.work.sides, self.work.wrench);
+        }
+        if let Some(external) = self.external.as_deref_mut() {
+            let mut loads = ExternalLoads {
+                sides: self.work.sides,
+                wrench: self.work.wrench,
+            };
+            external.apply(t, &mut loads);
         }
     }
 

@@ -110,8 +110,8 @@ pub fn simple_pendulum<R: Real>(mass: R, length: R, angle: R) -> Result<Model<R,
 /// `divisions` hexahedra along x, y, z, each split into 6 tetrahedra around its main diagonal
 /// (Kuhn's split, conforming between neighbours). Nodes are numbered x-slowest, so a long beam
 /// along x has a narrow profile even before reordering.
-pub fn add_box_mesh<R: Real, const N: usize, const E: usize, const S: usize>(
-    builder: &mut crate::flex::FlexBuilder<R, N, E, S>,
+pub fn add_box_mesh<R: Real, B: crate::flex::FlexMeshBuilder<R>>(
+    builder: &mut B,
     origin: Vec3<R>,
     size: Vec3<R>,
     divisions: [usize; 3],

@@ -2,6 +2,7 @@
 
 use crate::data::RigidData;
 use crate::dynamics::RigidSystem;
+use crate::external::{ExternalForces, NoExternalForces};
 use crate::model::RigidModel;
 use crate::storage::{DataStorage, ModelStorage};
 use crate::{Integrator, KernelError, OdeSystem, Real, Stages, StepStats};
@@ -27,8 +28,20 @@ pub fn step<R: Real, I: Integrator<R>, St: ModelStorage>(
     integrator: &mut I,
     dt: R,
 ) -> Result<StepStats, KernelError> {
+    step_with(model, data, integrator, dt, &mut NoExternalForces)
+}
+
+/// [`step`] with `external` forces evaluated at every integrator stage (e.g. contact).
+pub fn step_with<R: Real, I: Integrator<R>, St: ModelStorage, E: ExternalForces<R>>(
+    model: &RigidModel<R, St>,
+    data: &mut RigidData<R, St::Data>,
+    integrator: &mut I,
+    dt: R,
+    external: &mut E,
+) -> Result<StepStats, KernelError> {
     let mut clock = data.clock;
     let (y, mut stages, mut system) = data.parts(model);
+    system.external = Some(external);
     let stats = clock.step(integrator, &mut system, y, &mut stages, dt)?;
     data.clock = clock;
     Ok(stats)

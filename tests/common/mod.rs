@@ -1,6 +1,10 @@
 //! Shared helpers of the integration tests: reference formulas and measurements.
 #![allow(dead_code)]
 
+use ferrodyn::kernel::math::Vec3;
+use ferrodyn::kernel::models::GRAVITY;
+use ferrodyn::kernel::{analysis, step, BodyRef, Data, Integrator, Model};
+
 /// Complete elliptic integral of the first kind K(k) by the arithmetic–geometric mean:
 /// K(k) = π / (2 AGM(1, √(1 − k²)))  (Abramowitz & Stegun 17.6).
 pub fn elliptic_k(k: f64) -> f64 {
@@ -61,4 +65,45 @@ pub fn with_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> 
         .expect("test thread")
         .join()
         .expect("test thread panicked")
+}
+
+/// Reference: exact period of the simple pendulum released from rest at θ0,
+/// T = 4 √(L/g) K(sin(θ0/2)); for L = 1 m, θ0 = 90°, g = 9.81: 2.3678419 s.
+pub fn exact_period(length: f64, theta0: f64) -> f64 {
+    4.0 * (length / GRAVITY).sqrt() * elliptic_k((theta0 / 2.0).sin())
+}
+
+/// Samples (t, θ, θ̇) of a pendulum whose bob is body 0 hanging from the ground origin.
+pub fn swing<
+    I: Integrator<f64>,
+    const B: usize,
+    const J: usize,
+    const F: usize,
+    const C: usize,
+    const S: usize,
+>(
+    model: &Model<f64, B, J, F, C, S>,
+    integrator: &mut I,
+    duration: f64,
+    dt: f64,
+    bob_point: Vec3<f64>,
+) -> (Vec<(f64, f64, f64)>, Vec<f64>) {
+    let mut data = Data::new(model);
+    let mut samples = Vec::new();
+    let mut energies = Vec::new();
+    let steps = (duration / dt).round() as usize;
+    for _ in 0..=steps {
+        let p = data.point_position(BodyRef::Body(0), bob_point);
+        let w = data.orientation(0).rotate(data.angular_velocity(0));
+        let v = data.velocity(0) + w.cross(data.orientation(0).rotate(bob_point));
+        // Angle from the downward vertical, positive towards +x; rate from the velocity.
+        let theta = p.x.atan2(-p.z);
+        let theta_dot = (v.x * -p.z + p.x * v.z) / (p.x * p.x + p.z * p.z);
+        samples.push((data.time(), theta, theta_dot));
+        energies.push(analysis::energy(model, &data).total());
+        if data.time() < duration - 0.5 * dt {
+            step(model, &mut data, integrator, dt).expect("pendulum step");
+        }
+    }
+    (samples, energies)
 }

@@ -35,6 +35,12 @@ pub struct RawScene {
     /// `[[sensor]]` tables.
     #[serde(default)]
     pub sensor: Vec<Spanned<RawSensor>>,
+    /// `[[shape]]` tables (contact geometry).
+    #[serde(default)]
+    pub shape: Vec<Spanned<RawShape>>,
+    /// `[[contact_material]]` tables.
+    #[serde(default)]
+    pub contact_material: Vec<Spanned<RawContactMaterial>>,
     /// `[output]`.
     #[serde(default)]
     pub output: RawOutput,
@@ -75,6 +81,8 @@ pub struct RawSimulation {
     pub output_interval: Option<Num>,
     /// Gravity (m/s², default [0, 0, −9.81]).
     pub gravity: Option<Vec3Field>,
+    /// `[simulation.implicit]`: settings of the implicit integrators (hht, newmark).
+    pub implicit: Option<Spanned<super::implicit::RawImplicit>>,
 }
 
 /// Inertia tensor entries about the CG, in body axes.
@@ -358,4 +366,53 @@ impl Default for RawOutput {
 
 fn yes() -> bool {
     true
+}
+
+/// `[[shape]]`: a collision shape on a body or on the ground.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawShape {
+    /// Unique shape name.
+    pub name: Spanned<String>,
+    /// Body carrying it, or "ground".
+    pub body: Spanned<String>,
+    /// sphere | box | cylinder | cone | plane.
+    #[serde(rename = "type")]
+    pub kind: Spanned<String>,
+    /// Sphere, cylinder and cone radius (m).
+    pub radius: Option<Num>,
+    /// Box half extents (m).
+    pub half_extents: Option<Vec3Field>,
+    /// Cylinder and cone half height (m).
+    pub half_height: Option<Num>,
+    /// Shape frame origin on the body (default: the body origin).
+    pub pos: Option<Vec3Field>,
+    /// Shape frame orientation on the body (default identity).
+    pub orient: Option<Spanned<RawOrientation>>,
+    /// Young's modulus (Pa, default 210e9).
+    pub youngs_modulus: Option<Num>,
+    /// Poisson's ratio (default 0.3).
+    pub poisson_ratio: Option<Num>,
+    /// Radius of curvature entering R* (m; default from the geometry).
+    pub curvature_radius: Option<Num>,
+}
+
+/// `[[contact_material]]`: contact parameters for a pair of bodies, or the default.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawContactMaterial {
+    /// The two bodies (names or "ground"); absent: the default for every pair.
+    pub bodies: Option<Spanned<[String; 2]>>,
+    /// elastic (default) | plastic: the starting values.
+    pub preset: Option<Spanned<String>>,
+    /// Coefficient of restitution in (0, 1].
+    pub restitution: Option<Num>,
+    /// Coulomb friction coefficient.
+    pub friction: Option<Num>,
+    /// Friction regularization speed (m/s).
+    pub friction_regularization: Option<Num>,
+    /// Smallest impact speed used for the dissipation (m/s).
+    pub min_impact_speed: Option<Num>,
+    /// flores (default) | flores-calibrated.
+    pub dissipation: Option<Spanned<String>>,
 }

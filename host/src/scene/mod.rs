@@ -10,11 +10,13 @@
 //! The format is documented in `scenes/README.md`.
 
 mod compile;
+pub mod contact;
 mod convert;
 mod error;
 mod flexible;
 mod force;
 mod format;
+mod implicit;
 mod validate;
 
 use std::path::{Path, PathBuf};
@@ -27,6 +29,7 @@ use ferrodyn_kernel::{Body, Force, Joint};
 
 pub use compile::{Capacities, NameMaps};
 pub use error::{Details, ErrorKind, ItemName, SceneError, Source};
+pub use implicit::IMPLICIT_NAMES;
 
 use crate::gmsh::Mesh;
 
@@ -72,6 +75,9 @@ pub struct Simulation {
     pub output_interval: f64,
     /// Gravity (m/s²).
     pub gravity: Vec3<f64>,
+    /// Settings of the implicit integrator when `integrator` is "hht" or "newmark" (flexible
+    /// bodies; `method` is then unused).
+    pub implicit: Option<crate::implicit::HhtOptions>,
 }
 
 /// `[output]`: which series to write.
@@ -125,6 +131,8 @@ pub struct Scene {
     pub flexibles: Vec<FlexibleSpec>,
     /// Sensors in file order.
     pub sensors: Vec<crate::sensor::Sensor>,
+    /// Contact shapes and materials (`None`: no `[[shape]]`).
+    pub contact: Option<contact::ContactSpec>,
     /// Output selection.
     pub output: OutputSpec,
 }

@@ -167,6 +167,7 @@ pub(super) fn validate(source: Source, text: &str) -> Result<Scene, SceneError> 
     let (joints, joint_names) = joints_and_drives(&mut c, &raw, &body_names, bodies.len())?;
     let forces = forces(&mut c, &raw, &body_names, &joint_names, &joints)?;
     let sensors = sensors(&mut c, &raw, &body_names, &joint_names, &joints)?;
+    let contact = super::contact::validate(&mut c, &raw.shape, &raw.contact_material, &body_names)?;
     let mut flex_names = Names::new("flexible");
     let mut flexibles = Vec::new();
     for f in &raw.flexible {
@@ -174,6 +175,18 @@ pub(super) fn validate(source: Source, text: &str) -> Result<Scene, SceneError> 
         flex_names.add(&c, &f.get_ref().name)?;
         let resolve = |field, name: &Spanned<String>| body_names.find(&c, field, name);
         flexibles.push(flexible::validate(&c, f, resolve)?);
+    }
+    if let (Some(_), Some(name)) = (simulation.implicit, raw.simulation.get_ref().integrator.as_ref()) {
+        if raw.flexible.len() != 1 || !raw.body.is_empty() {
+            c.item = Some(ItemName::new("simulation", ""));
+            let reason = format!(
+                "\"{}\" integrates one flexible body without rigid bodies (this scene has {} flexible and {} rigid)",
+                name.get_ref(),
+                raw.flexible.len(),
+                raw.body.len()
+            );
+            return Err(c.invalid(&name.span(), "integrator", reason));
+        }
     }
     let o = &raw.output;
     Ok(Scene {
@@ -184,6 +197,7 @@ pub(super) fn validate(source: Source, text: &str) -> Result<Scene, SceneError> 
         forces,
         flexibles,
         sensors,
+        contact,
         output: OutputSpec {
             states: o.states,
             energy: o.energy,
@@ -343,14 +357,18 @@ fn simulation(c: &Checker, s: &Spanned<RawSimulation>) -> Result<Simulation, Sce
         c.number_or("rtol", &r.rtol, Rule::Positive, config.rtol)?,
         c.number_or("atol", &r.atol, Rule::Positive, config.atol)?,
     );
-    let method = Method::from_name(name, config).ok_or_else(|| {
-        let at = r.integrator.as_ref().map_or(s.span(), |n| n.span());
-        let reason = format!(
-            "unknown integrator \"{name}\" (one of: {})",
-            METHOD_NAMES.join(", ")
-        );
-        c.invalid(&at, "integrator", reason)
-    })?;
+    let at = r.integrator.as_ref().map_or(s.span(), |n| n.span());
+    let implicit = super::implicit::settings(c, name, &at, r.implicit.as_ref())?;
+    let method = Method::from_name(name, config)
+        .or(implicit.map(|_| Method::rk4()))
+        .ok_or_else(|| {
+            let reason = format!(
+                "unknown integrator \"{name}\" (one of: {}, {})",
+                METHOD_NAMES.join(", "),
+                super::implicit::IMPLICIT_NAMES.join(", ")
+            );
+            c.invalid(&at, "integrator", reason)
+        })?;
     let output_interval = c.number_or("output_interval", &r.output_interval, Rule::Positive, step)?;
     if output_interval < step {
         let at = r.output_interval.as_ref().map_or(s.span(), |v| v.span());
@@ -364,6 +382,7 @@ fn simulation(c: &Checker, s: &Spanned<RawSimulation>) -> Result<Simulation, Sce
         method,
         output_interval,
         gravity,
+        implicit,
     })
 }
 

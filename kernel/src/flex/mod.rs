@@ -19,7 +19,7 @@ mod system;
 
 pub use analysis::{flex_energy, flex_momentum, max_frequency, FlexEnergy, StableStep};
 pub use data::FlexData;
-pub use model::{Fixity, FlexBuilder, FlexModel};
+pub use model::{element_build_error, Fixity, FlexBuilder, FlexMeshBuilder, FlexModel};
 pub use statics::{solve_static, StaticReport};
 pub use system::step_flex;
 pub(crate) use system::FlexView;

@@ -146,8 +146,26 @@ pub struct FlexBuilder<R, const N: usize, const E: usize, const S: usize> {
     model: FlexModel<R, N, E, S>,
 }
 
+/// A builder that mesh generators fill with nodes and tetrahedra (the kernel's [`FlexBuilder`]
+/// and the host's growable flexible bodies build the same mesh through it).
+pub trait FlexMeshBuilder<R> {
+    /// Adds a node at its reference position; returns its index.
+    fn add_node(&mut self, position: Vec3<R>) -> Result<usize, BuildError>;
+    /// Adds a tetrahedron on four existing nodes; returns its index.
+    fn add_element(&mut self, nodes: [usize; 4]) -> Result<usize, BuildError>;
+}
+
+impl<R: Real, const N: usize, const E: usize, const S: usize> FlexMeshBuilder<R> for FlexBuilder<R, N, E, S> {
+    fn add_node(&mut self, position: Vec3<R>) -> Result<usize, BuildError> {
+        FlexBuilder::add_node(self, position)
+    }
+    fn add_element(&mut self, nodes: [usize; 4]) -> Result<usize, BuildError> {
+        FlexBuilder::add_element(self, nodes)
+    }
+}
+
 /// Maps an element-construction error to a build error naming the element.
-fn element_error(element: usize, e: ElementError) -> BuildError {
+pub fn element_build_error(element: usize, e: ElementError) -> BuildError {
     let item = Item::Element(element);
     match e {
         ElementError::DegenerateElement { .. } => BuildError::InvalidParameter {
@@ -196,7 +214,7 @@ impl<R: Real, const N: usize, const E: usize, const S: usize> FlexBuilder<R, N, 
                 node: n,
             })?;
         }
-        let element = TetElement::new(vertices, &m.material).map_err(|e| element_error(index, e))?;
+        let element = TetElement::new(vertices, &m.material).map_err(|e| element_build_error(index, e))?;
         let full = BuildError::CapacityExceeded {
             capacity: Capacity::Elements,
             needed: index + 1,

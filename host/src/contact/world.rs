@@ -1,0 +1,412 @@
+//! The contact world: shapes on bodies, pair materials, detection and forces, evaluated by the
+//! kernel at every integrator stage through [`ExternalForces`].
+//!
+//! Stepping: `step_with(&model, &mut data, &mut integrator, dt, &mut world)` then
+//! `world.commit(&data)` after every accepted step. The commit detects contacts at the accepted
+//! state, captures the impact speed v₀ of contacts made during the step (kept until the
+//! contact opens) and records the active contacts for output. A contact first seen inside a
+//! step's stages uses its approach speed at that stage until the commit.
+
+use super::broad::{Aabb, SweepAndPrune};
+use super::force::{
+    effective_modulus, effective_radius, friction_force, hertz_stiffness, normal_force, ContactMaterial,
+};
+use super::shape::{Geometry, Shape};
+use super::ContactError;
+use ferrodyn_kernel::{DataStorage, ExternalForces, ExternalLoads, RigidData};
+use parry3d_f64::math::{Matrix, Pose, Rotation, Vector};
+use parry3d_f64::query;
+use parry3d_f64::shape::SharedShape;
+use std::collections::HashMap;
+
+/// Pose and velocity of one body (global axes).
+#[derive(Clone, Copy, Debug)]
+struct BodyFrame {
+    x: Vector,
+    rot: Matrix,
+    v: Vector,
+    w: Vector,
+}
+
+impl BodyFrame {
+    fn point_velocity(&self, p: Vector) -> Vector {
+        self.v + self.w.cross(p - self.x)
+    }
+}
+
+/// One contact point: shapes `a`, `b`, geometry and forces (force on b; a gets the opposite).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContactRecord {
+    /// Index of the first shape.
+    pub shape_a: usize,
+    /// Index of the second shape.
+    pub shape_b: usize,
+    /// Point index within the pair (box corners on a plane give several).
+    pub point_index: u8,
+    /// Contact point (global).
+    pub point: [f64; 3],
+    /// Unit normal from a to b.
+    pub normal: [f64; 3],
+    /// Penetration δ ≥ 0 (m).
+    pub penetration: f64,
+    /// Penetration rate δ̇ (m/s, > 0 approaching).
+    pub penetration_rate: f64,
+    /// Impact speed v₀ used for the dissipation (m/s).
+    pub impact_speed: f64,
+    /// Normal force magnitude F_n ≥ 0 (N), pushing b away from a.
+    pub normal_force: f64,
+    /// Friction force on b (N, global).
+    pub friction_force: [f64; 3],
+}
+
+type ContactKey = (usize, usize, u8);
+
+/// Parameters of one shape pair, fixed at construction.
+#[derive(Clone, Copy, Debug)]
+struct PairLaw {
+    stiffness: f64,
+    chi: f64,
+    material: ContactMaterial,
+}
+
+/// Rigid shapes, their contact materials and the state of their contacts.
+pub struct ContactWorld {
+    shapes: Vec<Shape>,
+    parry: Vec<SharedShape>,
+    local: Vec<Pose>,
+    default_material: ContactMaterial,
+    pair_materials: Vec<(Option<usize>, Option<usize>, ContactMaterial)>,
+    /// Laws of shape pairs by (a, b), a < b, computed on first use.
+    laws: HashMap<(usize, usize), PairLaw>,
+    impact: HashMap<ContactKey, f64>,
+    body_count: usize,
+    frames: Vec<BodyFrame>,
+    poses: Vec<Pose>,
+    boxes: Vec<Aabb>,
+    sweep: SweepAndPrune,
+    pairs: Vec<(usize, usize)>,
+    points: Vec<ContactRecord>,
+    active: Vec<ContactRecord>,
+}
+
+/// Which body a shape belongs to (`None`: ground), as a key of the pair-material table.
+fn same_pair(a: Option<usize>, b: Option<usize>, x: Option<usize>, y: Option<usize>) -> bool {
+    (a == x && b == y) || (a == y && b == x)
+}
+
+impl ContactWorld {
+    /// A world of `shapes` on a model with `body_count` bodies; pairs without their own
+    /// material use `default_material`. Checks every shape and that parry3d can query every
+    /// pair of shape kinds that may touch.
+    pub fn new(
+        shapes: Vec<Shape>,
+        body_count: usize,
+        default_material: ContactMaterial,
+    ) -> Result<Self, ContactError> {
+        default_material.validate("default contact material")?;
+        let mut parry = Vec::with_capacity(shapes.len());
+        for s in &shapes {
+            s.validate(body_count)?;
+            parry.push(s.to_parry()?);
+        }
+        for i in 0..shapes.len() {
+            for j in i + 1..shapes.len() {
+                if shapes[i].body == shapes[j].body || uses_plane_vertices(&shapes[i], &shapes[j]) {
+                    continue;
+                }
+                let id = Pose::IDENTITY;
+                if query::contact(&id, parry[i].as_ref(), &id, parry[j].as_ref(), 0.0).is_err() {
+                    return Err(ContactError::UnsupportedPair {
+                        a: shapes[i].name.clone(),
+                        b: shapes[j].name.clone(),
+                    });
+                }
+            }
+        }
+        let local = shapes.iter().map(Shape::local_pose).collect();
+        Ok(Self {
+            shapes,
+            parry,
+            local,
+            default_material,
+            pair_materials: Vec::new(),
+            laws: HashMap::new(),
+            impact: HashMap::new(),
+            body_count,
+            frames: Vec::new(),
+            poses: Vec::new(),
+            boxes: Vec::new(),
+            sweep: SweepAndPrune::default(),
+            pairs: Vec::new(),
+            points: Vec::new(),
+            active: Vec::new(),
+        })
+    }
+
+    /// Sets the contact material between bodies `a` and `b` (`None`: ground).
+    pub fn set_pair_material(
+        &mut self,
+        a: Option<usize>,
+        b: Option<usize>,
+        material: ContactMaterial,
+    ) -> Result<(), ContactError> {
+        let name = |x: Option<usize>| x.map_or("ground".to_string(), |b| format!("body {b}"));
+        material.validate(&format!("contact material {}/{}", name(a), name(b)))?;
+        for x in [a, b].into_iter().flatten() {
+            if x >= self.body_count {
+                return Err(ContactError::invalid(
+                    &format!("contact material {}/{}", name(a), name(b)),
+                    format!("body {x} does not exist ({} bodies)", self.body_count),
+                ));
+            }
+        }
+        self.pair_materials.retain(|&(x, y, _)| !same_pair(a, b, x, y));
+        self.pair_materials.push((a, b, material));
+        self.laws.clear();
+        Ok(())
+    }
+
+    /// The shapes.
+    pub fn shapes(&self) -> &[Shape] {
+        &self.shapes
+    }
+
+    /// Contacts active at the last committed state.
+    pub fn active(&self) -> &[ContactRecord] {
+        &self.active
+    }
+
+    /// Contacts of the last evaluation (a stage or a commit).
+    pub fn last_evaluation(&self) -> &[ContactRecord] {
+        &self.points
+    }
+
+    /// Candidate shape pairs of the broad phase at the last evaluation.
+    pub fn candidate_pairs(&self) -> &[(usize, usize)] {
+        &self.pairs
+    }
+
+    fn law(&mut self, a: usize, b: usize) -> PairLaw {
+        if let Some(l) = self.laws.get(&(a, b)) {
+            return *l;
+        }
+        let (sa, sb) = (&self.shapes[a], &self.shapes[b]);
+        let material = self
+            .pair_materials
+            .iter()
+            .find(|&&(x, y, _)| same_pair(sa.body, sb.body, x, y))
+            .map_or(self.default_material, |m| m.2);
+        let e_star = effective_modulus(&sa.elastic, &sb.elastic);
+        // Two flat surfaces: no Hertz radius; use a unit radius rather than zero stiffness.
+        let mut r_star = effective_radius(sa.curvature(), sb.curvature());
+        if !r_star.is_finite() {
+            r_star = 1.0;
+        }
+        let law = PairLaw {
+            stiffness: hertz_stiffness(e_star, r_star),
+            chi: material.damping_factor(),
+            material,
+        };
+        self.laws.insert((a, b), law);
+        law
+    }
+
+    /// World poses and boxes of all shapes at the last body frames, then the broad phase
+    /// (pairs in [`ContactWorld::candidate_pairs`]).
+    pub fn broad_phase(&mut self) {
+        self.poses.clear();
+        self.boxes.clear();
+        for (i, s) in self.shapes.iter().enumerate() {
+            let pose = match s.body.and_then(|b| self.frames.get(b)) {
+                Some(f) => Pose::from_parts(f.x, Rotation::from_mat3(&f.rot)) * self.local[i],
+                None => self.local[i],
+            };
+            self.poses.push(pose);
+            self.boxes.push(if s.geometry == Geometry::Plane {
+                Aabb::EVERYWHERE
+            } else {
+                let b = self.parry[i].compute_aabb(&pose);
+                Aabb {
+                    min: b.mins.to_array(),
+                    max: b.maxs.to_array(),
+                }
+            });
+        }
+        self.sweep.pairs(&self.boxes, &mut self.pairs);
+        let shapes = &self.shapes;
+        self.pairs.retain(|&(a, b)| shapes[a].body != shapes[b].body);
+    }
+
+    /// Detects contacts and computes their forces into `self.points`. With `commit`, captures
+    /// v₀ of new contacts and forgets contacts that opened.
+    fn evaluate(&mut self, commit: bool) {
+        self.broad_phase();
+        self.points.clear();
+        let pairs = std::mem::take(&mut self.pairs);
+        let mut touching: Vec<ContactKey> = Vec::new();
+        for &(a, b) in &pairs {
+            let mut found: [(Vector, Vector, f64); 8] = [(Vector::ZERO, Vector::ZERO, 0.0); 8];
+            let n = self.narrow_phase(a, b, &mut found);
+            if n == 0 {
+                continue;
+            }
+            let law = self.law(a, b);
+            for (k, &(p, normal, depth)) in found[..n].iter().enumerate() {
+                let key = (a, b, k as u8);
+                let vel = |s: usize| {
+                    self.shapes[s]
+                        .body
+                        .and_then(|i| self.frames.get(i))
+                        .map_or(Vector::ZERO, |f| f.point_velocity(p))
+                };
+                let rel = vel(b) - vel(a);
+                let rate = -rel.dot(normal);
+                let floor = law.material.min_impact_speed;
+                let v0 = match self.impact.get(&key) {
+                    Some(&v0) => v0,
+                    None => {
+                        let v0 = rate.max(floor);
+                        if commit {
+                            self.impact.insert(key, v0);
+                        }
+                        v0
+                    }
+                };
+                if commit {
+                    touching.push(key);
+                }
+                let f_n = normal_force(law.stiffness, law.chi, depth, rate, v0);
+                let slip = rel - normal * rel.dot(normal);
+                let ft = friction_force(
+                    law.material.friction,
+                    f_n,
+                    slip.to_array(),
+                    law.material.friction_regularization,
+                );
+                self.points.push(ContactRecord {
+                    shape_a: a,
+                    shape_b: b,
+                    point_index: k as u8,
+                    point: p.to_array(),
+                    normal: normal.to_array(),
+                    penetration: depth,
+                    penetration_rate: rate,
+                    impact_speed: v0,
+                    normal_force: f_n,
+                    friction_force: ft,
+                });
+            }
+        }
+        self.pairs = pairs;
+        if commit {
+            self.impact.retain(|k, _| touching.contains(k));
+        }
+    }
+
+    /// Contact points of shapes a and b: (point, unit normal from a to b, penetration > 0).
+    fn narrow_phase(&self, a: usize, b: usize, out: &mut [(Vector, Vector, f64); 8]) -> usize {
+        let (sa, sb) = (&self.shapes[a], &self.shapes[b]);
+        let (pa, pb) = (&self.poses[a], &self.poses[b]);
+        if uses_plane_vertices(sa, sb) {
+            // Box on a plane: every corner below the plane is a contact, so a resting box
+            // stands on four points instead of rocking on the deepest one.
+            let (plane, boxed, sign) = if sa.geometry == Geometry::Plane {
+                (pa, (sb, pb), 1.0)
+            } else {
+                (pb, (sa, pa), -1.0)
+            };
+            let n_plane = plane.rotation * Vector::Z;
+            let mut count = 0;
+            for v in boxed.0.box_vertices().unwrap_or([Vector::ZERO; 8]) {
+                let p = boxed.1.transform_point(v);
+                let depth = -(p - plane.translation).dot(n_plane);
+                if depth > 0.0 {
+                    out[count] = (p + n_plane * (0.5 * depth), n_plane * sign, depth);
+                    count += 1;
+                }
+            }
+            return count;
+        }
+        match query::contact(pa, self.parry[a].as_ref(), pb, self.parry[b].as_ref(), 0.0) {
+            Ok(Some(c)) if c.dist < 0.0 => {
+                out[0] = ((c.point1 + c.point2) * 0.5, c.normal1, -c.dist);
+                1
+            }
+            _ => 0,
+        }
+    }
+
+    /// Evaluates contacts at the accepted state of `data` (see the module doc).
+    pub fn commit<D: DataStorage>(&mut self, data: &RigidData<f64, D>) {
+        self.frames.clear();
+        for b in 0..self.body_count {
+            let q = data.orientation(b);
+            let rot = Rotation::from_xyzw(q.x, q.y, q.z, q.w).normalize();
+            let w_body = data.angular_velocity(b);
+            let (x, v) = (data.position(b), data.velocity(b));
+            self.frames.push(BodyFrame {
+                x: Vector::new(x.x, x.y, x.z),
+                rot: Matrix::from_quat(rot),
+                v: Vector::new(v.x, v.y, v.z),
+                w: rot * Vector::new(w_body.x, w_body.y, w_body.z),
+            });
+        }
+        self.evaluate(true);
+        self.active.clone_from(&self.points);
+    }
+
+    /// Sets body frames directly (benchmarks of the broad phase without a model).
+    pub fn set_body_positions(&mut self, positions: &[[f64; 3]]) {
+        self.frames.clear();
+        self.frames.extend(positions.iter().map(|&x| BodyFrame {
+            x: Vector::from_array(x),
+            rot: Matrix::IDENTITY,
+            v: Vector::ZERO,
+            w: Vector::ZERO,
+        }));
+    }
+}
+
+/// Whether the pair is a box and a plane (handled by the corner test, not parry).
+fn uses_plane_vertices(a: &Shape, b: &Shape) -> bool {
+    matches!(
+        (&a.geometry, &b.geometry),
+        (Geometry::Plane, Geometry::Box { .. }) | (Geometry::Box { .. }, Geometry::Plane)
+    )
+}
+
+impl ExternalForces<f64> for ContactWorld {
+    fn apply(&mut self, _t: f64, loads: &mut ExternalLoads<'_, f64>) {
+        self.frames.clear();
+        for b in 0..loads.body_count() {
+            let (Some(x), Some(r), Some(v), Some(w)) = (
+                loads.position(b),
+                loads.rotation(b),
+                loads.velocity(b),
+                loads.angular_velocity(b),
+            ) else {
+                continue;
+            };
+            let c = |j: usize| Vector::new(r.m[0][j], r.m[1][j], r.m[2][j]);
+            self.frames.push(BodyFrame {
+                x: Vector::new(x.x, x.y, x.z),
+                rot: Matrix::from_cols(c(0), c(1), c(2)),
+                v: Vector::new(v.x, v.y, v.z),
+                w: Vector::new(w.x, w.y, w.z),
+            });
+        }
+        self.evaluate(false);
+        let to_kernel = |v: Vector| ferrodyn_kernel::math::Vec3::new(v.x, v.y, v.z);
+        for c in &self.points {
+            let n = Vector::from_array(c.normal);
+            let f = n * c.normal_force + Vector::from_array(c.friction_force);
+            let p = to_kernel(Vector::from_array(c.point));
+            if let Some(b) = self.shapes[c.shape_b].body {
+                loads.add_force_at(b, p, to_kernel(f));
+            }
+            if let Some(a) = self.shapes[c.shape_a].body {
+                loads.add_force_at(a, p, to_kernel(-f));
+            }
+        }
+    }
+}

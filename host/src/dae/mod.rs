@@ -1,0 +1,316 @@
+//! Implicit integrators for constrained multibody systems: BDF1 (backward Euler), BDF2 and
+//! generalized-α (Chung & Hulbert 1993 in the Arnold & Brüls 2007 form with ρ∞), written as
+//! kernel [`Integrator`]s so that `ferrodyn_kernel::step` runs them on rigid models (and on
+//! any other kernel [`OdeSystem`]: flexible and coupled models).
+//!
+//! Formulation (stabilized index-1): the kernel's constrained dynamics gives the accelerations
+//! v̇ = f(q, v, t) from M v̇ + Φ_qᵀλ = Q, Φ_q v̇ = γ; positions move on the rotation group through
+//! `advance_positions` (q ← q ∘ exp(h w), exact for quaternions); after every step the kernel's
+//! `accept_step` projects q onto Φ = 0 and v onto Φ̇ = 0 (Hairer & Wanner, *Solving ODEs II*,
+//! VII.2), so the constraint violation stays below the model's projection tolerance; the step
+//! statistics report the projection iterations. Each step solves its implicit equation for a
+//! velocity-sized unknown by Newton–Raphson ([`newton`]).
+//!
+//! Both methods keep history (previous velocities or accelerations). When a step does not start
+//! where the previous one ended (another integrator stepped in between, the state was edited,
+//! the step size changed for BDF2), they restart: BDF2 with one BDF1 step, generalized-α by
+//! re-evaluating the accelerations.
+
+mod newton;
+
+use ferrodyn_kernel::integrators::Method;
+use ferrodyn_kernel::{Integrator, KernelError, OdeSystem, Stages, StepStats};
+use newton::Newton;
+pub use newton::NewtonSettings;
+
+/// The end of the last accepted step, to tell whether the next one continues it.
+#[derive(Default)]
+struct Continuation {
+    time: f64,
+    step: f64,
+    state: Vec<f64>,
+}
+
+impl Continuation {
+    fn continues(&self, t: f64, h: f64, y: &[f64]) -> bool {
+        // The caller's clock sums steps with compensation: its t may differ from ours in the
+        // last bits, so time is compared to a fraction of the step; the state must be identical.
+        (self.time - t).abs() <= 1e-6 * h && self.step == h && self.state == y
+    }
+    fn record(&mut self, t: f64, h: f64, y: &[f64]) {
+        self.time = t;
+        self.step = h;
+        self.state.clear();
+        self.state.extend_from_slice(y);
+    }
+}
+
+/// Backward differentiation formula of order 1 (backward Euler) or 2, on velocities and on
+/// position increments (q_{n+1} = q_n ∘ exp(h w_{n+1}), w the BDF combination of velocities).
+/// BDF1 is L-stable and strongly dissipative; BDF2 is A-stable, second order, mildly
+/// dissipative (energy decays as O(h³) per step for a harmonic oscillator).
+pub struct Bdf {
+    order: u8,
+    newton: Newton,
+    last: Continuation,
+    /// v_{n−1} (BDF2) and the last position increment rate w_n.
+    previous_velocity: Vec<f64>,
+    increment: Vec<f64>,
+    /// Steps taken since the last restart.
+    history_steps: u32,
+}
+
+impl Bdf {
+    /// BDF of `order` 1 or 2 (any other order is taken as 2).
+    pub fn new(order: u8, newton: NewtonSettings) -> Self {
+        Self {
+            order: if order == 1 { 1 } else { 2 },
+            newton: Newton::new(newton),
+            last: Continuation::default(),
+            previous_velocity: Vec::new(),
+            increment: Vec::new(),
+            history_steps: 0,
+        }
+    }
+
+    /// ‖R‖∞ of each Newton iteration of the last step.
+    pub fn residual_history(&self) -> &[f64] {
+        &self.newton.history
+    }
+
+    /// "bdf1" or "bdf2".
+    pub fn name(&self) -> &'static str {
+        if self.order == 1 {
+            "bdf1"
+        } else {
+            "bdf2"
+        }
+    }
+}
+
+impl Integrator<f64> for Bdf {
+    fn step<S: OdeSystem<f64>>(
+        &mut self,
+        system: &mut S,
+        t: f64,
+        h: f64,
+        y: &mut [f64],
+        _stages: &mut Stages<'_, f64>,
+    ) -> Result<StepStats, KernelError> {
+        if !(h > 0.0 && h.is_finite()) {
+            return Err(KernelError::InvalidStepSize);
+        }
+        let (len, np) = (system.state_len(), system.position_len());
+        let (q0, v0) = y.split_at(np);
+        if !self.last.continues(t, h, y) {
+            self.history_steps = 0;
+            self.newton.reset();
+        }
+        // BDF2 needs v_{n−1} and w_n from a previous step of the same size.
+        let second = self.order == 2 && self.history_steps > 0;
+        let (beta0, w_old) = if second {
+            (2.0 / 3.0, 1.0 / 3.0)
+        } else {
+            (1.0, 0.0)
+        };
+        let rhs: Vec<f64> = if second {
+            v0.iter()
+                .zip(&self.previous_velocity)
+                .map(|(v, vp)| (4.0 * v - vp) / 3.0)
+                .collect()
+        } else {
+            v0.to_vec()
+        };
+        let increment = &self.increment;
+        let mut trial = vec![0.0; len];
+        let mut rate = vec![0.0; len];
+        let mut v = v0.to_vec();
+        let evaluations = self.newton.solve(&mut v, h, |v, r| {
+            // Positions: q_n moved by h w, w = w_old·w_n + β0·v.
+            trial[..np].copy_from_slice(q0);
+            for (k, t) in trial[np..].iter_mut().enumerate() {
+                *t = beta0 * v[k] + if second { w_old * increment[k] } else { 0.0 };
+            }
+            system.advance_positions(&mut trial, h);
+            trial[np..].copy_from_slice(v);
+            system.derivative(t + h, &trial, &mut rate)?;
+            for (k, rk) in r.iter_mut().enumerate() {
+                *rk = v[k] - rhs[k] - beta0 * h * rate[np + k];
+            }
+            Ok(())
+        })?;
+        self.increment = (0..len - np)
+            .map(|k| beta0 * v[k] + if second { w_old * self.increment[k] } else { 0.0 })
+            .collect();
+        self.previous_velocity = v0.to_vec();
+        y.copy_from_slice(&trial);
+        let projection_iterations = system.accept_step(t + h, y)?;
+        self.history_steps += 1;
+        self.last.record(t + h, h, y);
+        Ok(StepStats {
+            accepted: 1,
+            rejected: 0,
+            evaluations,
+            projection_iterations,
+        })
+    }
+}
+
+/// Generalized-α (Arnold & Brüls 2007, the Lie-group form of Brüls, Cardona & Arnold 2012):
+/// with the true accelerations v̇ and the pseudo-accelerations a,
+///   (1−α_m) a_{n+1} + α_m a_n = (1−α_f) v̇_{n+1} + α_f v̇_n,
+///   v_{n+1} = v_n + h[(1−γ) a_n + γ a_{n+1}],
+///   q_{n+1} = q_n ∘ exp(h[v_n + h((½−β) a_n + β a_{n+1})]),
+/// with α_m = (2ρ∞−1)/(ρ∞+1), α_f = ρ∞/(ρ∞+1), γ = ½ + α_f − α_m, β = ¼(γ+½)²: second order,
+/// unconditionally stable for linear problems, high-frequency spectral radius ρ∞ ∈ [0, 1]
+/// (ρ∞ = 1: no numerical dissipation).
+pub struct GeneralizedAlpha {
+    rho_inf: f64,
+    newton: Newton,
+    last: Continuation,
+    /// v̇_n and a_n.
+    acceleration: Vec<f64>,
+    pseudo: Vec<f64>,
+}
+
+impl GeneralizedAlpha {
+    /// Generalized-α with spectral radius at infinity `rho_inf` (clamped to [0, 1]).
+    pub fn new(rho_inf: f64, newton: NewtonSettings) -> Self {
+        Self {
+            rho_inf: rho_inf.clamp(0.0, 1.0),
+            newton: Newton::new(newton),
+            last: Continuation::default(),
+            acceleration: Vec::new(),
+            pseudo: Vec::new(),
+        }
+    }
+
+    /// ρ∞.
+    pub fn rho_inf(&self) -> f64 {
+        self.rho_inf
+    }
+
+    /// (α_m, α_f, γ, β) from ρ∞.
+    pub fn coefficients(&self) -> (f64, f64, f64, f64) {
+        let rho = self.rho_inf;
+        let alpha_m = (2.0 * rho - 1.0) / (rho + 1.0);
+        let alpha_f = rho / (rho + 1.0);
+        let gamma = 0.5 + alpha_f - alpha_m;
+        (alpha_m, alpha_f, gamma, 0.25 * (gamma + 0.5) * (gamma + 0.5))
+    }
+
+    /// ‖R‖∞ of each Newton iteration of the last step.
+    pub fn residual_history(&self) -> &[f64] {
+        &self.newton.history
+    }
+}
+
+impl Integrator<f64> for GeneralizedAlpha {
+    fn step<S: OdeSystem<f64>>(
+        &mut self,
+        system: &mut S,
+        t: f64,
+        h: f64,
+        y: &mut [f64],
+        _stages: &mut Stages<'_, f64>,
+    ) -> Result<StepStats, KernelError> {
+        if !(h > 0.0 && h.is_finite()) {
+            return Err(KernelError::InvalidStepSize);
+        }
+        let (len, np) = (system.state_len(), system.position_len());
+        let mut rate = vec![0.0; len];
+        let mut evaluations = 0;
+        if !self.last.continues(t, h, y) {
+            // Start from the true accelerations: a_0 = v̇_0.
+            system.derivative(t, y, &mut rate)?;
+            evaluations += 1;
+            self.acceleration = rate[np..].to_vec();
+            self.pseudo = self.acceleration.clone();
+            self.newton.reset();
+        }
+        let (alpha_m, alpha_f, gamma, beta) = self.coefficients();
+        let (q0, v0) = y.split_at(np);
+        let (vdot0, a0) = (&self.acceleration, &self.pseudo);
+        let pseudo_of = |vdot: &[f64], k: usize| {
+            (alpha_f * vdot0[k] + (1.0 - alpha_f) * vdot[k] - alpha_m * a0[k]) / (1.0 - alpha_m)
+        };
+        let mut trial = vec![0.0; len];
+        let mut vdot = vdot0.clone();
+        evaluations += self.newton.solve(&mut vdot, h, |vdot, r| {
+            trial[..np].copy_from_slice(q0);
+            for k in 0..len - np {
+                let a = pseudo_of(vdot, k);
+                trial[np + k] = v0[k] + h * ((0.5 - beta) * a0[k] + beta * a);
+            }
+            system.advance_positions(&mut trial, h);
+            for k in 0..len - np {
+                let a = pseudo_of(vdot, k);
+                trial[np + k] = v0[k] + h * ((1.0 - gamma) * a0[k] + gamma * a);
+            }
+            system.derivative(t + h, &trial, &mut rate)?;
+            for (k, rk) in r.iter_mut().enumerate() {
+                *rk = vdot[k] - rate[np + k];
+            }
+            Ok(())
+        })?;
+        self.pseudo = (0..len - np).map(|k| pseudo_of(&vdot, k)).collect();
+        self.acceleration = vdot;
+        y.copy_from_slice(&trial);
+        let projection_iterations = system.accept_step(t + h, y)?;
+        self.last.record(t + h, h, y);
+        Ok(StepStats {
+            accepted: 1,
+            rejected: 0,
+            evaluations,
+            projection_iterations,
+        })
+    }
+}
+
+/// The names of the implicit methods for scene files and the CLI.
+pub const IMPLICIT_NAMES: [&str; 3] = ["bdf1", "bdf2", "generalized-alpha"];
+
+/// Any integrator a rigid or coupled host run can use: the kernel's explicit ones or the
+/// implicit ones of this module.
+pub enum HostMethod {
+    /// A kernel integrator.
+    Explicit(Method<f64>),
+    /// BDF1 / BDF2.
+    Bdf(Bdf),
+    /// Generalized-α.
+    GeneralizedAlpha(GeneralizedAlpha),
+}
+
+impl HostMethod {
+    /// The method's name, as written in scene files.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::Explicit(m) => m.name(),
+            Self::Bdf(m) => m.name(),
+            Self::GeneralizedAlpha(_) => "generalized-alpha",
+        }
+    }
+}
+
+impl From<Method<f64>> for HostMethod {
+    fn from(m: Method<f64>) -> Self {
+        Self::Explicit(m)
+    }
+}
+
+impl Integrator<f64> for HostMethod {
+    fn step<S: OdeSystem<f64>>(
+        &mut self,
+        system: &mut S,
+        t: f64,
+        h: f64,
+        y: &mut [f64],
+        stages: &mut Stages<'_, f64>,
+    ) -> Result<StepStats, KernelError> {
+        match self {
+            Self::Explicit(m) => m.step(system, t, h, y, stages),
+            Self::Bdf(m) => m.step(system, t, h, y, stages),
+            Self::GeneralizedAlpha(m) => m.step(system, t, h, y, stages),
+        }
+    }
+}

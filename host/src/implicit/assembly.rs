@@ -1,0 +1,209 @@
+//! Sparse assembly over the free coordinates: the pattern (upper triangle, compressed columns)
+//! and each element's scatter positions are computed once; every assembly after that is a
+//! numeric scatter of the kernel's element matrices.
+
+use super::body::{gather, scatter_add, FlexBody, FIXED};
+use super::ImplicitError;
+use ferrodyn_kernel::ancf::{ElementError, ELEMENT_COORDS};
+
+/// Upper-triangular compressed-column pattern of the free–free matrices of a body, with the
+/// value positions of every element entry.
+#[derive(Clone, Debug)]
+pub struct Pattern {
+    /// Matrix size (free coordinates).
+    pub n: usize,
+    /// Column starts (n + 1).
+    pub col_ptr: Vec<usize>,
+    /// Row of each stored value (sorted within a column, row ≤ column).
+    pub row_idx: Vec<usize>,
+    /// For each element, the value position of each upper entry (a, b) with both coordinates
+    /// free and dof(a) ≤ dof(b), in row-major (a, b) order.
+    scatter: Vec<Vec<u32>>,
+}
+
+impl Pattern {
+    /// Builds the pattern of `body` (which must be finished).
+    pub fn new(body: &FlexBody) -> Result<Self, ImplicitError> {
+        let n = body.dof_count();
+        let mut columns: Vec<Vec<usize>> = vec![Vec::new(); n];
+        let dofs: Vec<[usize; ELEMENT_COORDS]> =
+            (0..body.element_count()).map(|e| body.element_dofs(e)).collect();
+        for d in &dofs {
+            for &r in d.iter().filter(|&&r| r != FIXED) {
+                for &c in d.iter().filter(|&&c| c != FIXED && r <= c) {
+                    columns[c].push(r);
+                }
+            }
+        }
+        let mut col_ptr = Vec::with_capacity(n + 1);
+        let mut row_idx = Vec::new();
+        col_ptr.push(0);
+        for col in columns.iter_mut() {
+            col.sort_unstable();
+            col.dedup();
+            row_idx.extend_from_slice(col);
+            col_ptr.push(row_idx.len());
+        }
+        if row_idx.len() > u32::MAX as usize {
+            return Err(ImplicitError::TooLarge {
+                entries: row_idx.len(),
+            });
+        }
+        let position = |r: usize, c: usize| -> u32 {
+            let rows = &row_idx[col_ptr[c]..col_ptr[c + 1]];
+            // Present by construction.
+            (col_ptr[c] + rows.binary_search(&r).unwrap_or(0)) as u32
+        };
+        let scatter = dofs
+            .iter()
+            .map(|d| {
+                let mut s = Vec::new();
+                for &r in d.iter() {
+                    for &c in d.iter() {
+                        if r != FIXED && c != FIXED && r <= c {
+                            s.push(position(r, c));
+                        }
+                    }
+                }
+                s
+            })
+            .collect();
+        Ok(Self {
+            n,
+            col_ptr,
+            row_idx,
+            scatter,
+        })
+    }
+
+    /// Stored entries.
+    pub fn nnz(&self) -> usize {
+        self.row_idx.len()
+    }
+
+    /// Adds `scale` × an element matrix into `values`.
+    pub fn add_element(
+        &self,
+        body: &FlexBody,
+        element: usize,
+        k: &[[f64; ELEMENT_COORDS]; ELEMENT_COORDS],
+        scale: f64,
+        values: &mut [f64],
+    ) {
+        let d = body.element_dofs(element);
+        let mut slots = self.scatter[element].iter();
+        for (a, &r) in d.iter().enumerate() {
+            if r == FIXED {
+                continue;
+            }
+            for (b, &c) in d.iter().enumerate() {
+                if c != FIXED && r <= c {
+                    if let Some(&p) = slots.next() {
+                        values[p as usize] += scale * k[a][b];
+                    }
+                }
+            }
+        }
+    }
+
+    /// The consistent mass matrix M (constant) in this pattern.
+    pub fn mass(&self, body: &FlexBody) -> Vec<f64> {
+        let mut values = vec![0.0; self.nnz()];
+        let mut m = [[0.0; ELEMENT_COORDS]; ELEMENT_COORDS];
+        for (index, element) in body.elements().iter().enumerate() {
+            // M_e = m ⊗ I₃: shape function k is coordinate 3k + i for component i.
+            for (k, row) in element.scalar_mass().iter().enumerate() {
+                for (l, &mkl) in row.iter().enumerate() {
+                    for i in 0..3 {
+                        m[3 * k + i][3 * l + i] = mkl;
+                    }
+                }
+            }
+            self.add_element(body, index, &m, 1.0, &mut values);
+        }
+        values
+    }
+
+    /// y = A x for the symmetric matrix stored as its upper triangle.
+    pub fn symmetric_times(&self, values: &[f64], x: &[f64], y: &mut [f64]) {
+        y.iter_mut().for_each(|v| *v = 0.0);
+        for c in 0..self.n {
+            for p in self.col_ptr[c]..self.col_ptr[c + 1] {
+                let r = self.row_idx[p];
+                y[r] += values[p] * x[c];
+                if r != c {
+                    y[c] += values[p] * x[r];
+                }
+            }
+        }
+    }
+}
+
+/// Maps an element failure to an implicit-solver error naming the element.
+pub fn element_failure(element: usize, e: ElementError, time: f64) -> ImplicitError {
+    ImplicitError::Element {
+        element,
+        time,
+        error: e,
+    }
+}
+
+/// Internal elastic force Q_e per body coordinate into `force` and, when `tangent` is given,
+/// K = −∂Q_e/∂e (the kernel's analytic element tangent) scaled by `scale` added into it.
+pub fn elastic_force_and_tangent(
+    body: &FlexBody,
+    pattern: &Pattern,
+    time: f64,
+    q: &[f64],
+    force: &mut [f64],
+    mut tangent: Option<(&mut [f64], f64)>,
+) -> Result<(), ImplicitError> {
+    force.iter_mut().for_each(|v| *v = 0.0);
+    let mut qe = [0.0; ELEMENT_COORDS];
+    let mut k = Box::new([[0.0; ELEMENT_COORDS]; ELEMENT_COORDS]);
+    for (index, (element, nodes)) in body.elements().iter().zip(body.connectivity()).enumerate() {
+        let ee = gather(q, nodes);
+        match tangent.as_mut() {
+            Some((values, scale)) => {
+                element
+                    .elastic_force_and_tangent(body.material(), &ee, &mut qe, &mut k)
+                    .map_err(|e| element_failure(index, e, time))?;
+                pattern.add_element(body, index, &k, *scale, values);
+            }
+            None => element
+                .elastic_force(body.material(), &ee, &mut qe)
+                .map_err(|e| element_failure(index, e, time))?,
+        }
+        scatter_add(force, nodes, &qe);
+    }
+    Ok(())
+}
+
+/// Rayleigh damping force −(α M + β K(e)) ė per body coordinate (the kernel's element
+/// damping routine and mass product), added into `force`.
+pub fn add_damping_force(
+    body: &FlexBody,
+    time: f64,
+    q: &[f64],
+    v: &[f64],
+    force: &mut [f64],
+) -> Result<(), ImplicitError> {
+    let material = body.material();
+    let alpha = material.rayleigh_mass;
+    if alpha == 0.0 && material.rayleigh_stiffness == 0.0 {
+        return Ok(());
+    }
+    let (mut qe, mut mv) = ([0.0; ELEMENT_COORDS], [0.0; ELEMENT_COORDS]);
+    for (index, (element, nodes)) in body.elements().iter().zip(body.connectivity()).enumerate() {
+        let (ee, ve) = (gather(q, nodes), gather(v, nodes));
+        element
+            .damping_force(material, &ee, &ve, &mut qe)
+            .map_err(|e| element_failure(index, e, time))?;
+        element.mass_times(&ve, &mut mv);
+        for (a, b) in qe.iter_mut().zip(&mv) {
+            *a -= alpha * b;
+        }
+        scatter_add(force, nodes, &qe);
+    }
+    Ok(())
+}

@@ -1,0 +1,577 @@
+//! HHT-α (Hilber–Hughes–Taylor 1977) and Newmark-β for a flexible body, Newton–Raphson on the
+//! analytic tangent, sparse LDLᵀ with the symbolic factorization reused.
+//!
+//! With Q(t, q, v) = Q_e(q) + Q_ext(t) − D v the total generalized force (D = α_R M + β_R K),
+//! a step from t_n to t_{n+1} = t_n + h solves for q_{n+1}
+//!
+//! r = M a_{n+1} − (1 + α) Q(t_{n+1}, q_{n+1}, v_{n+1}) + α Q(t_n, q_n, v_n) = 0,
+//! q_{n+1} = q_n + h v_n + h² ((½ − β) a_n + β a_{n+1}),
+//! v_{n+1} = v_n + h ((1 − γ) a_n + γ a_{n+1}),
+//!
+//! with the Newton matrix S = ∂r/∂q_{n+1} = M/(βh²) + (1 + α)(K + γ/(βh) D), K = −∂Q_e/∂q
+//! from the kernel element routine. HHT: α ∈ [−1/3, 0], β = (1 − α)²/4, γ = ½ − α
+//! (unconditionally stable, second order, numerical damping of high frequencies growing as α
+//! goes to −1/3); α = 0 is the trapezoidal rule (Newmark β = ¼, γ = ½), which conserves the
+//! energy of linear systems.
+
+use super::assembly::{add_damping_force, elastic_force_and_tangent, Pattern};
+use super::body::{gather, FlexBody};
+use super::sparse::SparseLdlt;
+use super::ImplicitError;
+use ferrodyn_kernel::ancf::ELEMENT_COORDS;
+
+/// Settings of the HHT-α / Newmark integrator.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HhtOptions {
+    /// HHT α ∈ [−1/3, 0] (0 for Newmark).
+    pub alpha: f64,
+    /// Newmark β.
+    pub beta: f64,
+    /// Newmark γ.
+    pub gamma: f64,
+    /// Newton converges when the increment max norm ‖Δq‖∞ ≤ newton_tol (coordinate units:
+    /// m for positions, 1 for gradients).
+    pub newton_tol: f64,
+    /// Newton iterations allowed per attempt.
+    pub max_newton_iter: u32,
+    /// Modified Newton: keep the factorized tangent across iterations and steps while the
+    /// iteration contracts; refactorize when it stalls or the step changes.
+    pub modified_newton: bool,
+    /// A failed step is retried as two half steps, recursively, this many levels deep.
+    pub max_halvings: u32,
+}
+
+impl Default for HhtOptions {
+    fn default() -> Self {
+        Self {
+            alpha: 0.0,
+            beta: 0.25,
+            gamma: 0.5,
+            newton_tol: 1e-10,
+            max_newton_iter: 20,
+            modified_newton: false,
+            max_halvings: 0,
+        }
+    }
+}
+
+impl HhtOptions {
+    /// HHT-α with β = (1 − α)²/4, γ = ½ − α; α must lie in [−1/3, 0].
+    pub fn hht(alpha: f64) -> Result<Self, ImplicitError> {
+        if !(-1.0 / 3.0..=0.0).contains(&alpha) {
+            return Err(ImplicitError::InvalidOption {
+                name: "alpha",
+                reason: format!("{alpha} is outside [-1/3, 0]"),
+            });
+        }
+        Ok(Self {
+            alpha,
+            beta: 0.25 * (1.0 - alpha) * (1.0 - alpha),
+            gamma: 0.5 - alpha,
+            ..Self::default()
+        })
+    }
+
+    /// Newmark-β with the given β and γ (α = 0); unconditionally stable for 2β ≥ γ ≥ ½.
+    pub fn newmark(beta: f64, gamma: f64) -> Result<Self, ImplicitError> {
+        let o = Self {
+            beta,
+            gamma,
+            ..Self::default()
+        };
+        o.validate()?;
+        Ok(o)
+    }
+
+    /// Checks every setting.
+    pub fn validate(&self) -> Result<(), ImplicitError> {
+        let bad = |name, reason: String| Err(ImplicitError::InvalidOption { name, reason });
+        if !(-1.0 / 3.0..=0.0).contains(&self.alpha) {
+            return bad("alpha", format!("{} is outside [-1/3, 0]", self.alpha));
+        }
+        if !(self.beta > 0.0 && self.beta <= 1.0) {
+            return bad("beta", format!("{} is outside (0, 1]", self.beta));
+        }
+        if !(self.gamma >= 0.5 && self.gamma <= 1.5) {
+            return bad("gamma", format!("{} is outside [1/2, 3/2]", self.gamma));
+        }
+        if !(self.newton_tol > 0.0 && self.newton_tol.is_finite()) {
+            return bad("newton_tol", format!("{} must be positive", self.newton_tol));
+        }
+        if self.max_newton_iter == 0 {
+            return bad("max_newton_iter", "must be at least 1".into());
+        }
+        if self.max_halvings > 30 {
+            return bad("max_halvings", format!("{} is above 30", self.max_halvings));
+        }
+        Ok(())
+    }
+}
+
+/// What one call of [`HhtFlex::step`] did.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct StepReport {
+    /// Newton iterations (linear solves), over all sub-steps and attempts.
+    pub newton_iterations: u32,
+    /// Numeric factorizations.
+    pub factorizations: u32,
+    /// Sub-steps taken (1 without halving).
+    pub substeps: u32,
+    /// Deepest halving level used (0 without halving).
+    pub halvings: u32,
+}
+
+/// Energies of the body.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FlexEnergies {
+    /// ½ vᵀ M v.
+    pub kinetic: f64,
+    /// Strain energy.
+    pub strain: f64,
+    /// Gravity potential −∫ ρ g·r dV.
+    pub gravity: f64,
+}
+
+impl FlexEnergies {
+    /// Kinetic + strain + gravity.
+    pub fn total(&self) -> f64 {
+        self.kinetic + self.strain + self.gravity
+    }
+}
+
+/// Outcome of one Newton attempt.
+enum Attempt {
+    Converged,
+    Failed {
+        residuals: Vec<f64>,
+        increments: Vec<f64>,
+        /// An element failure (inverted element) that ended the attempt.
+        cause: Option<ImplicitError>,
+    },
+}
+
+/// HHT-α / Newmark integrator of one flexible body.
+pub struct HhtFlex {
+    body: FlexBody,
+    options: HhtOptions,
+    pattern: Pattern,
+    mass: Vec<f64>,
+    solver: SparseLdlt,
+    /// The Newton matrix values (pattern order).
+    matrix: Vec<f64>,
+    /// Step size and α of the factorization held by `solver` (modified Newton).
+    factor_for: Option<f64>,
+    time: f64,
+    steps: u64,
+    /// Body-coordinate state.
+    q: Vec<f64>,
+    v: Vec<f64>,
+    /// Free-coordinate acceleration and total force at the current state.
+    a: Vec<f64>,
+    force: Vec<f64>,
+    // Workspace.
+    full: Vec<f64>,
+    qn: Vec<f64>,
+    vn: Vec<f64>,
+    residual: Vec<f64>,
+    work: Vec<f64>,
+}
+
+impl HhtFlex {
+    /// Prepares the integrator at rest in the reference configuration at t = 0: pattern,
+    /// mass, symbolic factorization, and the initial acceleration from M a₀ = Q(0, q₀, 0).
+    pub fn new(mut body: FlexBody, options: HhtOptions) -> Result<Self, ImplicitError> {
+        options.validate()?;
+        if body.dof_count() == 0 {
+            body.finish()?;
+        }
+        let pattern = Pattern::new(&body)?;
+        let mass = pattern.mass(&body);
+        let solver = SparseLdlt::new(&pattern)?;
+        let (nc, nf) = (body.coordinate_count(), body.dof_count());
+        let q = body.reference_coordinates();
+        let mut s = Self {
+            options,
+            matrix: vec![0.0; pattern.nnz()],
+            pattern,
+            mass,
+            solver,
+            factor_for: None,
+            time: 0.0,
+            steps: 0,
+            v: vec![0.0; nc],
+            a: vec![0.0; nf],
+            force: vec![0.0; nf],
+            full: vec![0.0; nc],
+            qn: vec![0.0; nc],
+            vn: vec![0.0; nc],
+            residual: vec![0.0; nf],
+            work: vec![0.0; nf],
+            q,
+            body,
+        };
+        s.set_state(0.0, None, None)?;
+        Ok(s)
+    }
+
+    /// Sets time, coordinates and rates (body coordinates; `None` keeps the current ones) and
+    /// recomputes the consistent acceleration M a = Q. Invalidates a reused tangent.
+    pub fn set_state(
+        &mut self,
+        time: f64,
+        q: Option<&[f64]>,
+        v: Option<&[f64]>,
+    ) -> Result<(), ImplicitError> {
+        let nc = self.body.coordinate_count();
+        for (name, x) in [("q", q), ("v", v)] {
+            if let Some(x) = x {
+                if x.len() != nc || x.iter().any(|c| !c.is_finite()) {
+                    return Err(ImplicitError::InvalidOption {
+                        name: if name == "q" { "coordinates" } else { "rates" },
+                        reason: format!("need {nc} finite values, got {}", x.len()),
+                    });
+                }
+            }
+        }
+        if let Some(q) = q {
+            self.q.copy_from_slice(q);
+        }
+        if let Some(v) = v {
+            self.v.copy_from_slice(v);
+        }
+        self.time = time;
+        self.factor_for = None;
+        let (q, v) = (std::mem::take(&mut self.q), std::mem::take(&mut self.v));
+        let r = self.total_force(time, &q, &v, None);
+        self.q = q;
+        self.v = v;
+        let mut f = std::mem::take(&mut self.work);
+        f.copy_from_slice(&self.force);
+        let r = r.and_then(|_| {
+            self.solver.factorize(&self.mass)?;
+            self.solver.solve(&mut f)
+        });
+        self.a.copy_from_slice(&f);
+        self.work = f;
+        r
+    }
+
+    /// Total force Q at (t, q, v) over the free coordinates into `self.force`; adds the
+    /// tangent (scaled) into `self.matrix` when asked.
+    fn total_force(
+        &mut self,
+        t: f64,
+        q: &[f64],
+        v: &[f64],
+        tangent: Option<f64>,
+    ) -> Result<(), ImplicitError> {
+        let body = &self.body;
+        let mut ext = std::mem::take(&mut self.full);
+        body.external_force(t, &mut ext);
+        let mut internal = vec![0.0; body.coordinate_count()];
+        elastic_force_and_tangent(
+            body,
+            &self.pattern,
+            t,
+            q,
+            &mut internal,
+            tangent.map(|s| (self.matrix.as_mut_slice(), s)),
+        )?;
+        add_damping_force(body, t, q, v, &mut internal)?;
+        for (e, i) in ext.iter_mut().zip(&internal) {
+            *e += i;
+        }
+        body.gather_free(&ext, &mut self.force);
+        self.full = ext;
+        Ok(())
+    }
+
+    /// The body.
+    pub fn body(&self) -> &FlexBody {
+        &self.body
+    }
+    /// The options.
+    pub fn options(&self) -> &HhtOptions {
+        &self.options
+    }
+    /// Changes the options (validated); invalidates a reused tangent.
+    pub fn set_options(&mut self, options: HhtOptions) -> Result<(), ImplicitError> {
+        options.validate()?;
+        self.options = options;
+        self.factor_for = None;
+        Ok(())
+    }
+    /// Current time (s).
+    pub fn time(&self) -> f64 {
+        self.time
+    }
+    /// Steps taken.
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+    /// Body coordinates (12 per node).
+    pub fn coordinates(&self) -> &[f64] {
+        &self.q
+    }
+    /// Body coordinate rates.
+    pub fn rates(&self) -> &[f64] {
+        &self.v
+    }
+    /// Free-coordinate accelerations.
+    pub fn accelerations(&self) -> &[f64] {
+        &self.a
+    }
+    /// Stored entries of the matrix pattern and of the factor.
+    pub fn sparsity(&self) -> (usize, usize) {
+        (self.pattern.nnz(), self.solver.factor_entries())
+    }
+    /// Position of a node.
+    pub fn position(&self, node: usize) -> [f64; 3] {
+        let i = 12 * node;
+        self.q.get(i..i + 3).map_or([0.0; 3], |p| [p[0], p[1], p[2]])
+    }
+    /// Velocity of a node.
+    pub fn velocity(&self, node: usize) -> [f64; 3] {
+        let i = 12 * node;
+        self.v.get(i..i + 3).map_or([0.0; 3], |p| [p[0], p[1], p[2]])
+    }
+
+    /// Kinetic, strain and gravity energy at the current state.
+    pub fn energies(&self) -> Result<FlexEnergies, ImplicitError> {
+        let body = &self.body;
+        let nf = body.dof_count();
+        let (mut vf, mut mv) = (vec![0.0; nf], vec![0.0; nf]);
+        body.gather_free(&self.v, &mut vf);
+        self.pattern.symmetric_times(&self.mass, &vf, &mut mv);
+        let mut out = FlexEnergies {
+            kinetic: 0.5 * vf.iter().zip(&mv).map(|(a, b)| a * b).sum::<f64>(),
+            ..Default::default()
+        };
+        let mut load = [0.0; ELEMENT_COORDS];
+        for (index, (element, nodes)) in body.elements().iter().zip(body.connectivity()).enumerate() {
+            let ee = gather(&self.q, nodes);
+            out.strain += element
+                .strain_energy(body.material(), &ee)
+                .map_err(|e| super::assembly::element_failure(index, e, self.time))?;
+            element.gravity_load(body.gravity(), &mut load);
+            out.gravity -= load.iter().zip(&ee).map(|(a, b)| a * b).sum::<f64>();
+        }
+        Ok(out)
+    }
+
+    /// Advances by `h`; on failure retries as two half steps up to `max_halvings` levels deep.
+    /// On error the state is unchanged.
+    pub fn step(&mut self, h: f64) -> Result<StepReport, ImplicitError> {
+        if !(h > 0.0 && h.is_finite()) {
+            return Err(ImplicitError::InvalidOption {
+                name: "step",
+                reason: format!("{h} must be positive and finite"),
+            });
+        }
+        let snapshot = (
+            self.time,
+            self.steps,
+            self.q.clone(),
+            self.v.clone(),
+            self.a.clone(),
+            self.force.clone(),
+        );
+        let mut report = StepReport::default();
+        let result = self.step_levels(h, 0, &mut report);
+        match result {
+            Ok(()) => {
+                self.steps = snapshot.1 + 1;
+                // Sub-steps sum to h up to round-off: land exactly on t + h.
+                self.time = snapshot.0 + h;
+                Ok(report)
+            }
+            Err(e) => {
+                (self.time, self.steps, self.q, self.v, self.a, self.force) = snapshot;
+                self.factor_for = None;
+                Err(e)
+            }
+        }
+    }
+
+    fn step_levels(&mut self, h: f64, level: u32, report: &mut StepReport) -> Result<(), ImplicitError> {
+        let (iterations, failure) = match self.attempt(h, report)? {
+            (_, Attempt::Converged) => {
+                report.substeps += 1;
+                report.halvings = report.halvings.max(level);
+                return Ok(());
+            }
+            (
+                iterations,
+                Attempt::Failed {
+                    residuals,
+                    increments,
+                    cause,
+                },
+            ) => (iterations, (residuals, increments, cause)),
+        };
+        if level >= self.options.max_halvings {
+            if let Some(cause) = failure.2 {
+                return Err(cause);
+            }
+            return Err(ImplicitError::NotConverged {
+                time: self.time,
+                step: h,
+                iterations,
+                tolerance: self.options.newton_tol,
+                residuals: failure.0,
+                increments: failure.1,
+            });
+        }
+        self.step_levels(0.5 * h, level + 1, report)?;
+        self.step_levels(0.5 * h, level + 1, report)
+    }
+
+    /// One Newton solve of a step of size h. A failure to converge leaves the state unchanged
+    /// and returns the histories; element or factorization errors are returned as errors.
+    fn attempt(&mut self, h: f64, report: &mut StepReport) -> Result<(u32, Attempt), ImplicitError> {
+        let o = self.options;
+        let (alpha, beta, gamma) = (o.alpha, o.beta, o.gamma);
+        let nf = self.body.dof_count();
+        let t1 = self.time + h;
+        // Predictors (body coordinates): q̃ = q + h v + h²(½ − β) a, ṽ = v + h(1 − γ) a.
+        let mut a_full = std::mem::take(&mut self.full);
+        a_full.iter_mut().for_each(|x| *x = 0.0);
+        self.body.scatter_free(&self.a, &mut a_full);
+        let mut q_pred = self.q.clone();
+        let mut v_pred = self.v.clone();
+        for i in 0..q_pred.len() {
+            q_pred[i] += h * self.v[i] + h * h * (0.5 - beta) * a_full[i];
+            v_pred[i] += h * (1.0 - gamma) * a_full[i];
+        }
+        self.full = a_full;
+        // Start from q_{n+1} = q_n: a_{n+1} = −v_n/(βh) − (½ − β)/β a_n (robust for steps far
+        // above the periods, where the constant-acceleration guess overshoots).
+        let mut a1 = vec![0.0; nf];
+        self.body.gather_free(&self.v, &mut a1);
+        for (x, a) in a1.iter_mut().zip(&self.a) {
+            *x = -*x / (beta * h) - (0.5 - beta) / beta * a;
+        }
+        let a_start = a1.clone();
+        let old_force = self.force.clone();
+        let (cm, ck) = {
+            let (ra, rb) = (
+                self.body.material().rayleigh_mass,
+                self.body.material().rayleigh_stiffness,
+            );
+            (
+                1.0 / (beta * h * h) + (1.0 + alpha) * gamma * ra / (beta * h),
+                (1.0 + alpha) * (1.0 + gamma * rb / (beta * h)),
+            )
+        };
+        let key = h * (1.0 + alpha);
+        let (mut residuals, mut increments) = (Vec::new(), Vec::new());
+        let mut refactor = !o.modified_newton || self.factor_for != Some(key);
+        let mut previous = f64::INFINITY;
+        let mut retried_fresh = false;
+        let mut iterations = 0;
+        loop {
+            // State at the current iterate.
+            let (mut qn, mut vn) = (std::mem::take(&mut self.qn), std::mem::take(&mut self.vn));
+            qn.copy_from_slice(&q_pred);
+            vn.copy_from_slice(&v_pred);
+            let mut a_full = std::mem::take(&mut self.full);
+            a_full.iter_mut().for_each(|x| *x = 0.0);
+            self.body.scatter_free(&a1, &mut a_full);
+            for i in 0..qn.len() {
+                qn[i] += h * h * beta * a_full[i];
+                vn[i] += h * gamma * a_full[i];
+            }
+            self.full = a_full;
+            let converged = increments.last().is_some_and(|&d: &f64| d <= o.newton_tol);
+            let want_tangent = !converged && refactor;
+            if want_tangent {
+                self.matrix.iter_mut().for_each(|x| *x = 0.0);
+            }
+            let evaluated = self.total_force(t1, &qn, &vn, want_tangent.then_some(ck));
+            if let Err(e) = evaluated {
+                self.qn = qn;
+                self.vn = vn;
+                self.force.copy_from_slice(&old_force);
+                return match e {
+                    ImplicitError::Element { .. } => Ok((
+                        iterations,
+                        Attempt::Failed {
+                            residuals,
+                            increments,
+                            cause: Some(e),
+                        },
+                    )),
+                    e => Err(e),
+                };
+            }
+            // r = M a₁ − (1 + α) Q₁ + α Q_n.
+            self.pattern.symmetric_times(&self.mass, &a1, &mut self.residual);
+            for i in 0..nf {
+                self.residual[i] += -(1.0 + alpha) * self.force[i] + alpha * old_force[i];
+            }
+            let norm = self.residual.iter().map(|r| r * r).sum::<f64>().sqrt();
+            residuals.push(norm);
+            if converged && norm.is_finite() {
+                self.q.copy_from_slice(&qn);
+                self.v.copy_from_slice(&vn);
+                self.qn = qn;
+                self.vn = vn;
+                self.a.copy_from_slice(&a1);
+                self.time = t1;
+                return Ok((iterations, Attempt::Converged));
+            }
+            self.qn = qn;
+            self.vn = vn;
+            if iterations >= o.max_newton_iter || !norm.is_finite() {
+                if o.modified_newton && !retried_fresh && self.factor_for.is_some() {
+                    // A stale tangent may be the cause: retry once with a fresh one.
+                    retried_fresh = true;
+                    self.factor_for = None;
+                    refactor = true;
+                    a1.copy_from_slice(&a_start);
+                    iterations = 0;
+                    previous = f64::INFINITY;
+                    residuals.clear();
+                    increments.clear();
+                    continue;
+                }
+                self.force.copy_from_slice(&old_force);
+                return Ok((
+                    iterations,
+                    Attempt::Failed {
+                        residuals,
+                        increments,
+                        cause: None,
+                    },
+                ));
+            }
+            if want_tangent {
+                for (m, s) in self.mass.iter().zip(self.matrix.iter_mut()) {
+                    *s += cm * m;
+                }
+                self.solver.factorize(&self.matrix)?;
+                report.factorizations += 1;
+                self.factor_for = Some(key);
+                refactor = !o.modified_newton;
+            }
+            // S Δq = −r; a₁ += Δq / (β h²).
+            let mut dq = std::mem::take(&mut self.work);
+            for (d, r) in dq.iter_mut().zip(&self.residual) {
+                *d = -r;
+            }
+            self.solver.solve(&mut dq)?;
+            let inc = dq.iter().fold(0.0f64, |m, d| m.max(d.abs()));
+            for (a, d) in a1.iter_mut().zip(&dq) {
+                *a += d / (beta * h * h);
+            }
+            self.work = dq;
+            increments.push(inc);
+            iterations += 1;
+            report.newton_iterations += 1;
+            if o.modified_newton && inc > 0.5 * previous {
+                refactor = true;
+            }
+            previous = inc;
+        }
+    }
+}

@@ -1,0 +1,253 @@
+//! `[[shape]]` and `[[contact_material]]`: the contact part of a scene, checked into shapes
+//! and materials for a [`ContactWorld`](crate::contact::ContactWorld).
+
+use super::convert::{self, Rule};
+use super::error::{ItemName, SceneError};
+use super::format::{RawContactMaterial, RawShape};
+use super::validate::{Checker, Names, GROUND};
+use crate::contact::{ContactError, ContactMaterial, ContactWorld, Dissipation, Elastic, Geometry, Shape};
+use ferrodyn_kernel::math::{Quat, Vec3};
+use std::collections::HashMap;
+use toml::Spanned;
+
+/// The contact shapes and materials of a scene.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ContactSpec {
+    /// Shapes in file order.
+    pub shapes: Vec<Shape>,
+    /// Material of pairs without their own (elastic preset unless given).
+    pub default_material: Option<ContactMaterial>,
+    /// Materials of body pairs (`None`: ground).
+    pub pairs: Vec<(Option<usize>, Option<usize>, ContactMaterial)>,
+}
+
+impl ContactSpec {
+    /// The contact world of these shapes for a model of `body_count` bodies.
+    pub fn world(&self, body_count: usize) -> Result<ContactWorld, ContactError> {
+        let default = self.default_material.unwrap_or_else(ContactMaterial::elastic);
+        let mut world = ContactWorld::new(self.shapes.clone(), body_count, default)?;
+        for &(a, b, m) in &self.pairs {
+            world.set_pair_material(a, b, m)?;
+        }
+        Ok(world)
+    }
+}
+
+fn body_of(
+    c: &Checker,
+    bodies: &Names,
+    field: &'static str,
+    name: &Spanned<String>,
+) -> Result<Option<usize>, SceneError> {
+    if name.get_ref() == GROUND {
+        Ok(None)
+    } else {
+        bodies.find(c, field, name).map(Some)
+    }
+}
+
+/// Checks every `[[shape]]` and `[[contact_material]]`; `None` when the scene has no shapes.
+pub(super) fn validate(
+    c: &mut Checker,
+    shapes: &[Spanned<RawShape>],
+    materials: &[Spanned<RawContactMaterial>],
+    bodies: &Names,
+) -> Result<Option<ContactSpec>, SceneError> {
+    let mut spec = ContactSpec::default();
+    let mut names: HashMap<&str, usize> = HashMap::new();
+    for s in shapes {
+        let r = s.get_ref();
+        c.item = Some(ItemName::new("shape", r.name.get_ref()));
+        if let Some(&first_line) = names.get(r.name.get_ref().as_str()) {
+            let what = format!("shape name \"{}\"", r.name.get_ref());
+            return Err(c.error(
+                &r.name.span(),
+                super::error::ErrorKind::Duplicate { what, first_line },
+            ));
+        }
+        names.insert(r.name.get_ref(), c.source.line_of(&s.span()));
+        spec.shapes.push(shape(c, s, bodies)?);
+    }
+    for m in materials {
+        let r = m.get_ref();
+        let label = r
+            .bodies
+            .as_ref()
+            .map_or("default".to_string(), |b| b.get_ref().join("/"));
+        c.item = Some(ItemName::new("contact_material", &label));
+        let material = material(c, m)?;
+        match &r.bodies {
+            None => spec.default_material = Some(material),
+            Some(pair) => {
+                let [a, b] = pair.get_ref();
+                let at = |n: &String| Spanned::new(pair.span(), n.clone());
+                let (a, b) = (
+                    body_of(c, bodies, "bodies", &at(a))?,
+                    body_of(c, bodies, "bodies", &at(b))?,
+                );
+                if a == b {
+                    return Err(c.invalid(&pair.span(), "bodies", "a body does not touch itself".into()));
+                }
+                spec.pairs.push((a, b, material));
+            }
+        }
+    }
+    if spec.shapes.is_empty() {
+        if let Some(m) = materials.first() {
+            return Err(c.invalid(
+                &m.span(),
+                "contact_material",
+                "no [[shape]] to apply it to".into(),
+            ));
+        }
+        return Ok(None);
+    }
+    Ok(Some(spec))
+}
+
+fn shape(c: &Checker, s: &Spanned<RawShape>, bodies: &Names) -> Result<Shape, SceneError> {
+    let r = s.get_ref();
+    let at = s.span();
+    let body = body_of(c, bodies, "body", &r.body)?;
+    let positive = |field, v: &Option<_>| c.number(field, c.required(&at, field, v)?, Rule::Positive);
+    let kind = r.kind.get_ref().as_str();
+    let geometry = match kind {
+        "sphere" => Geometry::Sphere {
+            radius: positive("radius", &r.radius)?,
+        },
+        "box" => {
+            let h = c.required(&at, "half_extents", &r.half_extents)?;
+            if h.get_ref().iter().any(|x| !(x.is_finite() && *x > 0.0)) {
+                return Err(c.invalid(
+                    &h.span(),
+                    "half_extents",
+                    format!("{:?}: each must be > 0", h.get_ref()),
+                ));
+            }
+            Geometry::Box {
+                half_extents: *h.get_ref(),
+            }
+        }
+        "cylinder" | "cone" => {
+            let (radius, half_height) = (
+                positive("radius", &r.radius)?,
+                positive("half_height", &r.half_height)?,
+            );
+            if kind == "cone" {
+                Geometry::Cone { radius, half_height }
+            } else {
+                Geometry::Cylinder { radius, half_height }
+            }
+        }
+        "plane" => {
+            if body.is_some() {
+                return Err(c.invalid(&r.body.span(), "body", "a plane must belong to the ground".into()));
+            }
+            Geometry::Plane
+        }
+        other => {
+            return Err(c.invalid(
+                &r.kind.span(),
+                "type",
+                format!("\"{other}\" is not one of sphere, box, cylinder, cone, plane"),
+            ))
+        }
+    };
+    // Keys that belong to other shape types are mistakes, not defaults.
+    let stray = [
+        (
+            "radius",
+            r.radius.as_ref().map(|v| v.span()),
+            matches!(kind, "sphere" | "cylinder" | "cone"),
+        ),
+        (
+            "half_height",
+            r.half_height.as_ref().map(|v| v.span()),
+            matches!(kind, "cylinder" | "cone"),
+        ),
+        (
+            "half_extents",
+            r.half_extents.as_ref().map(|v| v.span()),
+            kind == "box",
+        ),
+    ];
+    for (field, span, allowed) in stray {
+        if let (Some(span), false) = (span, allowed) {
+            return Err(c.invalid(&span, field, format!("not a key of a {kind}")));
+        }
+    }
+    let orientation = match &r.orient {
+        Some(o) => convert::orientation(o.get_ref()).map_err(|e| c.invalid(&o.span(), "orient", e))?,
+        None => Quat::IDENTITY,
+    };
+    let elastic = Elastic {
+        youngs_modulus: c.number_or("youngs_modulus", &r.youngs_modulus, Rule::Positive, 210e9)?,
+        poisson_ratio: c.number_or("poisson_ratio", &r.poisson_ratio, Rule::Finite, 0.3)?,
+    };
+    let name = r.name.get_ref();
+    elastic
+        .validate(&format!("shape '{name}'"))
+        .map_err(|e| c.invalid(&at, "poisson_ratio", e.to_string()))?;
+    let curvature_radius = match &r.curvature_radius {
+        Some(v) => Some(c.number("curvature_radius", v, Rule::Positive)?),
+        None => None,
+    };
+    Ok(Shape {
+        name: name.clone(),
+        body,
+        position: c.vector_or("pos", &r.pos, Vec3::ZERO)?,
+        orientation,
+        geometry,
+        elastic,
+        curvature_radius,
+    })
+}
+
+fn material(c: &Checker, m: &Spanned<RawContactMaterial>) -> Result<ContactMaterial, SceneError> {
+    let r = m.get_ref();
+    let mut out = match r.preset.as_ref().map(|p| (p, p.get_ref().as_str())) {
+        None | Some((_, "elastic")) => ContactMaterial::elastic(),
+        Some((_, "plastic")) => ContactMaterial::plastic(),
+        Some((p, other)) => {
+            return Err(c.invalid(
+                &p.span(),
+                "preset",
+                format!("\"{other}\" is not one of elastic, plastic"),
+            ))
+        }
+    };
+    out.restitution = c.number_or("restitution", &r.restitution, Rule::Positive, out.restitution)?;
+    if out.restitution > 1.0 {
+        let span = r.restitution.as_ref().map_or(m.span(), |v| v.span());
+        return Err(c.invalid(
+            &span,
+            "restitution",
+            format!("{} must lie in (0, 1]", out.restitution),
+        ));
+    }
+    out.friction = c.number_or("friction", &r.friction, Rule::NonNegative, out.friction)?;
+    out.friction_regularization = c.number_or(
+        "friction_regularization",
+        &r.friction_regularization,
+        Rule::Positive,
+        out.friction_regularization,
+    )?;
+    out.min_impact_speed = c.number_or(
+        "min_impact_speed",
+        &r.min_impact_speed,
+        Rule::Positive,
+        out.min_impact_speed,
+    )?;
+    out.dissipation = match r.dissipation.as_ref().map(|d| (d, d.get_ref().as_str())) {
+        None | Some((_, "flores")) => Dissipation::Flores,
+        Some((_, "flores-calibrated")) => Dissipation::FloresCalibrated,
+        Some((d, other)) => {
+            return Err(c.invalid(
+                &d.span(),
+                "dissipation",
+                format!("\"{other}\" is not one of flores, flores-calibrated"),
+            ))
+        }
+    };
+    Ok(out)
+}
