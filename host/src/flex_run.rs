@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 /// that needs more is refused naming the capacity).
 pub type HostFlexible = FlexModel<f64, 400, 1000, 2_000_000>;
 /// Coupled state for [`CoupledRigid`] + [`HostFlexible`] (13 reals a body, 24 a node).
-type HostCoupled = CoupledData<f64, 256, 2048, 131_072, 400, 2_000_000, { 13 * 256 + 24 * 400 }>;
+pub type HostCoupled = CoupledData<f64, 256, 2048, 131_072, 400, 2_000_000, { 13 * 256 + 24 * 400 }>;
 
 /// Runs a scene with one flexible body (and possibly rigid bodies it is attached to) on a
 /// thread with a large stack (kernel models are fixed-size values).

@@ -18,5 +18,7 @@ pub mod run;
 pub mod scene;
 pub mod scenes;
 pub mod sensor;
+pub mod stepper;
+pub mod view;
 pub mod vtu;
 pub mod watch;

@@ -5,6 +5,9 @@ use clap::{Parser, Subcommand};
 use ferrodyn_host::output::OutputDir;
 use ferrodyn_host::run::{simulate, RunSettings};
 use ferrodyn_host::scenes;
+use ferrodyn_host::view::colormap::Field;
+use ferrodyn_host::view::window::ViewSettings;
+use ferrodyn_host::view::RenderSettings;
 use ferrodyn_kernel::integrators::{AdaptiveConfig, Method, METHOD_NAMES};
 use std::path::PathBuf;
 
@@ -58,10 +61,97 @@ enum Command {
         #[arg(long)]
         motion: bool,
     },
+    /// Watch a scene in a window (X11), simulated in real time; optionally record an MP4.
+    #[command(after_help = ferrodyn_host::view::window::CONTROLS)]
+    View {
+        /// Scene file (TOML).
+        scene: PathBuf,
+        /// Record the frames shown into this MP4 file (60 fps; needs ffmpeg).
+        #[arg(long)]
+        record: Option<PathBuf>,
+        /// Window size WIDTHxHEIGHT (even numbers when recording).
+        #[arg(long, default_value = "960x640", value_parser = ferrodyn_host::view::parse_size)]
+        size: (usize, usize),
+        /// Field colouring flexible bodies: displacement or von-mises.
+        #[arg(long, default_value = "displacement", value_parser = parse_field)]
+        field: Field,
+        /// Quit after this many frames (scripts and tests).
+        #[arg(long)]
+        frames: Option<u64>,
+    },
+    /// Render a scene without a window: PNG frames evenly spaced from t = 0 to the end time
+    /// (one frame: the end time), or one MP4 at 60 fps.
+    Render {
+        /// Scene file (TOML).
+        scene: PathBuf,
+        /// Number of frames.
+        #[arg(long, default_value_t = 1)]
+        frames: usize,
+        /// Directory for frame_NNNNN.png or SCENE.mp4.
+        #[arg(long)]
+        out: PathBuf,
+        /// Write one MP4 (needs ffmpeg) instead of PNG frames.
+        #[arg(long)]
+        mp4: bool,
+        /// End time (s) [default: the scene's].
+        #[arg(long)]
+        end: Option<f64>,
+        /// Image size WIDTHxHEIGHT (even numbers for MP4).
+        #[arg(long, default_value = "960x640", value_parser = ferrodyn_host::view::parse_size)]
+        size: (usize, usize),
+        /// Field colouring flexible bodies: displacement or von-mises.
+        #[arg(long, default_value = "displacement", value_parser = parse_field)]
+        field: Field,
+        /// Overwrite files that exist.
+        #[arg(long)]
+        force: bool,
+    },
+}
+
+fn parse_field(name: &str) -> Result<Field, String> {
+    Field::from_name(name).ok_or_else(|| format!("unknown field '{name}'; choose displacement or von-mises"))
 }
 
 fn main() -> Result<()> {
     match Cli::parse().command {
+        Command::View {
+            scene,
+            record,
+            size,
+            field,
+            frames,
+        } => {
+            let settings = ViewSettings {
+                size,
+                field,
+                record,
+                frames,
+            };
+            ferrodyn_host::view::window::view(&scene, settings)
+        }
+        Command::Render {
+            scene,
+            frames,
+            out,
+            mp4,
+            end,
+            size,
+            field,
+            force,
+        } => {
+            let settings = RenderSettings {
+                frames,
+                end,
+                size,
+                field,
+                mp4,
+                force,
+            };
+            for f in ferrodyn_host::view::render(&scene, &out, settings)? {
+                println!("wrote {}", f.display());
+            }
+            Ok(())
+        }
         Command::Check {
             scene,
             settle,

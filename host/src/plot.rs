@@ -245,7 +245,8 @@ fn register_font() -> Result<(), PlotError> {
     ok.then_some(()).ok_or(PlotError::Font)
 }
 
-fn write_png(path: &Path, width: u32, height: u32, rgb: &[u8]) -> Result<(), PlotError> {
+/// Writes 8-bit RGB pixels (row by row from the top) as a PNG file.
+pub fn write_png(path: &Path, width: u32, height: u32, rgb: &[u8]) -> Result<(), PlotError> {
     let io = |source| PlotError::Io {
         path: path.to_path_buf(),
         source,

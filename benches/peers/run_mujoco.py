@@ -1,0 +1,119 @@
+"""The benchmark models in MuJoCo: generalized coordinates (one hinge per link), its RK4 and its
+semi-implicit Euler, dt from the models JSON. Writes the MJCF files to models/ and the results
+as JSON.
+
+usage: run_mujoco.py MODELS.json OUT.json
+"""
+
+import os
+import sys
+
+import mujoco
+import numpy as np
+
+from common import best_time, energy_scale, load_models, period_measures
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+INTEGRATORS = {"rk4": mujoco.mjtIntegrator.mjINT_RK4,
+               "semi_implicit_euler": mujoco.mjtIntegrator.mjINT_EULER}
+
+
+def mjcf(entry, spec):
+    """MJCF text of one model: no contact, no damping, no armature, energy computed on demand."""
+    g = spec["gravity"]
+    head = (f'<mujoco model="{entry["name"]}">\n'
+            f'  <option timestep="{spec["dt"]!r}" integrator="RK4" gravity="{g[0]!r} {g[1]!r} {g[2]!r}">\n'
+            '    <flag contact="disable"/>\n  </option>\n  <worldbody>\n')
+    body = ""
+    if entry["kind"] == "pendulum":
+        # Hinge about -y at the origin: q = +θ0 puts the bob at x = L sin θ0, z = -L cos θ0.
+        # A point mass: the inertia about the CG is negligible (MuJoCo needs it positive).
+        body = (f'    <body name="bob">\n'
+                f'      <joint name="hinge" type="hinge" axis="0 -1 0" pos="0 0 0"/>\n'
+                f'      <inertial pos="0 0 {-entry["length"]!r}" mass="{entry["mass"]!r}" diaginertia="1e-12 1e-12 1e-12"/>\n'
+                f'    </body>\n')
+    else:
+        x, indent, closes = 0.0, "    ", ""
+        for k in range(entry["links"]):
+            length, mass = entry["link_length"][k], entry["link_mass"][k]
+            ixx, iyy, izz = entry["link_inertia"][k]
+            a = entry["hinge_axis"]
+            body += (f'{indent}<body name="link{k}" pos="{x!r} 0 0">\n'
+                     f'{indent}  <joint name="j{k}" type="hinge" axis="{a[0]!r} {a[1]!r} {a[2]!r}" pos="0 0 0"/>\n'
+                     f'{indent}  <inertial pos="{length / 2!r} 0 0" mass="{mass!r}" diaginertia="{ixx!r} {iyy!r} {izz!r}"/>\n')
+            closes = f"{indent}</body>\n" + closes
+            x, indent = length, indent + "  "
+        body += closes
+    return head + body + "  </worldbody>\n</mujoco>\n"
+
+
+def initial_qpos(entry):
+    if entry["kind"] == "pendulum":
+        return np.array([entry["initial_angle"]])
+    return np.array(entry["initial_angles"], dtype=float)
+
+
+def measure(model, entry, spec, integrator):
+    model.opt.integrator = INTEGRATORS[integrator]
+    data = mujoco.MjData(model)
+    q0 = initial_qpos(entry)
+    steps = entry["timing_steps"]
+
+    def reset():
+        mujoco.mj_resetData(model, data)
+        data.qpos[:] = q0
+
+    # Timing: energy off, `steps` steps inside one C call (no Python per step).
+    model.opt.enableflags &= ~int(mujoco.mjtEnableBit.mjENBL_ENERGY)
+
+    def timed():
+        reset()
+        mujoco.mj_step(model, data, nstep=steps)
+
+    cpu, wall = best_time(timed)
+
+    # Accuracy: energy of every state (mj_step computes it for the state it starts from).
+    model.opt.enableflags |= int(mujoco.mjtEnableBit.mjENBL_ENERGY)
+    reset()
+    mujoco.mj_forward(model, data)
+    e0 = data.energy.sum()
+    total = int(round(entry["accuracy_duration"] / spec["dt"]))
+    drift = 0.0
+    t, theta, rate = [], [], []
+    for _ in range(total + 1):
+        t.append(data.time)
+        theta.append(data.qpos[0])
+        rate.append(data.qvel[0])
+        mujoco.mj_step(model, data)
+        drift = max(drift, abs(data.energy.sum() - e0))
+    g = -spec["gravity"][2]
+    out = {"time_per_step_s": cpu / steps, "wall_time_per_step_s": wall / steps, "timing_steps": steps,
+           "accuracy_duration": entry["accuracy_duration"],
+           "energy_drift_abs": drift, "energy_drift_rel": drift / energy_scale(entry, g),
+           "constraint_violation": 0.0, "constraint_velocity_violation": 0.0}
+    if entry["kind"] == "pendulum":
+        out.update(period_measures(entry, t, theta, rate))
+    return out
+
+
+def main(models_path, out_path):
+    spec = load_models(models_path)
+    os.makedirs(os.path.join(HERE, "models"), exist_ok=True)
+    results = {}
+    for entry in spec["models"]:
+        print(f"mujoco: {entry['name']}", file=sys.stderr)
+        text = mjcf(entry, spec)
+        with open(os.path.join(HERE, "models", f"{entry['name']}.xml"), "w") as f:
+            f.write(text)
+        model = mujoco.MjModel.from_xml_string(text)
+        results[entry["name"]] = {i: measure(model, entry, spec, i) for i in INTEGRATORS}
+    out = {"engine": "mujoco", "version": mujoco.__version__,
+           "formulation": "generalized coordinates (hinge chain), CRB mass matrix + LDL",
+           "models": results}
+    import json
+    with open(out_path, "w") as f:
+        json.dump(out, f, indent=1)
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:3])

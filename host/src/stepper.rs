@@ -1,0 +1,379 @@
+//! One stepper over the kinds of model a scene compiles into (rigid, a lone flexible body, rigid
+//! bodies coupled with a flexible body): advances by the scene's step and exposes the current
+//! state for drawing. The viewer and the `render` command use it; it calls the same kernel
+//! step functions as `ferrodyn run`.
+//!
+//! Flexible models are large fixed-size values: build and use a stepper of a scene with a
+//! flexible body on a thread with a large stack ([`on_large_stack`]).
+
+use crate::flex_run::{HostCoupled, HostFlexible};
+use crate::model::{HostData, HostModel};
+use crate::scene::Scene;
+use crate::scenes::CoupledRigid;
+use anyhow::{anyhow, bail, Context, Result};
+use ferrodyn_kernel::analysis;
+use ferrodyn_kernel::coupled::{step_coupled, Attachment, CoupledData};
+use ferrodyn_kernel::flex::{flex_energy, step_flex, FlexData};
+use ferrodyn_kernel::integrators::Method;
+use ferrodyn_kernel::math::{Quat, Vec3};
+use ferrodyn_kernel::{assemble, step, JointKind, TimeFunction};
+
+/// State of a [`HostFlexible`].
+pub type HostFlexData = FlexData<f64, 400, 2_000_000>;
+
+/// Runs `f` on a thread with a 1 GiB stack (the kernel's flexible models are fixed-size values
+/// far larger than a default stack) and returns its result.
+pub fn on_large_stack<T: Send + 'static>(f: impl FnOnce() -> Result<T> + Send + 'static) -> Result<T> {
+    std::thread::Builder::new()
+        .stack_size(1 << 30)
+        .spawn(f)
+        .context("starting the simulation thread")?
+        .join()
+        .map_err(|_| anyhow!("the simulation thread panicked"))?
+}
+
+/// The compiled models of a scene with their state.
+enum Models {
+    Rigid {
+        model: Box<HostModel>,
+        data: Box<HostData>,
+    },
+    Flexible {
+        flex: Box<HostFlexible>,
+        data: Box<HostFlexData>,
+    },
+    Coupled {
+        rigid: Box<CoupledRigid>,
+        flex: Box<HostFlexible>,
+        attachments: Vec<Attachment<f64>>,
+        data: Box<HostCoupled>,
+    },
+}
+
+/// A scene's simulation advanced step by step.
+pub struct Stepper {
+    /// The scene as first loaded (for reset).
+    initial: Scene,
+    /// The scene as currently modified (gravity, drive rate).
+    scene: Scene,
+    models: Models,
+    method: Method<f64>,
+}
+
+impl Stepper {
+    /// Compiles `scene` and sets up its initial state (rigid joints assembled).
+    pub fn new(scene: Scene) -> Result<Self> {
+        if scene.flexibles.len() > 1 {
+            bail!(
+                "{}: scenes with one flexible body at most can be viewed (this one has {})",
+                scene.path().display(),
+                scene.flexibles.len()
+            );
+        }
+        let models = build(&scene)?;
+        Ok(Self {
+            initial: scene.clone(),
+            method: scene.integrator(),
+            scene,
+            models,
+        })
+    }
+
+    /// The scene as currently simulated.
+    pub fn scene(&self) -> &Scene {
+        &self.scene
+    }
+
+    /// The step size (s).
+    pub fn dt(&self) -> f64 {
+        self.scene.simulation.step
+    }
+
+    /// Simulation time (s).
+    pub fn time(&self) -> f64 {
+        match &self.models {
+            Models::Rigid { data, .. } => data.time(),
+            Models::Flexible { data, .. } => data.time(),
+            Models::Coupled { data, .. } => data.time(),
+        }
+    }
+
+    /// Advances by one step of the scene's size.
+    pub fn step(&mut self) -> Result<()> {
+        let dt = self.scene.simulation.step;
+        let t = self.time();
+        let method = &mut self.method;
+        let result = match &mut self.models {
+            Models::Rigid { model, data } => step(&**model, data, method, dt).map(|_| ()),
+            Models::Flexible { flex, data } => step_flex(&**flex, data, method, dt).map(|_| ()),
+            Models::Coupled {
+                rigid,
+                flex,
+                attachments,
+                data,
+            } => step_coupled(&**rigid, &**flex, attachments, data, method, dt).map(|_| ()),
+        };
+        result.with_context(|| format!("step at t = {t} s failed"))
+    }
+
+    /// Advances until the time reaches `t` (within half a step).
+    pub fn advance_to(&mut self, t: f64) -> Result<()> {
+        while self.time() + 0.5 * self.dt() < t {
+            self.step()?;
+        }
+        Ok(())
+    }
+
+    /// Total mechanical energy (kinetic + strain + potential, J); `None` when a flexible body is
+    /// in a state the material cannot evaluate (inverted element).
+    pub fn energy(&self) -> Option<f64> {
+        match &self.models {
+            Models::Rigid { model, data } => Some(analysis::energy(&**model, &**data).total()),
+            Models::Flexible { flex, data } => flex_energy(&**flex, &**data).ok().map(|e| e.total()),
+            Models::Coupled {
+                rigid, flex, data, ..
+            } => {
+                let f = flex_energy(&**flex, &data.flex).ok()?;
+                Some(f.total() + analysis::energy(&**rigid, &data.rigid).total())
+            }
+        }
+    }
+
+    /// Number of rigid bodies.
+    pub fn body_count(&self) -> usize {
+        self.scene.bodies.len()
+    }
+
+    /// Pose of rigid body `body`: position of its frame origin and orientation (body → global).
+    pub fn body_pose(&self, body: usize) -> (Vec3<f64>, Quat<f64>) {
+        match &self.models {
+            Models::Rigid { data, .. } => (data.position(body), data.orientation(body)),
+            Models::Coupled { data, .. } => (data.rigid.position(body), data.rigid.orientation(body)),
+            Models::Flexible { .. } => (Vec3::ZERO, Quat::IDENTITY),
+        }
+    }
+
+    /// The flexible body's model and its state, when the scene has one.
+    pub fn flexible(&self) -> Option<(&HostFlexible, &HostFlexData)> {
+        match &self.models {
+            Models::Rigid { .. } => None,
+            Models::Flexible { flex, data } => Some((flex, data)),
+            Models::Coupled { flex, data, .. } => Some((flex, &data.flex)),
+        }
+    }
+
+    /// Back to the initial state of the scene as loaded.
+    pub fn reset(&mut self) -> Result<()> {
+        self.scene = self.initial.clone();
+        self.method = self.scene.integrator();
+        self.models = build(&self.scene)?;
+        Ok(())
+    }
+
+    /// Whether gravity is on.
+    pub fn gravity_on(&self) -> bool {
+        self.scene.simulation.gravity != Vec3::ZERO
+    }
+
+    /// Switches gravity off, or back to the scene's value; the state carries on.
+    pub fn toggle_gravity(&mut self) -> Result<()> {
+        self.scene.simulation.gravity = if self.gravity_on() {
+            Vec3::ZERO
+        } else {
+            self.initial.simulation.gravity
+        };
+        self.rebuild()
+    }
+
+    /// Rate of the first ramp drive (rad/s or m/s), when the scene has one.
+    pub fn drive_rate(&self) -> Option<f64> {
+        self.ramp_drive().map(|(_, slope)| slope)
+    }
+
+    /// Sets the rate of the first ramp drive from now on, continuing from its current value
+    /// (the prescribed coordinate does not jump); no-op without a ramp drive.
+    pub fn set_drive_rate(&mut self, rate: f64) -> Result<()> {
+        let Some((index, _)) = self.ramp_drive() else {
+            return Ok(());
+        };
+        let t = self.time();
+        if let JointKind::Driving { function, .. } = &mut self.scene.joints[index].value.kind {
+            let value = function.eval(t).value;
+            *function = TimeFunction::Ramp {
+                start: t,
+                initial: value,
+                slope: rate,
+            };
+        }
+        self.rebuild()
+    }
+
+    fn ramp_drive(&self) -> Option<(usize, f64)> {
+        self.scene
+            .joints
+            .iter()
+            .enumerate()
+            .find_map(|(i, j)| match j.value.kind {
+                JointKind::Driving {
+                    function: TimeFunction::Ramp { slope, .. },
+                    ..
+                } => Some((i, slope)),
+                _ => None,
+            })
+    }
+
+    /// Recompiles the models from the modified scene, keeping the state (same bodies, nodes
+    /// and constraint rows, so the state layout is unchanged).
+    fn rebuild(&mut self) -> Result<()> {
+        let mut fresh = build(&self.scene)?;
+        match (&mut fresh, &mut self.models) {
+            (Models::Rigid { data: new, .. }, Models::Rigid { data: old, .. }) => std::mem::swap(new, old),
+            (Models::Flexible { data: new, .. }, Models::Flexible { data: old, .. }) => {
+                std::mem::swap(new, old)
+            }
+            (Models::Coupled { data: new, .. }, Models::Coupled { data: old, .. }) => {
+                std::mem::swap(new, old)
+            }
+            _ => bail!("the scene changed kind while running"),
+        }
+        self.models = fresh;
+        Ok(())
+    }
+}
+
+/// Compiles the scene into its models with their initial state.
+fn build(scene: &Scene) -> Result<Models> {
+    if scene.flexibles.is_empty() {
+        build_rigid(scene)
+    } else {
+        build_flexible(scene)
+    }
+}
+
+// Separate frames: the flexible path's temporaries are tens of megabytes, which a rigid scene
+// on an ordinary stack must not pay for.
+#[inline(never)]
+fn build_rigid(scene: &Scene) -> Result<Models> {
+    let (model, _) = scene.build_rigid()?;
+    let model: Box<HostModel> = Box::new(model);
+    let mut data = Box::new(HostData::new(&model));
+    assemble(&*model, &mut data).context("assembling the initial configuration")?;
+    Ok(Models::Rigid { model, data })
+}
+
+#[inline(never)]
+fn build_flexible(scene: &Scene) -> Result<Models> {
+    let flex: Box<HostFlexible> = Box::new(scene.build_flexible(0)?);
+    if scene.bodies.is_empty() {
+        let data = Box::new(FlexData::new(&*flex));
+        return Ok(Models::Flexible { flex, data });
+    }
+    let (rigid, _) = scene.build_rigid()?;
+    let rigid: Box<CoupledRigid> = Box::new(rigid);
+    let attachments = scene.attachments(0, &*rigid, &*flex)?;
+    let data = Box::new(CoupledData::new(&*rigid, &*flex, &attachments).map_err(|e| anyhow!("{e}"))?);
+    Ok(Models::Coupled {
+        rigid,
+        flex,
+        attachments,
+        data,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn scene(text: &str) -> Scene {
+        Scene::parse(Path::new("test.toml"), text).expect("test scene")
+    }
+
+    fn pendulum() -> Scene {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenes/pendulum.toml");
+        Scene::load(&path).expect("scenes/pendulum.toml")
+    }
+
+    /// A crank turning about z on a revolute joint, driven by a ramp at 2 rad/s.
+    const CRANK: &str = r#"
+[simulation]
+end_time = 1.0
+step = 1e-3
+
+[[body]]
+id = 1
+name = "crank"
+mass = 1.0
+inertia = { Ixx = 0.001, Iyy = 0.01, Izz = 0.01 }
+
+[[joint]]
+name = "pivot"
+type = "revolute"
+body_i = "ground"
+body_j = "crank"
+
+[[drive]]
+name = "motor"
+body_i = "ground"
+body_j = "crank"
+coordinate = "rotation"
+function = { ramp = { start = 0.0, initial = 0.0, slope = 2.0 } }
+"#;
+
+    fn angle(s: &Stepper) -> f64 {
+        let q = s.body_pose(0).1.to_array();
+        2.0 * q[3].atan2(q[0])
+    }
+
+    #[test]
+    fn steps_like_the_kernel_step_of_ferrodyn_run() {
+        let scene = pendulum();
+        let (model, _) = scene.build_rigid::<crate::model::Growable>().unwrap();
+        let mut data = HostData::new(&model);
+        assemble(&model, &mut data).unwrap();
+        let mut method = scene.integrator();
+        let mut stepper = Stepper::new(scene.clone()).unwrap();
+        for _ in 0..100 {
+            step(&model, &mut data, &mut method, scene.simulation.step).unwrap();
+            stepper.step().unwrap();
+        }
+        let (p, _) = stepper.body_pose(0);
+        assert_eq!(p, data.position(0), "bit for bit");
+        assert!((stepper.time() - 0.1).abs() < 1e-12);
+        let e = analysis::energy(&model, &data).total();
+        assert_eq!(stepper.energy(), Some(e));
+    }
+
+    #[test]
+    fn drive_rate_changes_continue_from_the_current_angle() {
+        let mut s = Stepper::new(scene(CRANK)).unwrap();
+        assert_eq!(s.drive_rate(), Some(2.0));
+        s.advance_to(0.5).unwrap();
+        assert!((angle(&s) - 1.0).abs() < 1e-6, "{}", angle(&s));
+        s.set_drive_rate(4.0).unwrap();
+        assert_eq!(s.drive_rate(), Some(4.0));
+        s.advance_to(0.75).unwrap();
+        assert!((angle(&s) - 2.0).abs() < 1e-6, "{}", angle(&s));
+        s.reset().unwrap();
+        assert_eq!((s.time(), s.drive_rate()), (0.0, Some(2.0)));
+    }
+
+    #[test]
+    fn gravity_toggles_off_and_back_on() {
+        let mut s = Stepper::new(pendulum()).unwrap();
+        let start = s.body_pose(0).0;
+        assert!(s.gravity_on());
+        s.toggle_gravity().unwrap();
+        assert!(!s.gravity_on());
+        s.advance_to(0.1).unwrap();
+        assert!(
+            (s.body_pose(0).0 - start).norm() < 1e-12,
+            "released at rest without gravity"
+        );
+        s.toggle_gravity().unwrap();
+        s.advance_to(0.2).unwrap();
+        assert!(s.body_pose(0).0.z < start.z - 1e-3, "falls again");
+        assert_eq!(s.drive_rate(), None);
+        s.set_drive_rate(1.0).unwrap();
+    }
+}
