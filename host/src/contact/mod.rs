@@ -4,6 +4,7 @@
 
 pub mod broad;
 pub mod force;
+pub mod obj;
 pub mod output;
 pub mod shape;
 pub mod world;
