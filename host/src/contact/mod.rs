@@ -3,6 +3,7 @@
 //! forces inside the kernel's dynamics at every integrator stage (see [`ContactWorld`]).
 
 pub mod broad;
+pub mod flexible;
 pub mod force;
 pub mod obj;
 pub mod output;
