@@ -113,7 +113,7 @@ fn flexible_block_bounces_with_momentum_balance_and_bounded_penetration() {
             poisson_ratio: 0.3,
         };
         let node_radius = 0.05;
-        let mut contact = FlexGroundContact::new(
+        let contact = FlexGroundContact::new(
             &surface(&model),
             [0.0; 3],
             [0.0, 0.0, 1.0],
