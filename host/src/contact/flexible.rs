@@ -20,45 +20,67 @@ pub fn surface_triangles(
     connectivity: &[[usize; 4]],
     reference: impl Fn(usize) -> [f64; 3],
 ) -> Vec<[usize; 3]> {
-    let mut faces: HashMap<[usize; 3], ([usize; 3], usize, usize)> = HashMap::new();
-    for tet in connectivity {
+    surface_faces(connectivity, reference)
+        .into_iter()
+        .map(|(f, _)| f)
+        .collect()
+}
+
+/// [`surface_triangles`] with the index of the tet owning each face.
+pub fn surface_faces(
+    connectivity: &[[usize; 4]],
+    reference: impl Fn(usize) -> [f64; 3],
+) -> Vec<([usize; 3], usize)> {
+    // Sorted vertex triple → (face as seen from its tet, opposite vertex, tet, uses).
+    let mut faces: HashMap<[usize; 3], ([usize; 3], usize, usize, usize)> = HashMap::new();
+    for (element, tet) in connectivity.iter().enumerate() {
         for k in 0..4 {
             let face = [tet[(k + 1) % 4], tet[(k + 2) % 4], tet[(k + 3) % 4]];
             let mut key = face;
             key.sort_unstable();
             faces
                 .entry(key)
-                .and_modify(|e| e.2 += 1)
-                .or_insert((face, tet[k], 1));
+                .and_modify(|e| e.3 += 1)
+                .or_insert((face, tet[k], element, 1));
         }
     }
-    let sub = |a: [f64; 3], b: [f64; 3]| [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
-    let mut out: Vec<[usize; 3]> = faces
+    let mut out: Vec<([usize; 3], usize)> = faces
         .into_values()
-        .filter(|&(_, _, count)| count == 1)
-        .map(|(f, opposite, _)| {
+        .filter(|&(_, _, _, uses)| uses == 1)
+        .map(|(f, opposite, element, _)| {
             let (a, b, c, d) = (
                 reference(f[0]),
                 reference(f[1]),
                 reference(f[2]),
                 reference(opposite),
             );
-            let (u, v, w) = (sub(b, a), sub(c, a), sub(d, a));
-            let n = [
-                u[1] * v[2] - u[2] * v[1],
-                u[2] * v[0] - u[0] * v[2],
-                u[0] * v[1] - u[1] * v[0],
-            ];
+            let n = cross(sub(b, a), sub(c, a));
             // The opposite vertex lies inside: flip a face whose normal points at it.
-            if n[0] * w[0] + n[1] * w[1] + n[2] * w[2] > 0.0 {
-                [f[0], f[2], f[1]]
+            if dot3(n, sub(d, a)) > 0.0 {
+                ([f[0], f[2], f[1]], element)
             } else {
-                f
+                (f, element)
             }
         })
         .collect();
     out.sort_unstable();
     out
+}
+
+fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
+    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
+}
+
+fn cross(u: [f64; 3], v: [f64; 3]) -> [f64; 3] {
+    [
+        u[1] * v[2] - u[2] * v[1],
+        u[2] * v[0] - u[0] * v[2],
+        u[0] * v[1] - u[1] * v[0],
+    ]
+}
+
+fn dot3(a: [f64; 3], b: [f64; 3]) -> f64 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }
 
 /// One node touching the ground.
