@@ -102,3 +102,34 @@ fn bad_contact_input_names_the_item_and_line() {
     ));
     assert!(e.contains("duplicate shape name"), "{e}");
 }
+
+#[test]
+fn mesh_shape_is_read_from_an_obj_file_next_to_the_scene() {
+    let dir = std::env::temp_dir().join(format!("ferrodyn-contact-mesh-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("ramp.obj"),
+        "v -1 -1 0\nv 1 -1 0\nv 1 1 0.5\nv -1 1 0.5\nf 1 2 3 4\n",
+    )
+    .unwrap();
+    let scene = "[simulation]\nend_time = 1.0\nstep = 1e-3\n\n[[body]]\nid = 1\nname = \"ball\"\nmass = 1.0\n\
+                 inertia = { Ixx = 1.0, Iyy = 1.0, Izz = 1.0 }\n\n[[shape]]\nname = \"ramp\"\nbody = \"ground\"\n\
+                 type = \"mesh\"\nmesh = \"ramp.obj\"\n";
+    let spec = Scene::parse(&dir.join("scene.toml"), scene)
+        .unwrap()
+        .contact
+        .unwrap();
+    let Geometry::TriMesh { vertices, triangles } = &spec.shapes[0].geometry else {
+        panic!("not a mesh: {:?}", spec.shapes[0].geometry);
+    };
+    assert_eq!((vertices.len(), triangles.len()), (4, 2));
+    let missing = scene.replace("ramp.obj", "nothing.obj");
+    let e = Scene::parse(&dir.join("scene.toml"), &missing)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("ramp") && e.contains("nothing.obj") && e.contains("cannot read"),
+        "{e}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

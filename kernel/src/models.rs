@@ -117,16 +117,20 @@ pub fn add_box_mesh<R: Real, B: crate::flex::FlexMeshBuilder<R>>(
     divisions: [usize; 3],
 ) -> Result<(), BuildError> {
     let [nx, ny, nz] = divisions;
-    let node = |i: usize, j: usize, k: usize| (i * (ny + 1) + j) * (nz + 1) + k;
+    // Index of the first node added here: the builder may already hold another mesh.
+    let mut base = None;
     for i in 0..=nx {
         for j in 0..=ny {
             for k in 0..=nz {
                 let f = |a: usize, n: usize| R::from_usize(a) / R::from_usize(n.max(1));
                 let p = Vec3::new(size.x * f(i, nx), size.y * f(j, ny), size.z * f(k, nz));
-                builder.add_node(origin + p)?;
+                let index = builder.add_node(origin + p)?;
+                base.get_or_insert(index);
             }
         }
     }
+    let base = base.unwrap_or(0);
+    let node = |i: usize, j: usize, k: usize| base + (i * (ny + 1) + j) * (nz + 1) + k;
     // The 6 monotone lattice paths from corner (0,0,0) to (1,1,1) through the axis steps. The
     // tet [v, v+e_a, v+e_a+e_b, v+1] has the sign of the permutation (a, b, c): odd paths swap
     // two vertices so that every tet is positively oriented (as Gmsh and VTK expect).

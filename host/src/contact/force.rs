@@ -84,7 +84,8 @@ pub struct ContactMaterial {
     /// Friction regularization speed v_reg > 0 (m/s): below it friction grows linearly.
     pub friction_regularization: f64,
     /// Smallest impact speed used in D = χ/v₀ (m/s) > 0: a contact made at rest would otherwise
-    /// get unbounded damping.
+    /// get unbounded damping. Raise it if an explicit step goes unstable on resting contacts
+    /// (the damper K δ^{3/2} χ/v₀ must stay below about m/h); `tet_collision` uses 0.2 m/s.
     pub min_impact_speed: f64,
     /// How χ follows from e.
     pub dissipation: Dissipation,

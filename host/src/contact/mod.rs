@@ -3,9 +3,13 @@
 //! forces inside the kernel's dynamics at every integrator stage (see [`ContactWorld`]).
 
 pub mod broad;
+pub mod flex_pair;
+pub mod flexible;
 pub mod force;
+pub mod obj;
 pub mod output;
 pub mod shape;
+pub mod tet_collision;
 pub mod world;
 
 pub use force::{ContactMaterial, Dissipation, Elastic};

@@ -5,6 +5,7 @@ use super::convert::{self, Rule};
 use super::error::{ItemName, SceneError};
 use super::format::{RawContactMaterial, RawShape};
 use super::validate::{Checker, Names, GROUND};
+use crate::contact::obj::read_obj;
 use crate::contact::{ContactError, ContactMaterial, ContactWorld, Dissipation, Elastic, Geometry, Shape};
 use ferrodyn_kernel::math::{Quat, Vec3};
 use std::collections::HashMap;
@@ -145,11 +146,18 @@ fn shape(c: &Checker, s: &Spanned<RawShape>, bodies: &Names) -> Result<Shape, Sc
             }
             Geometry::Plane
         }
+        "mesh" => {
+            let file = c.required(&at, "mesh", &r.mesh)?;
+            let folder = c.source.path.parent().unwrap_or(std::path::Path::new("."));
+            let (vertices, triangles) = read_obj(&folder.join(file.get_ref()))
+                .map_err(|e| c.invalid(&file.span(), "mesh", e.to_string()))?;
+            Geometry::TriMesh { vertices, triangles }
+        }
         other => {
             return Err(c.invalid(
                 &r.kind.span(),
                 "type",
-                format!("\"{other}\" is not one of sphere, box, cylinder, cone, plane"),
+                format!("\"{other}\" is not one of sphere, box, cylinder, cone, plane, mesh"),
             ))
         }
     };
@@ -170,6 +178,7 @@ fn shape(c: &Checker, s: &Spanned<RawShape>, bodies: &Names) -> Result<Shape, Sc
             r.half_extents.as_ref().map(|v| v.span()),
             kind == "box",
         ),
+        ("mesh", r.mesh.as_ref().map(|v| v.span()), kind == "mesh"),
     ];
     for (field, span, allowed) in stray {
         if let (Some(span), false) = (span, allowed) {

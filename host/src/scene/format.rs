@@ -376,7 +376,7 @@ pub struct RawShape {
     pub name: Spanned<String>,
     /// Body carrying it, or "ground".
     pub body: Spanned<String>,
-    /// sphere | box | cylinder | cone | plane.
+    /// sphere | box | cylinder | cone | plane | mesh.
     #[serde(rename = "type")]
     pub kind: Spanned<String>,
     /// Sphere, cylinder and cone radius (m).
@@ -385,6 +385,8 @@ pub struct RawShape {
     pub half_extents: Option<Vec3Field>,
     /// Cylinder and cone half height (m).
     pub half_height: Option<Num>,
+    /// Mesh: a Wavefront OBJ file, relative to the scene file.
+    pub mesh: Option<Spanned<String>>,
     /// Shape frame origin on the body (default: the body origin).
     pub pos: Option<Vec3Field>,
     /// Shape frame orientation on the body (default identity).

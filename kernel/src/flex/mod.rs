@@ -21,5 +21,5 @@ pub use analysis::{flex_energy, flex_momentum, max_frequency, FlexEnergy, Stable
 pub use data::FlexData;
 pub use model::{element_build_error, Fixity, FlexBuilder, FlexMeshBuilder, FlexModel};
 pub use statics::{solve_static, StaticReport};
-pub use system::step_flex;
 pub(crate) use system::FlexView;
+pub use system::{step_flex, step_flex_with, FlexExternalForces};

@@ -171,11 +171,20 @@ impl<'a, R: Real> FlexView<'a, R> {
     }
 }
 
+/// Caller-supplied generalized forces on a flexible body (e.g. host contact), evaluated at
+/// every integrator stage.
+pub trait FlexExternalForces<R: Real> {
+    /// Adds to `force` (12 per node: r, ∂r/∂X, ∂r/∂Y, ∂r/∂Z) at the state (`e`, `ed`) of time t.
+    fn apply(&mut self, t: R, e: &[R], ed: &[R], force: &mut [R]);
+}
+
 /// The body as an [`OdeSystem`].
 pub(crate) struct FlexSystem<'a, R> {
     pub model: FlexView<'a, R>,
     pub force: &'a mut [R],
     pub free: &'a mut [R],
+    /// Caller-supplied forces (None: none).
+    pub external: Option<&'a mut dyn FlexExternalForces<R>>,
 }
 
 impl<R: Real> OdeSystem<R> for FlexSystem<'_, R> {
@@ -189,6 +198,9 @@ impl<R: Real> OdeSystem<R> for FlexSystem<'_, R> {
         let n = self.position_len();
         let (e, ed) = y.split_at(n.min(y.len()));
         self.model.generalized_force(t, e, ed, self.force, R::ONE, true)?;
+        if let Some(external) = self.external.as_deref_mut() {
+            external.apply(t, e, ed, self.force);
+        }
         self.model.gather_free(self.force, self.free);
         self.model.solve_mass(self.free);
         let (de, dv) = dydt.split_at_mut(n.min(dydt.len()));
@@ -226,6 +238,7 @@ impl<R: Real, const N: usize, const S: usize> FlexData<R, N, S> {
             model: model.view(),
             force: &mut self.force.as_flattened_mut()[..n / 2],
             free: &mut self.free.as_flattened_mut()[..],
+            external: None,
         };
         (y, Stages { k }, system)
     }
@@ -240,6 +253,29 @@ pub fn step_flex<R: Real, I: Integrator<R>, const N: usize, const E: usize, cons
 ) -> Result<StepStats, KernelError> {
     let mut clock = data.clock;
     let (y, mut stages, mut system) = data.parts(model);
+    let stats = clock.step(integrator, &mut system, y, &mut stages, dt)?;
+    data.clock = clock;
+    Ok(stats)
+}
+
+/// [`step_flex`] with `external` forces evaluated at every integrator stage (e.g. contact).
+pub fn step_flex_with<
+    R: Real,
+    I: Integrator<R>,
+    X: FlexExternalForces<R>,
+    const N: usize,
+    const E: usize,
+    const S: usize,
+>(
+    model: &FlexModel<R, N, E, S>,
+    data: &mut FlexData<R, N, S>,
+    integrator: &mut I,
+    dt: R,
+    external: &mut X,
+) -> Result<StepStats, KernelError> {
+    let mut clock = data.clock;
+    let (y, mut stages, mut system) = data.parts(model);
+    system.external = Some(external);
     let stats = clock.step(integrator, &mut system, y, &mut stages, dt)?;
     data.clock = clock;
     Ok(stats)
