@@ -67,10 +67,11 @@ fn check(scene: &Scene) -> Result<()> {
         }
         let mut data = Box::new(FlexData::new(&*flex));
         let limit = max_frequency(&*flex, &mut data, 500)?;
-        let bound = match if sim.implicit.is_some() {
+        let implicit = sim.implicit.is_some() || sim.rigid_implicit.is_some();
+        let bound = match if implicit {
             "implicit"
         } else {
-            sim.method.name()
+            sim.integrator_name()
         } {
             "rk4" => Some(limit.rk4()),
             "semi-implicit-euler" | "velocity-verlet" => Some(limit.symplectic()),
@@ -87,23 +88,23 @@ fn check(scene: &Scene) -> Result<()> {
                 "flexible body \"{}\": step {} s is above the {} stability limit {:.3e} s",
                 spec.name,
                 sim.step,
-                sim.method.name(),
+                sim.integrator_name(),
                 b
             ),
             Some(b) => println!(
                 "  step {} s = {:.2} of the {} limit",
                 sim.step,
                 sim.step / b,
-                sim.method.name()
+                sim.integrator_name()
             ),
-            None if sim.implicit.is_some() => println!(
+            None if implicit => println!(
                 "  implicit integrator (unconditionally stable): step {} s = {:.0}× the RK4 limit",
                 sim.step,
                 sim.step / limit.rk4()
             ),
             None => println!(
                 "  adaptive integrator {}: the step is chosen by error control",
-                sim.method.name()
+                sim.integrator_name()
             ),
         }
     }
@@ -200,7 +201,7 @@ fn simulate(scene: &Scene, out: &Path, force: bool) -> Result<()> {
         flex.element_count(),
         flex.dof_count(),
         scene.bodies.len(),
-        sim.method.name(),
+        sim.integrator_name(),
         sim.step,
         sim.end_time
     );

@@ -8,6 +8,7 @@ use ferrodyn_host::scenes;
 use ferrodyn_host::view::colormap::Field;
 use ferrodyn_host::view::window::ViewSettings;
 use ferrodyn_host::view::RenderSettings;
+use ferrodyn_host::dae::{self, HostMethod, ImplicitSpec};
 use ferrodyn_kernel::integrators::{AdaptiveConfig, Method, METHOD_NAMES};
 use std::path::PathBuf;
 
@@ -187,10 +188,14 @@ fn main() -> Result<()> {
                 atol: rtol * 1e-3,
                 ..AdaptiveConfig::default()
             };
-            let Some(mut method) = Method::from_name(&integrator, config) else {
+            let method = Method::from_name(&integrator, config)
+                .map(HostMethod::Explicit)
+                .or_else(|| ImplicitSpec::from_name(&integrator).map(|s| s.build()));
+            let Some(mut method) = method else {
                 bail!(
-                    "unknown integrator '{integrator}'; choose one of {}",
-                    METHOD_NAMES.join(", ")
+                    "unknown integrator '{integrator}'; choose one of {}, {}",
+                    METHOD_NAMES.join(", "),
+                    dae::NAMES.join(", ")
                 );
             };
             let model = scenes::revolute_chain(links).context("building the built-in chain")?;

@@ -126,7 +126,7 @@ pub fn run_scene(path: &Path, out: &Path, force: bool, end: Option<f64>) -> Resu
         "ferrodyn: {} ({} bodies), {}, dt = {} s, t = 0 … {} s",
         path.display(),
         model.bodies().len(),
-        sim.method.name(),
+        sim.integrator_name(),
         sim.step,
         sim.end_time
     );

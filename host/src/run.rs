@@ -10,8 +10,7 @@ use crate::sensor::{Sensor, SensorKind};
 use crate::watch::{Diagnostic, Watch};
 use anyhow::{Context, Result};
 use ferrodyn_kernel::analysis::{energy, violation};
-use ferrodyn_kernel::integrators::Method;
-use ferrodyn_kernel::{step, step_with, ModelStorage, RigidData, RigidModel};
+use ferrodyn_kernel::{step, step_with, Integrator, ModelStorage, RigidData, RigidModel};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -102,7 +101,7 @@ fn columns(names: &[String], channels: &[&str]) -> Vec<String> {
 /// `sensor_NAME.png` per plotted sensor.
 pub fn simulate<St: ModelStorage>(
     model: &RigidModel<f64, St>,
-    integrator: &mut Method<f64>,
+    integrator: &mut impl Integrator<f64>,
     settings: &RunSettings,
     out: &OutputDir,
 ) -> Result<RunSummary> {
@@ -113,7 +112,7 @@ pub fn simulate<St: ModelStorage>(
 /// the active contacts written into `contacts.csv` at every output time.
 pub fn simulate_with_contact<St: ModelStorage>(
     model: &RigidModel<f64, St>,
-    integrator: &mut Method<f64>,
+    integrator: &mut impl Integrator<f64>,
     settings: &RunSettings,
     out: &OutputDir,
     mut contact: Option<&mut ContactWorld>,

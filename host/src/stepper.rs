@@ -6,6 +6,7 @@
 //! Flexible models are large fixed-size values: build and use a stepper of a scene with a
 //! flexible body on a thread with a large stack ([`on_large_stack`]).
 
+use crate::dae::HostMethod;
 use crate::flex_run::{HostCoupled, HostFlexible};
 use crate::model::{HostData, HostModel};
 use crate::scene::Scene;
@@ -14,7 +15,6 @@ use anyhow::{anyhow, bail, Context, Result};
 use ferrodyn_kernel::analysis;
 use ferrodyn_kernel::coupled::{step_coupled, Attachment, CoupledData};
 use ferrodyn_kernel::flex::{flex_energy, step_flex, FlexData};
-use ferrodyn_kernel::integrators::Method;
 use ferrodyn_kernel::math::{Quat, Vec3};
 use ferrodyn_kernel::{assemble, step, JointKind, TimeFunction};
 
@@ -57,7 +57,7 @@ pub struct Stepper {
     /// The scene as currently modified (gravity, drive rate).
     scene: Scene,
     models: Models,
-    method: Method<f64>,
+    method: HostMethod,
 }
 
 impl Stepper {

@@ -1,9 +1,12 @@
 //! `integrator = "hht" | "newmark"` and their settings in `[simulation.implicit]`, checked into
-//! [`HhtOptions`] for the implicit flexible solver ([`crate::implicit`]).
+//! [`HhtOptions`] for the implicit flexible solver ([`crate::implicit`]); and
+//! `integrator = "bdf1" | "bdf2" | "generalized-alpha"`, checked into an [`ImplicitSpec`] for
+//! rigid and coupled systems ([`crate::dae`]).
 
 use super::format::Num;
 use super::validate::Checker;
 use super::SceneError;
+use crate::dae::{self, ImplicitSpec};
 use crate::implicit::{HhtOptions, ImplicitError};
 use serde::Deserialize;
 use toml::Spanned;
@@ -29,6 +32,8 @@ pub struct RawImplicit {
     pub modified_newton: Option<bool>,
     /// Step-halving retries (levels, default 0).
     pub max_halvings: Option<Spanned<i64>>,
+    /// Generalized-α spectral radius at infinity ρ∞ ∈ [0, 1] (default 0.8).
+    pub rho_inf: Option<Num>,
 }
 
 /// Default HHT α: mild damping of the highest modes, second order.
@@ -42,6 +47,9 @@ pub(super) fn settings(
     at: &std::ops::Range<usize>,
     raw: Option<&Spanned<RawImplicit>>,
 ) -> Result<Option<HhtOptions>, SceneError> {
+    if dae::NAMES.contains(&name) {
+        return Ok(None); // see `rigid_settings`
+    }
     if !IMPLICIT_NAMES.contains(&name) {
         return match raw {
             Some(r) => Err(c.invalid(
@@ -60,8 +68,13 @@ pub(super) fn settings(
         max_newton_iter: None,
         modified_newton: None,
         max_halvings: None,
+        rho_inf: None,
     };
     let r = raw.map_or(&empty, |r| r.get_ref());
+    if let Some(v) = &r.rho_inf {
+        let reason = format!("applies to generalized-alpha, not {name}");
+        return Err(c.invalid(&v.span(), "rho_inf", reason));
+    }
     let number = |field: &'static str, v: &Option<Num>, default: f64| -> Result<f64, SceneError> {
         match v {
             Some(v) if v.get_ref().is_finite() => Ok(*v.get_ref()),
@@ -119,6 +132,72 @@ pub(super) fn settings(
     options.max_halvings = count("max_halvings", &r.max_halvings, defaults.max_halvings)?;
     options.validate().map_err(fail)?;
     Ok(Some(options))
+}
+
+/// The settings of a rigid/coupled implicit integrator (`bdf1`, `bdf2`, `generalized-alpha`):
+/// `rho_inf` (generalized-α only), `newton_tol`, `max_newton_iter`. `None` for other names.
+pub(super) fn rigid_settings(
+    c: &Checker,
+    name: &str,
+    raw: Option<&Spanned<RawImplicit>>,
+) -> Result<Option<ImplicitSpec>, SceneError> {
+    let Some(mut spec) = ImplicitSpec::from_name(name) else {
+        return Ok(None);
+    };
+    let Some(r) = raw.map(|r| r.get_ref()) else {
+        return Ok(Some(spec));
+    };
+    let flexible_only = [
+        ("alpha", r.alpha.as_ref().map(|v| v.span())),
+        ("beta", r.beta.as_ref().map(|v| v.span())),
+        ("gamma", r.gamma.as_ref().map(|v| v.span())),
+        ("max_halvings", r.max_halvings.as_ref().map(|v| v.span())),
+    ];
+    for (field, span) in flexible_only {
+        if let Some(span) = span {
+            return Err(c.invalid(&span, field, format!("applies to hht or newmark, not {name}")));
+        }
+    }
+    if r.modified_newton.is_some() {
+        let at = raw.map_or(0..0, |r| r.span());
+        let reason = format!("{name} always reuses its iteration matrix while Newton converges");
+        return Err(c.invalid(&at, "modified_newton", reason));
+    }
+    if let Some(v) = &r.rho_inf {
+        let rho = *v.get_ref();
+        if name != "generalized-alpha" {
+            return Err(c.invalid(
+                &v.span(),
+                "rho_inf",
+                format!("applies to generalized-alpha, not {name}"),
+            ));
+        }
+        if !(0.0..=1.0).contains(&rho) {
+            return Err(c.invalid(&v.span(), "rho_inf", format!("{rho} must be in [0, 1]")));
+        }
+        spec.rho_inf = rho;
+    }
+    if let Some(v) = &r.newton_tol {
+        let tol = *v.get_ref();
+        if !(tol > 0.0 && tol.is_finite()) {
+            return Err(c.invalid(&v.span(), "newton_tol", format!("{tol} must be finite and > 0")));
+        }
+        spec.newton.tolerance = tol;
+    }
+    if let Some(v) = &r.max_newton_iter {
+        spec.newton.max_iterations =
+            u32::try_from(*v.get_ref())
+                .ok()
+                .filter(|&n| n > 0)
+                .ok_or_else(|| {
+                    c.invalid(
+                        &v.span(),
+                        "max_newton_iter",
+                        format!("{} must be ≥ 1", v.get_ref()),
+                    )
+                })?;
+    }
+    Ok(Some(spec))
 }
 
 #[cfg(test)]
@@ -189,6 +268,50 @@ mod tests {
             let e = parse(simulation, rest).unwrap_err();
             println!("{e}");
             assert!(e.contains(at) && e.contains(field), "{simulation}: {e}");
+        }
+    }
+
+    #[test]
+    fn rigid_implicit_integrators_and_their_settings() {
+        let s = parse(
+            "integrator = \"generalized-alpha\"\n[simulation.implicit]\nrho_inf = 0.6\nmax_newton_iter = 7\n",
+            "",
+        )
+        .unwrap();
+        let spec = s.simulation.rigid_implicit.unwrap();
+        assert_eq!(
+            (spec.name, spec.rho_inf, spec.newton.max_iterations),
+            ("generalized-alpha", 0.6, 7)
+        );
+        assert_eq!(s.simulation.integrator_name(), "generalized-alpha");
+        assert!(s.simulation.implicit.is_none());
+        let s = parse("integrator = \"bdf2\"\n", "").unwrap();
+        assert_eq!(s.integrator().name(), "bdf2");
+        let cases = [
+            (
+                "integrator = \"generalized-alpha\"\n[simulation.implicit]\nrho_inf = 1.5\n",
+                "t.toml:6: simulation: rho_inf: 1.5 must be in [0, 1]",
+            ),
+            (
+                "integrator = \"bdf2\"\n[simulation.implicit]\nrho_inf = 0.5\n",
+                "t.toml:6: simulation: rho_inf: applies to generalized-alpha, not bdf2",
+            ),
+            (
+                "integrator = \"bdf1\"\n[simulation.implicit]\nalpha = -0.1\n",
+                "t.toml:6: simulation: alpha: applies to hht or newmark, not bdf1",
+            ),
+            (
+                "integrator = \"hht\"\n[simulation.implicit]\nrho_inf = 0.5\n",
+                "t.toml:6: simulation: rho_inf: applies to generalized-alpha, not hht",
+            ),
+            (
+                "integrator = \"bdf2\"\n[simulation.implicit]\nnewton_tol = -1.0\n",
+                "t.toml:6: simulation: newton_tol: -1 must be finite and > 0",
+            ),
+        ];
+        for (simulation, message) in cases {
+            let e = parse(simulation, "").unwrap_err();
+            assert!(e.ends_with(message), "{simulation}: {e}");
         }
     }
 }

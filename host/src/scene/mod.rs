@@ -21,6 +21,7 @@ mod validate;
 
 use std::path::{Path, PathBuf};
 
+use crate::dae::HostMethod;
 use ferrodyn_kernel::ancf::Material;
 use ferrodyn_kernel::flex::Fixity;
 use ferrodyn_kernel::integrators::Method;
@@ -78,6 +79,16 @@ pub struct Simulation {
     /// Settings of the implicit integrator when `integrator` is "hht" or "newmark" (flexible
     /// bodies; `method` is then unused).
     pub implicit: Option<crate::implicit::HhtOptions>,
+    /// The implicit integrator when `integrator` is "bdf1", "bdf2" or "generalized-alpha"
+    /// (rigid and coupled systems; `method` is then unused).
+    pub rigid_implicit: Option<crate::dae::ImplicitSpec>,
+}
+
+impl Simulation {
+    /// The name of the rigid/coupled integrator, as written in the scene.
+    pub fn integrator_name(&self) -> &'static str {
+        self.rigid_implicit.map_or(self.method.name(), |s| s.name)
+    }
 }
 
 /// `[output]`: which series to write.
@@ -151,8 +162,11 @@ impl Scene {
     }
 
     /// The integrator chosen in `[simulation]`.
-    pub fn integrator(&self) -> Method<f64> {
-        self.simulation.method
+    pub fn integrator(&self) -> HostMethod {
+        match self.simulation.rigid_implicit {
+            Some(spec) => spec.build(),
+            None => HostMethod::Explicit(self.simulation.method),
+        }
     }
 
     /// The file's path.

@@ -359,12 +359,15 @@ fn simulation(c: &Checker, s: &Spanned<RawSimulation>) -> Result<Simulation, Sce
     );
     let at = r.integrator.as_ref().map_or(s.span(), |n| n.span());
     let implicit = super::implicit::settings(c, name, &at, r.implicit.as_ref())?;
+    let rigid_implicit = super::implicit::rigid_settings(c, name, r.implicit.as_ref())?;
     let method = Method::from_name(name, config)
         .or(implicit.map(|_| Method::rk4()))
+        .or(rigid_implicit.map(|_| Method::rk4()))
         .ok_or_else(|| {
             let reason = format!(
-                "unknown integrator \"{name}\" (one of: {}, {})",
+                "unknown integrator \"{name}\" (one of: {}, {}, {})",
                 METHOD_NAMES.join(", "),
+                crate::dae::NAMES.join(", "),
                 super::implicit::IMPLICIT_NAMES.join(", ")
             );
             c.invalid(&at, "integrator", reason)
@@ -383,6 +386,7 @@ fn simulation(c: &Checker, s: &Spanned<RawSimulation>) -> Result<Simulation, Sce
         output_interval,
         gravity,
         implicit,
+        rigid_implicit,
     })
 }
 
