@@ -171,6 +171,7 @@ fn measure<
     let fresh = Box::new(Data::new(model));
     // Timing: best of 3 runs of `steps` steps from the initial state, CPU and wall time.
     let (mut best, mut best_wall) = (f64::INFINITY, f64::INFINITY);
+    let mut stats = Default::default();
     for _ in 0..3 {
         let mut data = fresh.clone();
         let mut method = integrator.clone();
@@ -181,6 +182,7 @@ fn measure<
         best_wall = best_wall.min(wall.elapsed().as_secs_f64() / steps as f64);
         best = best.min((cpu_seconds() - cpu) / steps as f64);
         std::hint::black_box(data.state());
+        stats = data.total_stats();
     }
     // Accuracy: energy every step, violation every 10 steps, pendulum angle every step.
     let mut data = fresh.clone();
@@ -210,6 +212,8 @@ fn measure<
     let mut out = json!({
         "time_per_step_s": best,
         "wall_time_per_step_s": best_wall,
+        "evaluations_per_step": f64::from(stats.evaluations) / steps as f64,
+        "projection_iterations_per_step": f64::from(stats.projection_iterations) / steps as f64,
         "timing_steps": steps,
         "accuracy_duration": duration,
         "energy_drift_abs": drift,
@@ -279,12 +283,41 @@ fn run(models_path: &str, out_path: &str) -> Result<(), Box<dyn std::error::Erro
     Ok(())
 }
 
+/// `profile LINKS STEPS`: RK4 steps of a chain from rest and nothing else, for callgrind
+/// (`benches/peers/profile.sh`).
+fn profile(links: &str, steps: &str) -> Result<(), Box<dyn std::error::Error>> {
+    fn go<const N: usize, const C: usize, const S: usize>(
+        steps: usize,
+    ) -> Result<(), Box<dyn std::error::Error>> {
+        let model: Box<Model<f64, N, N, 0, C, S>> = Box::new(revolute_chain(&ChainSpec::standard(N))?);
+        let mut data = Box::new(Data::new(&*model));
+        for _ in 0..steps {
+            step(&*model, &mut data, &mut Rk4, DT)?;
+        }
+        let s = data.total_stats();
+        println!(
+            "{N} links, {steps} RK4 steps: {} evaluations, {} projection iterations",
+            s.evaluations, s.projection_iterations
+        );
+        Ok(())
+    }
+    let steps: usize = steps.parse()?;
+    match links.parse::<usize>()? {
+        5 => go::<5, 25, { ChainSpec::<f64>::skyline_entries(5) }>(steps),
+        20 => go::<20, 100, { ChainSpec::<f64>::skyline_entries(20) }>(steps),
+        50 => go::<50, 250, { ChainSpec::<f64>::skyline_entries(50) }>(steps),
+        100 => go::<100, 500, { ChainSpec::<f64>::skyline_entries(100) }>(steps),
+        n => Err(format!("no chain of {n} links in this example").into()),
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
         ["models", path] => serde_json::to_string_pretty(&models_json())
             .map_err(Into::into)
             .and_then(|s| std::fs::write(path, s).map_err(Into::into)),
+        ["profile", links, steps] => profile(links, steps),
         ["run", models, out] => {
             let (models, out) = (models.to_string(), out.to_string());
             std::thread::Builder::new()
@@ -295,7 +328,7 @@ fn main() {
                 .map_err(Into::into)
         }
         _ => Err::<(), Box<dyn std::error::Error>>(
-            "usage: peer_models models OUT.json | peer_models run MODELS.json OUT.json".into(),
+            "usage: peer_models models OUT.json | peer_models run MODELS.json OUT.json | peer_models profile LINKS STEPS".into(),
         ),
     };
     if let Err(e) = result {

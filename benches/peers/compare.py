@@ -109,18 +109,23 @@ def main(d):
               "", "Integrators: ours and MuJoCo both with RK4 and with semi-implicit (symplectic) Euler; Exudyn with "
               "its default solver (implicit generalized-α, ρ∞ = 0.9, Newton, dense LU) — ours/Exudyn compares our RK4 "
               "with it.", "", "## Time per step", "",
-              "| model | integrator | timing steps | ours (µs) | MuJoCo (µs) | ours/MuJoCo | Exudyn gen-α (µs) | ours/Exudyn |",
-              "|---|---|---:|---:|---:|---:|---:|---:|"]
+              "| model | integrator | timing steps | ours: projection iterations/step | ours (µs) | MuJoCo (µs) | ours/MuJoCo | Exudyn default, dense (µs) | ours/Exudyn | Exudyn EigenSparse (µs) | ours/Exudyn sparse |",
+              "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for n in names:
         ex_t = get(ex, n, "generalized_alpha")
+        ex_s = get(ex, n, "generalized_alpha", "sparse_time_per_step_s")
         for integ in spec["integrators"]:
             o, m = get(ours, n, integ), get(mj, n, integ)
             steps = get(ours, n, integ, "timing_steps")
-            lines.append(f"| {n} | {LABEL[integ]} | {steps} | {us(o)} | {us(m)} | {fx(ratio(o, m))} | "
-                         f"{us(ex_t)} | {fx(ratio(o, ex_t), 3)} |")
+            it = get(ours, n, integ, "projection_iterations_per_step")
+            it = "—" if it is None else f"{it:.2f}"
+            lines.append(f"| {n} | {LABEL[integ]} | {steps} | {it} | {us(o)} | {us(m)} | {fx(ratio(o, m))} | "
+                         f"{us(ex_t)} | {fx(ratio(o, ex_t), 3)} | {us(ex_s)} | {fx(ratio(o, ex_s), 3)} |")
     lines += ["", "Wall-clock figures (noisier on the shared machine) are in results.json "
               "(`wall_time_per_step_s`). Exudyn's time per step is the difference of a 2N-step and an N-step "
-              "SolveDynamic divided by N (its set-up excluded); MuJoCo's is `mj_step(m, d, nstep=N)` in one C call.",
+              "SolveDynamic divided by N (its set-up excluded; N = min(timing steps, 20000/links), at least 100), with "
+              "its default dense LU and again with its EigenSparse solver, the one a user picks for larger systems "
+              "(the target below is stated against the default). MuJoCo's is `mj_step(m, d, nstep=N)` in one C call.",
               "", "## Accuracy side by side", "",
               "Energy drift: max over the run of |E(t) − E(0)|, relative to the energy released when the model "
               "hangs straight down (m g L for the pendulum, m g L N²/2 for a chain). Constraint violation: max |Φ| "
@@ -161,16 +166,48 @@ def main(d):
     if r_mj is not None:
         lines.append(f"| 20-link RK4 step ≤ {TARGET_MUJOCO}× MuJoCo RK4 | {fx(r_mj)} ({us(o20)} vs {us(m20)} µs) | "
                      f"{verdict(r_mj <= TARGET_MUJOCO)}{'' if r_mj <= TARGET_MUJOCO else f', by {r_mj / TARGET_MUJOCO:.1f}×'} |")
+    e20s = get(ex, "chain20", "generalized_alpha", "sparse_time_per_step_s")
+    r_exs = ratio(o20, e20s)
     if r_ex is not None:
         lines.append(f"| 20-link RK4 step ≤ {TARGET_EXUDYN}× Exudyn | {fx(r_ex, 3)} ({us(o20)} vs {us(e20)} µs) | "
                      f"{verdict(r_ex <= TARGET_EXUDYN)}{'' if r_ex <= TARGET_EXUDYN else f', by {r_ex / TARGET_EXUDYN:.1f}×'} |")
+    if r_exs is not None:
+        lines.append(f"| (same, against Exudyn with EigenSparse) | {fx(r_exs, 3)} ({us(o20)} vs {us(e20s)} µs) | "
+                     f"{verdict(r_exs <= TARGET_EXUDYN)}{'' if r_exs <= TARGET_EXUDYN else f', by {r_exs / TARGET_EXUDYN:.1f}×'} |")
+    for n in names[1:]:
+        a, b = get(ours, n, "rk4"), get(ex, n, "generalized_alpha")
+        if a is not None and b is not None and n != "chain20":
+            lines.append(f"| (for reference) {n} RK4 vs Exudyn default | {fx(ratio(a, b), 3)} | "
+                         f"{'≤' if a / b <= TARGET_EXUDYN else '>'} {TARGET_EXUDYN} |")
     for n, integ, a, b in drift_ok:
         if n.startswith("chain") or n == "pendulum":
-            lines.append(f"| energy drift ≤ MuJoCo's, {n} {LABEL[integ]} | {sci(a)} vs {sci(b)} ({fx(ratio(a, b))}) | "
+            lines.append(f"| energy drift ≤ MuJoCo's, {n} {LABEL[integ]} | {sci(a)} vs {sci(b)} ({ratio(a, b):.2g}×) | "
                          f"{verdict(a <= b)} |")
     if scale is not None:
         lines.append(f"| 100-link cost ≤ {TARGET_SCALING}× 20-link cost (RK4) | {fx(scale)} "
                      f"(MuJoCo: {fx(mj_scale)}) | {verdict(scale <= TARGET_SCALING)} |")
+    lines += ["", "## Why the targets are missed where they are", "",
+              "- **Against MuJoCo** (RK4, 20 links): the formulations differ by design. MuJoCo integrates the 20 "
+              "hinge angles (generalized coordinates: a 20 × 20 mass matrix by the composite-rigid-body algorithm, "
+              "its LDLᵀ, no constraints). Ours carries 140 maximal coordinates and 100 constraint rows (5 per "
+              "revolute joint): every RK4 stage evaluates the 100 rows and their Jacobians, builds M⁻¹Φ_qᵀ and the "
+              "banded 100 × 100 Schur complement Φ_q M⁻¹ Φ_qᵀ and factorizes it, and every step ends with the "
+              "projection onto Φ = 0 and Φ̇ = 0 (a fifth evaluation and factorization). The profile below puts "
+              "two thirds of the step in building and factorizing that Schur complement. The same design is what "
+              "runs unchanged on the microcontroller, handles closed loops and any joint type, and keeps |Φ| at "
+              "round-off; generalized coordinates would need a separate tree formulation.",
+              ] + ([] if r_ex is None else [
+              "- **Against Exudyn** (20 links): Exudyn's default solver is implicit (generalized-α, Newton) with a "
+              "dense LU of the whole system (7 coordinates per body + constraints), O(n³) per Jacobian: we are "
+              f"far below it for long chains (see the reference rows), but at 20 links its step is only "
+              f"{(1 / r_ex) if r_ex else float('nan'):.1f}× ours, not 20×. With its EigenSparse solver the gap "
+              f"shrinks further ({(1 / r_exs) if r_exs else float('nan'):.1f}× ours at 20 links)."]) + [
+              "- **Energy drift with semi-implicit Euler**: our symplectic Euler is followed by the projection "
+              "onto the constraint manifold and its tangent space, which is not symplectic: the velocity projection "
+              "removes the energy of the component normal to the constraints each step, a first-order loss (and "
+              "more projection iterations per step, which also makes it barely cheaper than RK4). MuJoCo's Euler in "
+              "generalized coordinates has no constraint to project onto. With RK4 our drift is below MuJoCo's on "
+              "every model."]
     profile = os.path.join(HERE, "profile.md")
     if os.path.exists(profile):
         with open(profile) as f:
@@ -187,7 +224,7 @@ def chart(spec, names, ours, mj, ex):
     series = [("ours RK4", ours, "rk4", "#1f77b4"), ("MuJoCo RK4", mj, "rk4", "#ff7f0e"),
               ("ours SI-Euler", ours, "semi_implicit_euler", "#aec7e8"),
               ("MuJoCo Euler", mj, "semi_implicit_euler", "#ffbb78"),
-              ("Exudyn gen-α", ex, "generalized_alpha", "#2ca02c")]
+              ("Exudyn gen-α (dense)", ex, "generalized_alpha", "#2ca02c")]
     series = [s for s in series if s[1] is not None]
     fig, axes = plt.subplots(1, 2, figsize=(13, 4.8))
     width = 0.8 / len(series)
