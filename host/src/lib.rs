@@ -5,8 +5,8 @@
 //! program lives here.
 
 pub mod check;
-pub mod dae;
 pub mod contact;
+pub mod dae;
 pub mod flex_run;
 pub mod gmsh;
 pub mod implicit;
