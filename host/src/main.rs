@@ -2,13 +2,13 @@
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
+use ferrodyn_host::dae::{self, HostMethod, ImplicitSpec};
 use ferrodyn_host::output::OutputDir;
 use ferrodyn_host::run::{simulate, RunSettings};
 use ferrodyn_host::scenes;
 use ferrodyn_host::view::colormap::Field;
 use ferrodyn_host::view::window::ViewSettings;
 use ferrodyn_host::view::RenderSettings;
-use ferrodyn_host::dae::{self, HostMethod, ImplicitSpec};
 use ferrodyn_kernel::integrators::{AdaptiveConfig, Method, METHOD_NAMES};
 use std::path::PathBuf;
 

@@ -1,22 +1,25 @@
-//! One stepper over the kinds of model a scene compiles into (rigid, a lone flexible body, rigid
-//! bodies coupled with a flexible body): advances by the scene's step and exposes the current
-//! state for drawing. The viewer and the `render` command use it; it calls the same kernel
-//! step functions as `ferrodyn run`.
+//! One stepper over the kinds of model a scene compiles into (rigid with or without contact, a
+//! lone flexible body, explicit or implicit, rigid bodies coupled with a flexible body):
+//! advances by the scene's step and exposes the current state for drawing. The viewer and the
+//! `render` command use it; it calls the same step functions as `ferrodyn run`.
 //!
 //! Flexible models are large fixed-size values: build and use a stepper of a scene with a
 //! flexible body on a thread with a large stack ([`on_large_stack`]).
 
+use crate::contact::ContactWorld;
 use crate::dae::HostMethod;
 use crate::flex_run::{HostCoupled, HostFlexible};
+use crate::implicit::{flex_body_from_scene, HhtFlex};
 use crate::model::{HostData, HostModel};
 use crate::scene::Scene;
 use crate::scenes::CoupledRigid;
 use anyhow::{anyhow, bail, Context, Result};
 use ferrodyn_kernel::analysis;
+use ferrodyn_kernel::ancf::Material;
 use ferrodyn_kernel::coupled::{step_coupled, Attachment, CoupledData};
 use ferrodyn_kernel::flex::{flex_energy, step_flex, FlexData};
 use ferrodyn_kernel::math::{Quat, Vec3};
-use ferrodyn_kernel::{assemble, step, JointKind, TimeFunction};
+use ferrodyn_kernel::{assemble, step, step_with, JointKind, TimeFunction};
 
 /// State of a [`HostFlexible`].
 pub type HostFlexData = FlexData<f64, 400, 2_000_000>;
@@ -37,6 +40,7 @@ enum Models {
     Rigid {
         model: Box<HostModel>,
         data: Box<HostData>,
+        contact: Option<Box<ContactWorld>>,
     },
     Flexible {
         flex: Box<HostFlexible>,
@@ -48,6 +52,63 @@ enum Models {
         attachments: Vec<Attachment<f64>>,
         data: Box<HostCoupled>,
     },
+    Implicit {
+        hht: Box<HhtFlex>,
+    },
+}
+
+/// A flexible body as drawn: its mesh, material and current nodal coordinates.
+#[derive(Clone, Copy)]
+pub enum FlexView<'a> {
+    /// The kernel's explicit model and state.
+    Kernel(&'a HostFlexible, &'a HostFlexData),
+    /// The host's implicit integrator with its body.
+    Implicit(&'a HhtFlex),
+}
+
+impl FlexView<'_> {
+    /// Number of nodes.
+    pub fn node_count(&self) -> usize {
+        match self {
+            Self::Kernel(flex, _) => flex.node_count(),
+            Self::Implicit(hht) => hht.body().node_count(),
+        }
+    }
+    /// Tets as node indices.
+    pub fn connectivity(&self) -> &[[usize; 4]] {
+        match self {
+            Self::Kernel(flex, _) => flex.connectivity(),
+            Self::Implicit(hht) => hht.body().connectivity(),
+        }
+    }
+    /// The material.
+    pub fn material(&self) -> &Material<f64> {
+        match self {
+            Self::Kernel(flex, _) => flex.material(),
+            Self::Implicit(hht) => hht.body().material(),
+        }
+    }
+    /// Current position of a node.
+    pub fn position(&self, node: usize) -> Vec3<f64> {
+        match self {
+            Self::Kernel(_, data) => data.position(node),
+            Self::Implicit(hht) => Vec3::from_array(hht.position(node)),
+        }
+    }
+    /// Reference (undeformed) position of a node; zero for an unknown node.
+    pub fn reference(&self, node: usize) -> Vec3<f64> {
+        match self {
+            Self::Kernel(flex, _) => flex.reference(node).unwrap_or_default(),
+            Self::Implicit(hht) => hht.body().reference().get(node).copied().unwrap_or_default(),
+        }
+    }
+    /// The node's 12 coordinates (r, ∂r/∂X, ∂r/∂Y, ∂r/∂Z); empty for an unknown node.
+    pub fn coordinates(&self, node: usize) -> &[f64] {
+        match self {
+            Self::Kernel(_, data) => data.coordinates(node),
+            Self::Implicit(hht) => hht.coordinates().get(12 * node..12 * node + 12).unwrap_or(&[]),
+        }
+    }
 }
 
 /// A scene's simulation advanced step by step.
@@ -95,6 +156,7 @@ impl Stepper {
             Models::Rigid { data, .. } => data.time(),
             Models::Flexible { data, .. } => data.time(),
             Models::Coupled { data, .. } => data.time(),
+            Models::Implicit { hht } => hht.time(),
         }
     }
 
@@ -104,7 +166,23 @@ impl Stepper {
         let t = self.time();
         let method = &mut self.method;
         let result = match &mut self.models {
-            Models::Rigid { model, data } => step(&**model, data, method, dt).map(|_| ()),
+            Models::Rigid {
+                model,
+                data,
+                contact: Some(world),
+            } => {
+                let stepped = step_with(&**model, data, method, dt, &mut **world).map(|_| ());
+                // Contacts persist between steps (friction, dissipation): commit the new state.
+                world.commit(data);
+                stepped
+            }
+            Models::Rigid { model, data, .. } => step(&**model, data, method, dt).map(|_| ()),
+            Models::Implicit { hht } => {
+                return hht
+                    .step(dt)
+                    .map(|_| ())
+                    .map_err(|e| anyhow!("step at t = {t} s failed: {e}"))
+            }
             Models::Flexible { flex, data } => step_flex(&**flex, data, method, dt).map(|_| ()),
             Models::Coupled {
                 rigid,
@@ -128,7 +206,8 @@ impl Stepper {
     /// in a state the material cannot evaluate (inverted element).
     pub fn energy(&self) -> Option<f64> {
         match &self.models {
-            Models::Rigid { model, data } => Some(analysis::energy(&**model, &**data).total()),
+            Models::Rigid { model, data, .. } => Some(analysis::energy(&**model, &**data).total()),
+            Models::Implicit { hht } => hht.energies().ok().map(|e| e.total()),
             Models::Flexible { flex, data } => flex_energy(&**flex, &**data).ok().map(|e| e.total()),
             Models::Coupled {
                 rigid, flex, data, ..
@@ -149,16 +228,17 @@ impl Stepper {
         match &self.models {
             Models::Rigid { data, .. } => (data.position(body), data.orientation(body)),
             Models::Coupled { data, .. } => (data.rigid.position(body), data.rigid.orientation(body)),
-            Models::Flexible { .. } => (Vec3::ZERO, Quat::IDENTITY),
+            Models::Flexible { .. } | Models::Implicit { .. } => (Vec3::ZERO, Quat::IDENTITY),
         }
     }
 
-    /// The flexible body's model and its state, when the scene has one.
-    pub fn flexible(&self) -> Option<(&HostFlexible, &HostFlexData)> {
+    /// The flexible body with its state, when the scene has one.
+    pub fn flexible(&self) -> Option<FlexView<'_>> {
         match &self.models {
             Models::Rigid { .. } => None,
-            Models::Flexible { flex, data } => Some((flex, data)),
-            Models::Coupled { flex, data, .. } => Some((flex, &data.flex)),
+            Models::Flexible { flex, data } => Some(FlexView::Kernel(flex, data)),
+            Models::Coupled { flex, data, .. } => Some(FlexView::Kernel(flex, &data.flex)),
+            Models::Implicit { hht } => Some(FlexView::Implicit(hht)),
         }
     }
 
@@ -227,7 +307,26 @@ impl Stepper {
     fn rebuild(&mut self) -> Result<()> {
         let mut fresh = build(&self.scene)?;
         match (&mut fresh, &mut self.models) {
-            (Models::Rigid { data: new, .. }, Models::Rigid { data: old, .. }) => std::mem::swap(new, old),
+            (
+                Models::Rigid {
+                    data: new,
+                    contact: new_contact,
+                    ..
+                },
+                Models::Rigid {
+                    data: old,
+                    contact: old_contact,
+                    ..
+                },
+            ) => {
+                std::mem::swap(new, old);
+                std::mem::swap(new_contact, old_contact);
+            }
+            (Models::Implicit { hht: new }, Models::Implicit { hht: old }) => {
+                let (q, v) = (old.coordinates().to_vec(), old.rates().to_vec());
+                new.set_state(old.time(), Some(&q), Some(&v))
+                    .map_err(|e| anyhow!("carrying the state over: {e}"))?;
+            }
             (Models::Flexible { data: new, .. }, Models::Flexible { data: old, .. }) => {
                 std::mem::swap(new, old)
             }
@@ -258,11 +357,30 @@ fn build_rigid(scene: &Scene) -> Result<Models> {
     let model: Box<HostModel> = Box::new(model);
     let mut data = Box::new(HostData::new(&model));
     assemble(&*model, &mut data).context("assembling the initial configuration")?;
-    Ok(Models::Rigid { model, data })
+    let contact = match &scene.contact {
+        Some(spec) => {
+            let mut world = spec.world(model.bodies().len()).context("setting up contact")?;
+            world.commit(&data);
+            Some(Box::new(world))
+        }
+        None => None,
+    };
+    Ok(Models::Rigid { model, data, contact })
 }
 
 #[inline(never)]
 fn build_flexible(scene: &Scene) -> Result<Models> {
+    if let Some(options) = scene.simulation.implicit {
+        if !scene.bodies.is_empty() {
+            bail!(
+                "{}: the implicit integrators run one flexible body without rigid bodies",
+                scene.path().display()
+            );
+        }
+        let body = flex_body_from_scene(scene, 0)?;
+        let hht = HhtFlex::new(body, options).map_err(|e| anyhow!("{}: {e}", scene.path().display()))?;
+        return Ok(Models::Implicit { hht: Box::new(hht) });
+    }
     let flex: Box<HostFlexible> = Box::new(scene.build_flexible(0)?);
     if scene.bodies.is_empty() {
         let data = Box::new(FlexData::new(&*flex));

@@ -296,6 +296,25 @@ frame_j = { origin = [0.0, 0.0, 0.5] }
     }
 
     #[test]
+    fn contact_scenes_draw_bodies_as_their_shapes_on_the_floor_plane() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenes/sphere_drop.toml");
+        let scene = Scene::load(&path).expect("scenes/sphere_drop.toml");
+        let mut v = Viewport::new(scene, 160, 120, Field::Displacement).expect("viewport");
+        assert_eq!(v.drawing.ground_z, 0.0, "the grid lies on the floor plane z = 0");
+        // Without the text overlay, which could cover the ball on so small an image.
+        v.drawing.draw(&mut v.image, &v.camera, &v.stepper, &v.options);
+        // The ball (contact sphere r = 50 mm at z = 0.55): its centre and a point 40 mm off it.
+        for offset in [0.0, 0.04] {
+            let c = ferrodyn_kernel::math::Vec3::new(offset, 0.0, 0.55);
+            let p = v.camera.project(c, 160, 120).unwrap();
+            assert!(
+                is_body(v.image.get(p.x as usize, p.y as usize)),
+                "offset {offset}"
+            );
+        }
+    }
+
+    #[test]
     fn sizes_parse_and_bad_ones_say_why() {
         assert_eq!(parse_size("640x480"), Ok((640, 480)));
         assert!(parse_size("640").unwrap_err().contains("WIDTHxHEIGHT"));

@@ -5,6 +5,7 @@
 use super::camera::{Camera, Projected};
 use super::colormap::{colour, colour_bar, von_mises, Field};
 use super::raster::{Image, Rgb};
+use crate::contact::{Geometry, Shape};
 use crate::stepper::Stepper;
 use ferrodyn_kernel::math::{Quat, Vec3};
 use ferrodyn_kernel::{Body, BodyRef};
@@ -36,6 +37,7 @@ const GROUND: Rgb = [0.33, 0.35, 0.33];
 const GRID: Rgb = [0.55, 0.58, 0.55];
 const BODY: Rgb = [0.85, 0.55, 0.25];
 const LINK: Rgb = [0.1, 0.1, 0.1];
+const GROUND_SHAPE: Rgb = [0.55, 0.6, 0.7];
 
 /// A triangle in body coordinates.
 type Triangle = [Vec3<f64>; 3];
@@ -46,6 +48,8 @@ type Triangle = [Vec3<f64>; 3];
 pub struct SceneDrawing {
     /// Triangles of each rigid body in its body frame.
     shapes: Vec<Vec<Triangle>>,
+    /// Triangles of the ground's contact shapes other than planes (global).
+    fixed: Vec<Triangle>,
     /// Boundary faces of the flexible body's tet mesh, wound outwards.
     faces: Vec<[usize; 3]>,
     /// Boundary nodes of the flexible body (for the field range).
@@ -79,17 +83,42 @@ impl SceneDrawing {
                 p + q.rotate(scene.bodies[b].value.body.cg)
             })
             .collect();
-        if let Some((flex, data)) = stepper.flexible() {
-            points.extend((0..flex.node_count()).map(|i| data.position(i)));
+        if let Some(flex) = stepper.flexible() {
+            points.extend((0..flex.node_count()).map(|i| flex.position(i)));
         }
         let (lo, hi) = bounds(points.iter().chain(&anchors));
         // Tiny bodies stay visible: no shape smaller than 2.5 % of the scene.
         let min_size = 0.025 * (hi - lo).norm().max(1e-3);
+        let contact: &[Shape] = scene.contact.as_ref().map_or(&[], |c| &c.shapes);
+        // A body with contact shapes is drawn as those shapes, others as their inertia says.
         let shapes: Vec<Vec<Triangle>> = scene
             .bodies
             .iter()
-            .map(|b| body_triangles(&b.value.body, min_size))
+            .enumerate()
+            .map(|(b, spec)| {
+                let own: Vec<Triangle> = contact
+                    .iter()
+                    .filter(|s| s.body == Some(b))
+                    .flat_map(shape_triangles)
+                    .collect();
+                if own.is_empty() {
+                    body_triangles(&spec.value.body, min_size)
+                } else {
+                    own
+                }
+            })
             .collect();
+        let fixed: Vec<Triangle> = contact
+            .iter()
+            .filter(|s| s.body.is_none())
+            .flat_map(shape_triangles)
+            .collect();
+        // A horizontal ground plane (normal +z) is where the grid goes.
+        let floor = contact.iter().find(|s| {
+            s.body.is_none()
+                && s.geometry == Geometry::Plane
+                && s.orientation.rotate(Vec3::new(0.0, 0.0, 1.0)).z > 1.0 - 1e-9
+        });
         // How far each body reaches from its CG.
         let extent: Vec<f64> = shapes
             .iter()
@@ -110,7 +139,11 @@ impl SceneDrawing {
                     Vec3::new(p.x + e, p.y + e, p.z + e),
                 ]
             });
-        let (lo, hi) = bounds(grown.collect::<Vec<_>>().iter().chain(&anchors));
+        // Bodies fall onto a floor: keep the floor below them in view.
+        let on_floor: Vec<Vec3<f64>> = floor
+            .map(|f| points.iter().map(|p| Vec3::new(p.x, p.y, f.position.z)).collect())
+            .unwrap_or_default();
+        let (lo, hi) = bounds(grown.collect::<Vec<_>>().iter().chain(&anchors).chain(&on_floor));
         let size = (hi - lo).norm().max(1e-3);
         let (center, radius, ground_z) = if anchors.is_empty() {
             let center = (lo + hi).scale(0.5);
@@ -128,15 +161,17 @@ impl SceneDrawing {
                 .max(0.05 * size);
             (center, reach, center.z - 1.1 * reach)
         };
+        let ground_z = floor.map_or(ground_z, |f| f.position.z);
         let (faces, surface_nodes) = match stepper.flexible() {
-            Some((flex, data)) => {
-                let positions: Vec<Vec3<f64>> = (0..flex.node_count()).map(|i| data.position(i)).collect();
+            Some(flex) => {
+                let positions: Vec<Vec3<f64>> = (0..flex.node_count()).map(|i| flex.position(i)).collect();
                 boundary(flex.connectivity(), &positions)
             }
             None => (Vec::new(), Vec::new()),
         };
         Self {
             shapes,
+            fixed,
             faces,
             surface_nodes,
             center,
@@ -161,6 +196,9 @@ impl SceneDrawing {
         };
         self.draw_ground(img, &painter);
         let scene = stepper.scene();
+        for t in &self.fixed {
+            painter.flat(img, *t, GROUND_SHAPE);
+        }
         for (b, triangles) in self.shapes.iter().enumerate() {
             let (p, q) = stepper.body_pose(b);
             for t in triangles {
@@ -235,17 +273,17 @@ impl SceneDrawing {
     }
 
     fn draw_flexible(&self, img: &mut Image, painter: &Painter, stepper: &Stepper, field: Field) {
-        let Some((flex, data)) = stepper.flexible() else {
+        let Some(flex) = stepper.flexible() else {
             return;
         };
         let n = flex.node_count();
-        let positions: Vec<Vec3<f64>> = (0..n).map(|i| data.position(i)).collect();
+        let positions: Vec<Vec3<f64>> = (0..n).map(|i| flex.position(i)).collect();
         let values: Vec<f64> = match field {
             Field::Displacement => (0..n)
-                .map(|i| (positions[i] - flex.reference(i).unwrap_or(positions[i])).norm())
+                .map(|i| (positions[i] - flex.reference(i)).norm())
                 .collect(),
             Field::VonMises => (0..n)
-                .map(|i| von_mises(flex.material(), data.coordinates(i)))
+                .map(|i| von_mises(flex.material(), flex.coordinates(i)))
                 .collect(),
         };
         let surface = self.surface_nodes.iter().map(|&i| values[i]);
@@ -373,6 +411,45 @@ fn body_triangles(body: &Body<f64>, min_size: f64) -> Vec<Triangle> {
         *t = t.map(|v| v + body.cg);
     }
     triangles
+}
+
+/// Triangles of a contact shape in its body's frame (none for a plane: the ground grid shows it).
+fn shape_triangles(shape: &Shape) -> Vec<Triangle> {
+    let local = match &shape.geometry {
+        Geometry::Sphere { radius } => sphere(*radius),
+        Geometry::Box { half_extents } => cuboid(Vec3::from_array(*half_extents)),
+        Geometry::Cylinder { radius, half_height } => cylinder(2, *radius, 2.0 * half_height),
+        Geometry::Cone { radius, half_height } => cone(*radius, *half_height),
+        Geometry::Plane => Vec::new(),
+        Geometry::TriMesh { vertices, triangles } => triangles
+            .iter()
+            .filter_map(|t| {
+                let v = |i: u32| vertices.get(i as usize).map(|p| Vec3::from_array(*p));
+                Some([v(t[0])?, v(t[1])?, v(t[2])?])
+            })
+            .collect(),
+    };
+    local
+        .into_iter()
+        .map(|t| t.map(|v| shape.position + shape.orientation.rotate(v)))
+        .collect()
+}
+
+/// A cone along z: apex at +h, base of radius r at −h.
+fn cone(r: f64, h: f64) -> Vec<Triangle> {
+    let segments = 16;
+    let rim = |j: usize| {
+        let phi = 2.0 * PI * j as f64 / segments as f64;
+        Vec3::new(r * phi.cos(), r * phi.sin(), -h)
+    };
+    (0..segments)
+        .flat_map(|j| {
+            [
+                [Vec3::new(0.0, 0.0, h), rim(j), rim(j + 1)],
+                [Vec3::new(0.0, 0.0, -h), rim(j + 1), rim(j)],
+            ]
+        })
+        .collect()
 }
 
 fn cuboid(half: Vec3<f64>) -> Vec<Triangle> {
