@@ -203,3 +203,36 @@ fn a_flexible_scene_runs_and_writes_vtu_frames() {
     assert!(String::from_utf8_lossy(&coupled.stdout).contains("1 rigid bodies"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn implicit_rigid_scene_runs_with_its_integrator() {
+    // scenes/chain20_implicit.toml: generalized-α at 2 ms; 0.2 s of it, constraints held by the
+    // projection after every step (|Φ| below the 1e-12 tolerance).
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let dir = scratch_dir("implicit");
+    let run = ferrodyn(&[
+        "run",
+        root.join("scenes/chain20_implicit.toml").to_str().unwrap(),
+        "--end",
+        "0.2",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    let text = String::from_utf8_lossy(&run.stdout);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    assert!(
+        text.contains("generalized-alpha, dt = 0.002 s") && text.contains("100 steps"),
+        "{text}"
+    );
+    let phi: f64 = text
+        .split("max |Φ| = ")
+        .nth(1)
+        .unwrap()
+        .trim()
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(phi <= 1e-12, "{text}");
+}

@@ -150,7 +150,8 @@ fn bad_integrator_and_times() {
     assert_eq!(
         error_of("bad_integrator.toml", &text),
         "bad_integrator.toml:4: simulation: integrator: unknown integrator \"euler\" \
-         (one of: rk4, rkf45, dopri45, semi-implicit-euler, velocity-verlet, hht, newmark)"
+         (one of: rk4, rkf45, dopri45, semi-implicit-euler, velocity-verlet, bdf1, bdf2, generalized-alpha, hht, \
+         newmark)"
     );
     let text = arm_with("step = 1e-3", "step = 2.0");
     assert_eq!(
