@@ -228,7 +228,6 @@ fn implicit_rigid_scene_runs_with_its_integrator() {
         .split("max |Φ| = ")
         .nth(1)
         .unwrap()
-        .trim()
         .split_whitespace()
         .next()
         .unwrap()
