@@ -223,3 +223,28 @@ fn twenty_link_chain_against_an_rk4_reference() {
         }
     });
 }
+
+#[test]
+fn a_step_that_does_not_converge_is_an_error_and_keeps_the_state() {
+    // No Newton iteration allowed: the predictor's residual (gravity is unbalanced at release)
+    // stays above the tolerance, so the step must fail with NotConverged and leave the state.
+    let model = simple_pendulum(1.0, 1.0, std::f64::consts::FRAC_PI_2).unwrap();
+    let mut data = Data::new(&model);
+    let before = data.state().to_vec();
+    let newton = NewtonSettings {
+        max_iterations: 0,
+        ..NewtonSettings::default()
+    };
+    for mut method in [
+        HostMethod::Bdf(Bdf::new(2, newton)),
+        HostMethod::GeneralizedAlpha(GeneralizedAlpha::new(0.8, newton)),
+    ] {
+        let e = step(&model, &mut data, &mut method, 1e-3).unwrap_err();
+        assert!(
+            matches!(e, KernelError::NotConverged { iterations: 0, .. }),
+            "{e:?}"
+        );
+        assert_eq!(data.state(), &before[..]);
+        assert_eq!(data.time(), 0.0);
+    }
+}

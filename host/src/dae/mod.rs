@@ -37,11 +37,38 @@ impl Continuation {
         // last bits, so time is compared to a fraction of the step; the state must be identical.
         (self.time - t).abs() <= 1e-6 * h && self.step == h && self.state == y
     }
-    fn record(&mut self, t: f64, h: f64, y: &[f64]) {
-        self.time = t;
+    /// Ends a step of `h` from `t` whose unprojected result is `end`: the system projects and
+    /// checks it, and only then is it written to `y` and remembered (on error `y` keeps the
+    /// state at `t`, as the kernel's integrators promise).
+    fn accept<S: OdeSystem<f64>>(
+        &mut self,
+        system: &mut S,
+        t: f64,
+        h: f64,
+        mut end: Vec<f64>,
+        y: &mut [f64],
+        evaluations: u32,
+    ) -> Result<StepStats, KernelError> {
+        let projection_iterations = system.accept_step(t + h, &mut end)?;
+        y.copy_from_slice(&end);
+        self.time = t + h;
         self.step = h;
-        self.state.clear();
-        self.state.extend_from_slice(y);
+        self.state = end;
+        Ok(StepStats {
+            accepted: 1,
+            rejected: 0,
+            evaluations,
+            projection_iterations,
+        })
+    }
+}
+
+/// Rejects a step size that is not positive and finite.
+fn check_step(h: f64) -> Result<(), KernelError> {
+    if h > 0.0 && h.is_finite() {
+        Ok(())
+    } else {
+        Err(KernelError::InvalidStepSize)
     }
 }
 
@@ -97,9 +124,7 @@ impl Integrator<f64> for Bdf {
         y: &mut [f64],
         _stages: &mut Stages<'_, f64>,
     ) -> Result<StepStats, KernelError> {
-        if !(h > 0.0 && h.is_finite()) {
-            return Err(KernelError::InvalidStepSize);
-        }
+        check_step(h)?;
         let (len, np) = (system.state_len(), system.position_len());
         let (q0, v0) = y.split_at(np);
         if !self.last.continues(t, h, y) {
@@ -139,20 +164,15 @@ impl Integrator<f64> for Bdf {
             }
             Ok(())
         })?;
-        self.increment = (0..len - np)
+        let increment = (0..len - np)
             .map(|k| beta0 * v[k] + if second { w_old * self.increment[k] } else { 0.0 })
             .collect();
-        self.previous_velocity = v0.to_vec();
-        y.copy_from_slice(&trial);
-        let projection_iterations = system.accept_step(t + h, y)?;
+        let previous_velocity = v0.to_vec();
+        let stats = self.last.accept(system, t, h, trial, y, evaluations)?;
+        self.increment = increment;
+        self.previous_velocity = previous_velocity;
         self.history_steps += 1;
-        self.last.record(t + h, h, y);
-        Ok(StepStats {
-            accepted: 1,
-            rejected: 0,
-            evaluations,
-            projection_iterations,
-        })
+        Ok(stats)
     }
 }
 
@@ -214,9 +234,7 @@ impl Integrator<f64> for GeneralizedAlpha {
         y: &mut [f64],
         _stages: &mut Stages<'_, f64>,
     ) -> Result<StepStats, KernelError> {
-        if !(h > 0.0 && h.is_finite()) {
-            return Err(KernelError::InvalidStepSize);
-        }
+        check_step(h)?;
         let (len, np) = (system.state_len(), system.position_len());
         let mut rate = vec![0.0; len];
         let mut evaluations = 0;
@@ -253,17 +271,11 @@ impl Integrator<f64> for GeneralizedAlpha {
             }
             Ok(())
         })?;
-        self.pseudo = (0..len - np).map(|k| pseudo_of(&vdot, k)).collect();
+        let pseudo = (0..len - np).map(|k| pseudo_of(&vdot, k)).collect();
+        let stats = self.last.accept(system, t, h, trial, y, evaluations)?;
+        self.pseudo = pseudo;
         self.acceleration = vdot;
-        y.copy_from_slice(&trial);
-        let projection_iterations = system.accept_step(t + h, y)?;
-        self.last.record(t + h, h, y);
-        Ok(StepStats {
-            accepted: 1,
-            rejected: 0,
-            evaluations,
-            projection_iterations,
-        })
+        Ok(stats)
     }
 }
 
