@@ -60,6 +60,8 @@ pub trait Real:
     fn exp(self) -> Self;
     /// Natural logarithm.
     fn ln(self) -> Self;
+    /// ln(1 + self), accurate for small `self`.
+    fn ln_1p(self) -> Self;
     /// `self` raised to a real power.
     fn powf(self, e: Self) -> Self;
     /// Absolute value.
@@ -93,7 +95,7 @@ pub trait Real:
 }
 
 macro_rules! impl_real {
-    ($t:ty, $sqrt:ident, $sin:ident, $cos:ident, $atan2:ident, $exp:ident, $log:ident, $pow:ident, $fabs:ident) => {
+    ($t:ty, $sqrt:ident, $sin:ident, $cos:ident, $atan2:ident, $exp:ident, $log:ident, $log1p:ident, $pow:ident, $fabs:ident) => {
         impl Real for $t {
             const ZERO: Self = 0.0;
             const ONE: Self = 1.0;
@@ -139,6 +141,10 @@ macro_rules! impl_real {
                 libm::$log(self)
             }
             #[inline]
+            fn ln_1p(self) -> Self {
+                libm::$log1p(self)
+            }
+            #[inline]
             fn powf(self, e: Self) -> Self {
                 libm::$pow(self, e)
             }
@@ -154,8 +160,8 @@ macro_rules! impl_real {
     };
 }
 
-impl_real!(f64, sqrt, sin, cos, atan2, exp, log, pow, fabs);
-impl_real!(f32, sqrtf, sinf, cosf, atan2f, expf, logf, powf, fabsf);
+impl_real!(f64, sqrt, sin, cos, atan2, exp, log, log1p, pow, fabs);
+impl_real!(f32, sqrtf, sinf, cosf, atan2f, expf, logf, log1pf, powf, fabsf);
 
 #[cfg(test)]
 mod tests {

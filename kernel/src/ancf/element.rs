@@ -30,6 +30,9 @@ pub struct TetElement<R> {
     load: [R; SHAPE_FUNCTIONS],
     /// Reference volume.
     volume: R,
+    /// Reference vertices: strains are formed from the displacement from the reference
+    /// coordinates (r = X at the vertices, gradients = I).
+    vertices: [[R; 3]; 4],
 }
 
 /// The 48 coordinates of the undeformed reference: r = X at the vertices, gradients = I.
@@ -93,7 +96,21 @@ impl<R: Real> TetElement<R> {
             mass,
             load,
             volume,
+            vertices: vertices.map(|v| v.to_array()),
         })
+    }
+
+    /// Nodal displacements u = e − e_ref: the strain of a body at rest is then exactly zero,
+    /// and small strains keep their relative precision (see [`Material::evaluate_displacement_gradient`]).
+    fn displacement(&self, e: &[R; ELEMENT_COORDS]) -> [R; ELEMENT_COORDS] {
+        let mut u = *e;
+        for (node, x) in u.chunks_exact_mut(NODE_COORDS).zip(self.vertices.iter()) {
+            for i in 0..3 {
+                node[i] -= x[i];
+                node[3 * (i + 1) + i] -= R::ONE;
+            }
+        }
+        u
     }
 
     /// Reference volume.
@@ -136,8 +153,9 @@ impl<R: Real> TetElement<R> {
 
     /// Deformation gradients F = Σ_k e_k ⊗ ∇s_k at the force quadrature points.
     pub fn deformation_gradients(&self, e: &[R; ELEMENT_COORDS], out: &mut [Mat3<R>; FORCE_POINTS]) {
+        let u = self.displacement(e);
         for (f, grads) in out.iter_mut().zip(self.gradients.iter()) {
-            *f = deformation_gradient(grads, e);
+            *f = gradient(grads, &u) + Mat3::IDENTITY;
         }
     }
 
@@ -148,19 +166,21 @@ impl<R: Real> TetElement<R> {
         e: &[R; ELEMENT_COORDS],
         out: &mut [Mat3<R>; FORCE_POINTS],
     ) -> Result<(), ElementError> {
+        let u = self.displacement(e);
         for (qp, (s, grads)) in out.iter_mut().zip(self.gradients.iter()).enumerate() {
-            *s = material_point(material, grads, e, qp)?.1.stress;
+            *s = material_point(material, grads, &u, qp)?.1.stress;
         }
         Ok(())
     }
 
     /// Strain energy U = ∫ W dV.
     pub fn strain_energy(&self, material: &Material<R>, e: &[R; ELEMENT_COORDS]) -> Result<R, ElementError> {
-        let mut u = R::ZERO;
+        let u = self.displacement(e);
+        let mut energy = R::ZERO;
         for (qp, (w, grads)) in self.weights.iter().zip(self.gradients.iter()).enumerate() {
-            u += *w * material_point(material, grads, e, qp)?.1.energy;
+            energy += *w * material_point(material, grads, &u, qp)?.1.energy;
         }
-        Ok(u)
+        Ok(energy)
     }
 
     /// Generalized elastic force Q_e = −∫ (∂E/∂e)ᵀ : S dV = −∂U/∂e (48).
@@ -171,8 +191,9 @@ impl<R: Real> TetElement<R> {
         q: &mut [R; ELEMENT_COORDS],
     ) -> Result<(), ElementError> {
         *q = [R::ZERO; ELEMENT_COORDS];
+        let u = self.displacement(e);
         for (qp, (w, grads)) in self.weights.iter().zip(self.gradients.iter()).enumerate() {
-            let (f, point) = material_point(material, grads, e, qp)?;
+            let (f, point) = material_point(material, grads, &u, qp)?;
             add_force(*w, grads, &f.mul_mat(&point.stress), q);
         }
         Ok(())
@@ -193,9 +214,10 @@ impl<R: Real> TetElement<R> {
         if beta == R::ZERO {
             return Ok(());
         }
+        let u = self.displacement(e);
         for (qp, (w, grads)) in self.weights.iter().zip(self.gradients.iter()).enumerate() {
-            let (f, point) = material_point(material, grads, e, qp)?;
-            let fd = deformation_gradient(grads, ed);
+            let (f, point) = material_point(material, grads, &u, qp)?;
+            let fd = gradient(grads, ed);
             let ftfd = f.transpose().mul_mat(&fd);
             let edot = ftfd.symmetric_part();
             let sd = point.stress_increment(&edot).scale(beta);
@@ -227,8 +249,9 @@ impl<R: Real> TetElement<R> {
         for row in k.iter_mut() {
             *row = [R::ZERO; ELEMENT_COORDS];
         }
+        let u = self.displacement(e);
         for (qp, (&w, grads)) in self.weights.iter().zip(self.gradients.iter()).enumerate() {
-            let (f, point) = material_point(material, grads, e, qp)?;
+            let (f, point) = material_point(material, grads, &u, qp)?;
             add_force(w, grads, &f.mul_mat(&point.stress), q);
             let s = &point.stress;
             // Only node-vector blocks a ≤ b are computed (K is symmetric); the rest is mirrored
@@ -284,8 +307,9 @@ impl<R: Real> TetElement<R> {
     }
 }
 
-/// F = Σ_k e_k ⊗ ∇s_k for the shape-function gradients `grads` at one point.
-fn deformation_gradient<R: Real>(grads: &[[R; 3]; SHAPE_FUNCTIONS], e: &[R; ELEMENT_COORDS]) -> Mat3<R> {
+/// Σ_k e_k ⊗ ∇s_k for the shape-function gradients `grads` at one point: F for coordinates,
+/// Ḟ for rates, H = F − I for displacements from the reference.
+fn gradient<R: Real>(grads: &[[R; 3]; SHAPE_FUNCTIONS], e: &[R; ELEMENT_COORDS]) -> Mat3<R> {
     let mut f = Mat3::ZERO;
     for (ek, g) in e.chunks_exact(3).zip(grads.iter()) {
         for (row, x) in f.m.iter_mut().zip(ek.iter()) {
@@ -297,15 +321,17 @@ fn deformation_gradient<R: Real>(grads: &[[R; 3]; SHAPE_FUNCTIONS], e: &[R; ELEM
     f
 }
 
-/// F and the material state at one quadrature point, or the inversion error naming `qp`.
+/// F and the material state at one quadrature point from the displacements `u` = e − e_ref,
+/// or the inversion error naming `qp`.
 fn material_point<R: Real>(
     material: &Material<R>,
     grads: &[[R; 3]; SHAPE_FUNCTIONS],
-    e: &[R; ELEMENT_COORDS],
+    u: &[R; ELEMENT_COORDS],
     qp: usize,
 ) -> Result<(Mat3<R>, MaterialPoint<R>), ElementError> {
-    let f = deformation_gradient(grads, e);
-    match material.evaluate(&f) {
+    let h = gradient(grads, u);
+    let f = h + Mat3::IDENTITY;
+    match material.evaluate_displacement_gradient(&h) {
         Some(point) => Ok((f, point)),
         None => Err(ElementError::Inverted {
             qp,

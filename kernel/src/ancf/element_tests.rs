@@ -371,7 +371,7 @@ fn f32_smoke_test() {
 
 #[test]
 fn memory_per_element_is_as_documented() {
-    // Reference: the module doc (959 scalars per element).
-    assert_eq!(core::mem::size_of::<TetElement<f64>>(), 959 * 8);
-    assert_eq!(core::mem::size_of::<TetElement<f32>>(), 959 * 4);
+    // Reference: the module doc (971 scalars per element).
+    assert_eq!(core::mem::size_of::<TetElement<f64>>(), 971 * 8);
+    assert_eq!(core::mem::size_of::<TetElement<f32>>(), 971 * 4);
 }

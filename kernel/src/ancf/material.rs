@@ -131,17 +131,27 @@ impl<R: Real> Material<R> {
     }
 
     /// Stress and energy for the deformation gradient F; `None` when J = det F ≤ 0 or not finite.
+    /// Prefer [`Material::evaluate_displacement_gradient`] when H = F − I is at hand: forming
+    /// H from F here loses the precision that function keeps.
     pub fn evaluate(&self, f: &Mat3<R>) -> Option<MaterialPoint<R>> {
-        let j = f.determinant();
+        self.evaluate_displacement_gradient(&(*f - Mat3::IDENTITY))
+    }
+
+    /// Stress and energy for the displacement gradient H = F − I; `None` when J = det F ≤ 0 or
+    /// not finite. Everything is formed from H without cancellation: E = ½(H + Hᵀ + HᵀH),
+    /// J − 1 = tr H + i₂(H) + det H, ln J = ln_1p(J − 1), μ(I − C⁻¹) = 2μ C⁻¹E. The textbook
+    /// E = ½(FᵀF − I) keeps only the absolute precision of F ≈ I, which in f32 is a stress
+    /// error of about ε₃₂·E_young: far above the strain of a stiff body at rest.
+    pub fn evaluate_displacement_gradient(&self, h: &Mat3<R>) -> Option<MaterialPoint<R>> {
+        let j_minus_one = trace(h) + principal_minors(h) + h.determinant();
         // Inverted or NaN: SVK would still give numbers, but they describe no physical state.
-        if !(j > R::ZERO && j.is_finite()) {
+        if !(j_minus_one > -R::ONE && j_minus_one.is_finite()) {
             return None;
         }
-        let c = f.transpose().mul_mat(f);
+        let e = combine(R::HALF, &(*h + h.transpose()), R::HALF, &h.transpose().mul_mat(h));
         let (lambda, mu) = (self.lambda, self.mu);
         match self.law {
             MaterialLaw::StVenantKirchhoff => {
-                let e = combine(R::HALF, &c, -R::HALF, &Mat3::IDENTITY);
                 let tr = trace(&e);
                 let stress = combine(lambda * tr, &Mat3::IDENTITY, R::TWO * mu, &e);
                 let energy = R::HALF * lambda * tr * tr + mu * ddot(&e, &e);
@@ -155,11 +165,13 @@ impl<R: Real> Material<R> {
                 })
             }
             MaterialLaw::NeoHookean => {
+                let c = combine(R::ONE, &Mat3::IDENTITY, R::TWO, &e);
                 let c_inv = c.inverse()?;
-                let ln_j = j.ln();
-                let stress = combine(mu, &Mat3::IDENTITY, lambda * ln_j - mu, &c_inv);
-                let energy = R::HALF * mu * (trace(&c) - R::from_f64(3.0)) - mu * ln_j
-                    + R::HALF * lambda * ln_j * ln_j;
+                let ln_j = j_minus_one.ln_1p();
+                // C⁻¹ and E commute; the symmetric part removes the round-off asymmetry.
+                let c_inv_e = c_inv.mul_mat(&e).symmetric_part();
+                let stress = combine(R::TWO * mu, &c_inv_e, lambda * ln_j, &c_inv);
+                let energy = mu * trace(&e) - mu * ln_j + R::HALF * lambda * ln_j * ln_j;
                 Some(MaterialPoint {
                     stress,
                     energy,
@@ -171,6 +183,14 @@ impl<R: Real> Material<R> {
             }
         }
     }
+}
+
+/// Sum of the principal 2×2 minors of H (its second invariant): det(I + H) = 1 + tr H + i₂ + det H.
+fn principal_minors<R: Real>(h: &Mat3<R>) -> R {
+    let m = &h.m;
+    (m[0][0] * m[1][1] - m[0][1] * m[1][0])
+        + (m[0][0] * m[2][2] - m[0][2] * m[2][0])
+        + (m[1][1] * m[2][2] - m[1][2] * m[2][1])
 }
 
 impl<R: Real> MaterialPoint<R> {

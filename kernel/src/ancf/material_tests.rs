@@ -124,3 +124,35 @@ fn inverted_deformation_has_no_stress() {
         assert!(mat.evaluate(&f).is_none());
     }
 }
+
+#[test]
+fn f32_small_strain_keeps_relative_precision() {
+    // Reference: Hooke's law σ = λ tr(ε) I + 2με, evaluated in f64 from the same H. Formed from
+    // the displacement gradient, an f32 strain of 1e-6 keeps f32's relative precision; through
+    // E = ½(FᵀF − I) it would carry an absolute error ≈ ε₃₂ ≈ 1e-7, i.e. 10% of this strain.
+    let eps = 1e-6f32;
+    let h = Mat3::from_rows([
+        [eps, 0.5 * eps, 0.0],
+        [0.5 * eps, 0.3 * eps, 0.0],
+        [0.0, 0.0, -eps],
+    ]);
+    for law in [MaterialLaw::StVenantKirchhoff, MaterialLaw::NeoHookean] {
+        let mat = Material::<f32>::new(law, 2.1e11, 0.3, 7850.0).unwrap();
+        let s = mat.evaluate_displacement_gradient(&h).unwrap().stress;
+        let (lambda, mu) = (mat.lambda as f64, mat.mu as f64);
+        let tr = (eps as f64) * 0.3;
+        let hooke_xx = lambda * tr + 2.0 * mu * eps as f64;
+        let hooke_xy = mu * eps as f64;
+        // Second-order terms are O(ε²) ≈ 1e-6 relative; f32 rounding adds a few ε₃₂.
+        assert!(
+            (s.m[0][0] as f64 / hooke_xx - 1.0).abs() < 1e-5,
+            "{law:?}: {}",
+            s.m[0][0]
+        );
+        assert!(
+            (s.m[0][1] as f64 / hooke_xy - 1.0).abs() < 1e-5,
+            "{law:?}: {}",
+            s.m[0][1]
+        );
+    }
+}

@@ -2,7 +2,7 @@
 
 use super::Vec3;
 use crate::Real;
-use core::ops::{Add, Mul};
+use core::ops::{Add, Mul, Sub};
 
 /// A 3×3 matrix stored by rows.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -162,6 +162,19 @@ impl<R: Real> Add for Mat3<R> {
         for i in 0..3 {
             for j in 0..3 {
                 r.m[i][j] += o.m[i][j];
+            }
+        }
+        r
+    }
+}
+
+impl<R: Real> Sub for Mat3<R> {
+    type Output = Self;
+    fn sub(self, o: Self) -> Self {
+        let mut r = self;
+        for i in 0..3 {
+            for j in 0..3 {
+                r.m[i][j] -= o.m[i][j];
             }
         }
         r
