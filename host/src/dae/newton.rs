@@ -37,6 +37,9 @@ pub(crate) struct Newton {
     pub jacobians: u64,
 }
 
+/// Smallest fraction of a Newton update the backtracking tries (2⁻¹⁰).
+const MIN_STEP_FRACTION: f64 = 1.0 / 1024.0;
+
 fn norm(x: &[f64]) -> f64 {
     x.iter().fold(0.0, |m, v| m.max(v.abs()))
 }
@@ -71,7 +74,7 @@ impl Newton {
             self.lu = None;
         }
         self.history.clear();
-        let (mut fresh, mut slow) = (false, false);
+        let mut slow = false;
         for iteration in 0..=self.settings.max_iterations {
             let size = norm(&r);
             self.history.push(size);
@@ -84,11 +87,11 @@ impl Newton {
             if iteration == self.settings.max_iterations {
                 break;
             }
-            if self.lu.is_none() || (slow && !fresh) {
+            // A kept matrix that no longer contracts by 4× is refreshed at the current iterate.
+            if self.lu.is_none() || slow {
                 self.lu = Some(self.iteration_matrix(x, &r, &mut probe, &mut residual)?);
                 evaluations += n as u32;
                 self.lu_step = step;
-                fresh = true;
             }
             let Some(lu) = &self.lu else { break };
             let mut dx = Mat::from_fn(n, 1, |i, _| -r[i]);
@@ -97,11 +100,21 @@ impl Newton {
                 // A singular iteration matrix: nothing to gain from iterating.
                 break;
             }
-            for (i, xi) in x.iter_mut().enumerate() {
-                *xi += dx[(i, 0)];
+            // Backtracking: halve the update while it makes the residual grow. Contact and
+            // other kinks make full Newton steps cycle (in and out of contact) without it.
+            let base = x.to_vec();
+            let mut fraction = 1.0;
+            loop {
+                for (i, (xi, bi)) in x.iter_mut().zip(&base).enumerate() {
+                    *xi = bi + fraction * dx[(i, 0)];
+                }
+                residual(x, &mut r)?;
+                evaluations += 1;
+                if norm(&r) < size || fraction < MIN_STEP_FRACTION {
+                    break;
+                }
+                fraction *= 0.5;
             }
-            residual(x, &mut r)?;
-            evaluations += 1;
             // A contraction worse than 1/4 means the kept matrix is out of date.
             slow = norm(&r) > 0.25 * size;
         }
