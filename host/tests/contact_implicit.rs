@@ -42,10 +42,25 @@ fn settle(integrator: &mut impl Integrator<f64>, depth: f64, dt: f64, steps: usi
     Some((depth, data.velocity(0).z.abs()))
 }
 
+/// Hertz stiffness K of the steel pair and the static depth (mg/K)^{2/3}.
+fn hertz_static() -> (f64, f64) {
+    let k = hertz_stiffness(effective_modulus(&Elastic::STEEL, &Elastic::STEEL), RADIUS);
+    (k, (MASS * G / k).powf(2.0 / 3.0))
+}
+
+/// Runs `method` from `start` depth for 400 steps of `dt` and asserts rest at the Hertz depth.
+fn assert_settles(name: &str, method: &mut impl Integrator<f64>, start: f64, dt: f64) {
+    let (_, static_depth) = hertz_static();
+    let (depth, speed) = settle(method, start, dt, 400).expect("implicit steps succeed");
+    let error = depth / static_depth - 1.0;
+    println!("{name}: depth {depth:.9e} m ({error:+.2e} relative), |vz| {speed:.1e} m/s");
+    assert!(error.abs() < 1e-6, "{name}: {depth} vs {static_depth}");
+    assert!(speed < 1e-9, "{name}: still moving at {speed}");
+}
+
 #[test]
 fn implicit_steps_far_above_the_contact_period_settle_at_the_hertz_depth() {
-    let k = hertz_stiffness(effective_modulus(&Elastic::STEEL, &Elastic::STEEL), RADIUS);
-    let static_depth = (MASS * G / k).powf(2.0 / 3.0);
+    let (k, static_depth) = hertz_static();
     // Linearized contact frequency at rest ω = √(3/2 K δ^{1/2} / m): RK4 is stable for
     // ω h < 2.83, so h = 5 ms is 6× beyond its limit (and the Flores damper, c/m = g χ / v_min,
     // further still).
@@ -62,17 +77,7 @@ fn implicit_steps_far_above_the_contact_period_settle_at_the_hertz_depth() {
         HostMethod::GeneralizedAlpha(GeneralizedAlpha::new(0.8, newton)),
     ] {
         let name = method.name();
-        let (depth, speed) =
-            settle(&mut method, 1.05 * static_depth, dt, 400).expect("implicit steps succeed");
-        println!(
-            "{name}: depth {depth:.9e} m ({:+.2e} relative), |vz| {speed:.1e} m/s",
-            depth / static_depth - 1.0
-        );
-        assert!(
-            (depth / static_depth - 1.0).abs() < 1e-6,
-            "{name}: {depth} vs {static_depth}"
-        );
-        assert!(speed < 1e-9, "{name}: still moving at {speed}");
+        assert_settles(name, &mut method, 1.05 * static_depth, dt);
     }
     // The explicit method at the same step does not settle there: it fails or drifts away.
     let rk4 = settle(&mut Rk4, 1.05 * static_depth, dt, 400);
@@ -89,19 +94,8 @@ fn backward_differences_land_a_dropped_sphere_at_the_hertz_depth_with_5ms_steps(
     // Released 0.1 mm above the plane: impact at 0.044 m/s, then the plastic-ish contact
     // (e = 0.5) damps the bounces; 400 steps of 5 ms (ω h = 18 at rest). Backtracking keeps
     // Newton from cycling in and out of contact.
-    let k = hertz_stiffness(effective_modulus(&Elastic::STEEL, &Elastic::STEEL), RADIUS);
-    let static_depth = (MASS * G / k).powf(2.0 / 3.0);
     for order in [1, 2] {
         let mut method = Bdf::new(order, NewtonSettings::default());
-        let (depth, speed) = settle(&mut method, -1e-4, 5e-3, 400).expect("implicit steps succeed");
-        println!(
-            "BDF{order}: depth {depth:.9e} m ({:+.2e} relative), |vz| {speed:.1e} m/s",
-            depth / static_depth - 1.0
-        );
-        assert!(
-            (depth / static_depth - 1.0).abs() < 1e-6,
-            "BDF{order}: {depth} vs {static_depth}"
-        );
-        assert!(speed < 1e-9, "BDF{order}: still moving at {speed}");
+        assert_settles(&format!("BDF{order}"), &mut method, -1e-4, 5e-3);
     }
 }
