@@ -99,3 +99,95 @@ fn backward_differences_land_a_dropped_sphere_at_the_hertz_depth_with_5ms_steps(
         assert_settles(&format!("BDF{order}"), &mut method, -1e-4, 5e-3);
     }
 }
+
+/// A 2 kg rubber block (0.2 × 0.1 × 0.1 m, Neo-Hookean E = 10 MPa) set on a steel ground at rest,
+/// stepped by HHT-α (α = −0.1) at `dt` for 1 s with node-to-plane contact in the residual and
+/// the tangent: (Σ F_n at the end, largest node speed, Newton iterations, largest penetration).
+fn hht_block_on_ground(dt: f64) -> (f64, f64, u64, f64) {
+    use ferrodyn_host::contact::flexible::{surface_triangles, FlexGroundContact};
+    use ferrodyn_host::implicit::{FlexBody, HhtFlex, HhtOptions};
+    use ferrodyn_kernel::ancf::Material;
+    use ferrodyn_kernel::models::add_box_mesh;
+    let (youngs, nu) = (1e7, 0.3);
+    let material = Material::neo_hookean(youngs, nu, 1000.0).unwrap();
+    let mut body = FlexBody::new(material, Vec3::new(0.0, 0.0, -G));
+    add_box_mesh(&mut body, Vec3::ZERO, Vec3::new(0.2, 0.1, 0.1), [2, 1, 1]).unwrap();
+    let mut hht = HhtFlex::new(body, HhtOptions::hht(-0.1).unwrap()).unwrap();
+    let reference = hht.body().reference().to_vec();
+    let surface = surface_triangles(hht.body().connectivity(), |n| reference[n].to_array());
+    let rubber = Elastic {
+        youngs_modulus: youngs,
+        poisson_ratio: nu,
+    };
+    let contact = FlexGroundContact::new(
+        &surface,
+        [0.0; 3],
+        [0.0, 0.0, 1.0],
+        0.05,
+        rubber,
+        Elastic::STEEL,
+        ContactMaterial {
+            friction_regularization: 0.05,
+            ..ContactMaterial::plastic()
+        },
+    )
+    .unwrap();
+    hht.set_ground_contact(contact).unwrap();
+    let (mut iterations, mut deepest) = (0, 0.0f64);
+    for _ in 0..(1.0 / dt).round() as usize {
+        iterations += u64::from(hht.step(dt).unwrap().newton_iterations);
+        let active = hht.ground_contact().unwrap().active();
+        deepest = active.iter().fold(deepest, |d, c| d.max(c.penetration));
+    }
+    let support: f64 = hht
+        .ground_contact()
+        .unwrap()
+        .active()
+        .iter()
+        .map(|c| c.normal_force)
+        .sum();
+    let speed = hht.rates().chunks(12).fold(0.0f64, |m, v| {
+        m.max(v[..3].iter().map(|x| x * x).sum::<f64>().sqrt())
+    });
+    (support, speed, iterations, deepest)
+}
+
+/// RK4 stability limit of the same block without contact (kernel power iteration on M⁻¹K).
+fn block_rk4_limit() -> f64 {
+    use ferrodyn_kernel::ancf::Material;
+    use ferrodyn_kernel::flex::{max_frequency, FlexData, FlexModel};
+    use ferrodyn_kernel::models::add_box_mesh;
+    let material = Material::neo_hookean(1e7, 0.3, 1000.0).unwrap();
+    let mut b = FlexModel::<f64, 12, 12, 8_000>::builder(material, Vec3::new(0.0, 0.0, -G));
+    add_box_mesh(&mut b, Vec3::ZERO, Vec3::new(0.2, 0.1, 0.1), [2, 1, 1]).unwrap();
+    let model = Box::new(b.build().unwrap());
+    let mut data = Box::new(FlexData::new(&*model));
+    max_frequency(&*model, &mut data, 300).unwrap().rk4()
+}
+
+#[test]
+fn hht_flexible_block_rests_on_the_ground_with_contact_in_the_tangent() {
+    // Reference: static equilibrium, the ground carries the weight (Σ F_n = m g; the elastic
+    // forces of a free body sum to zero).
+    let weight = 2.0 * G;
+    let dt = 5e-3;
+    let limit = std::thread::Builder::new()
+        .stack_size(64 << 20)
+        .spawn(block_rk4_limit)
+        .unwrap()
+        .join()
+        .unwrap();
+    println!(
+        "HHT step {dt} s = {:.0}× the block's RK4 limit {limit:.2e} s (without contact)",
+        dt / limit
+    );
+    assert!(dt > 10.0 * limit);
+    let (support, speed, iterations, deepest) = hht_block_on_ground(dt);
+    println!(
+        "HHT block on ground: Σ F_n = {support:.6} N vs m g = {weight:.6} N ({:+.2e}), max node speed {speed:.1e} m/s, {iterations} Newton iterations in {} steps, deepest {deepest:.3e} m",
+        support / weight - 1.0,
+        (1.0 / dt).round()
+    );
+    assert!((support / weight - 1.0).abs() < 1e-6, "{support} vs {weight}");
+    assert!(speed < 1e-6, "still moving: {speed}");
+}

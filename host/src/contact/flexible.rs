@@ -94,6 +94,18 @@ pub struct NodeContact {
     pub normal_force: f64,
     /// Total force on the node (N, global).
     pub force: [f64; 3],
+    /// ∂F_n/∂δ (N/m) and ∂F_n/∂δ̇ (N·s/m) of the normal force: the contact's part of an
+    /// implicit tangent (zero while the damper holds the force at zero).
+    pub normal_stiffness: f64,
+    /// See `normal_stiffness`.
+    pub normal_damping: f64,
+    /// μF_n / max(|v_t|, v_reg) (N·s/m): the friction force is minus this times the slip
+    /// velocity. While sticking (|v_t| < v_reg) it is the friction's damping on the whole
+    /// tangent plane; while sliding only across `sliding_direction` (the force's magnitude is
+    /// then fixed along it).
+    pub friction_damping: f64,
+    /// Unit slip direction while sliding, zero while sticking.
+    pub sliding_direction: [f64; 3],
 }
 
 /// Node-to-plane contact of one flexible body with the ground plane.
@@ -170,6 +182,16 @@ impl FlexGroundContact {
         &self.active
     }
 
+    /// Contacts at the last force evaluation (what the forces just applied came from).
+    pub fn evaluated(&self) -> &[NodeContact] {
+        &self.last
+    }
+
+    /// Unit outward normal of the ground plane.
+    pub fn normal(&self) -> [f64; 3] {
+        self.normal
+    }
+
     fn evaluate(&mut self, e: &[f64], ed: &[f64], commit: bool) {
         self.last.clear();
         let n = self.normal;
@@ -184,19 +206,36 @@ impl FlexGroundContact {
             }
             let rate = -dot(v, &n);
             let floor = self.material.min_impact_speed;
-            let v0 = match self.impact.get(&node) {
-                Some(&v0) => v0,
+            // A contact not yet committed takes v₀ from its current rate: above the floor the
+            // damper term χ δ̇/v₀ is then χ, independent of δ̇.
+            let (v0, v0_follows_rate) = match self.impact.get(&node) {
+                Some(&v0) => (v0, false),
                 None => {
                     let v0 = rate.max(floor);
                     if commit {
                         self.impact.insert(node, v0);
                     }
-                    v0
+                    (v0, rate > floor)
                 }
             };
             let f_n = normal_force(self.stiffness, self.chi, depth, rate, v0);
+            let (normal_stiffness, normal_damping) = if f_n > 0.0 {
+                let hertz = self.stiffness * depth * depth.sqrt();
+                let damping = if v0_follows_rate {
+                    0.0
+                } else {
+                    hertz * self.chi / v0
+                };
+                (
+                    1.5 * self.stiffness * depth.sqrt() * (1.0 + self.chi * rate / v0),
+                    damping,
+                )
+            } else {
+                (0.0, 0.0)
+            };
             let vn = dot(v, &n);
             let slip = [v[0] - vn * n[0], v[1] - vn * n[1], v[2] - vn * n[2]];
+            let (slip_speed, v_reg) = (dot3(slip, slip).sqrt(), self.material.friction_regularization);
             let ft = friction_force(
                 self.material.friction,
                 f_n,
@@ -208,6 +247,14 @@ impl FlexGroundContact {
                 penetration: depth,
                 normal_force: f_n,
                 force: [f_n * n[0] + ft[0], f_n * n[1] + ft[1], f_n * n[2] + ft[2]],
+                normal_stiffness,
+                normal_damping,
+                friction_damping: self.material.friction * f_n / slip_speed.max(v_reg),
+                sliding_direction: if slip_speed > v_reg {
+                    slip.map(|c| c / slip_speed)
+                } else {
+                    [0.0; 3]
+                },
             });
         }
         if commit {

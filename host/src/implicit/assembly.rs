@@ -81,6 +81,14 @@ impl Pattern {
         self.row_idx.len()
     }
 
+    /// Value position of entry (row, col) of the upper triangle, if stored.
+    pub fn position(&self, row: usize, col: usize) -> Option<usize> {
+        let (row, col) = (row.min(col), row.max(col));
+        let start = *self.col_ptr.get(col)?;
+        let rows = &self.row_idx[start..self.col_ptr[col + 1]];
+        rows.binary_search(&row).ok().map(|k| start + k)
+    }
+
     /// Adds `scale` × an element matrix into `values`.
     pub fn add_element(
         &self,

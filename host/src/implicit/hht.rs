@@ -9,7 +9,9 @@
 //! v_{n+1} = v_n + h ((1 − γ) a_n + γ a_{n+1}),
 //!
 //! with the Newton matrix S = ∂r/∂q_{n+1} = M/(βh²) + (1 + α)(K + γ/(βh) D), K = −∂Q_e/∂q
-//! from the kernel element routine. HHT: α ∈ [−1/3, 0], β = (1 − α)²/4, γ = ½ − α
+//! from the kernel element routine. Ground contact (node-to-plane Hertz–Flores–Coulomb,
+//! [`FlexGroundContact`]) adds its forces to Q and (1 + α)(k_n + γ/(βh) c_n) n nᵀ per touching
+//! node to S, with k_n = ∂F_n/∂δ and c_n = ∂F_n/∂δ̇ (friction is left out of S). HHT: α ∈ [−1/3, 0], β = (1 − α)²/4, γ = ½ − α
 //! (unconditionally stable, second order, numerical damping of high frequencies growing as α
 //! goes to −1/3); α = 0 is the trapezoidal rule (Newmark β = ¼, γ = ½), which conserves the
 //! energy of linear systems.
@@ -18,7 +20,9 @@ use super::assembly::{add_damping_force, elastic_force_and_tangent, Pattern};
 use super::body::{gather, FlexBody};
 use super::sparse::SparseLdlt;
 use super::ImplicitError;
+use crate::contact::flexible::FlexGroundContact;
 use ferrodyn_kernel::ancf::ELEMENT_COORDS;
+use ferrodyn_kernel::flex::FlexExternalForces;
 
 /// Settings of the HHT-α / Newmark integrator.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -175,6 +179,8 @@ pub struct HhtFlex {
     vn: Vec<f64>,
     residual: Vec<f64>,
     work: Vec<f64>,
+    /// Node-to-plane contact with the ground, committed after every accepted (sub)step.
+    ground: Option<FlexGroundContact>,
 }
 
 impl HhtFlex {
@@ -207,6 +213,7 @@ impl HhtFlex {
             vn: vec![0.0; nc],
             residual: vec![0.0; nf],
             work: vec![0.0; nf],
+            ground: None,
             q,
             body,
         };
@@ -256,14 +263,28 @@ impl HhtFlex {
         r
     }
 
-    /// Total force Q at (t, q, v) over the free coordinates into `self.force`; adds the
-    /// tangent (scaled) into `self.matrix` when asked.
+    /// Puts the body in contact with a ground plane (contacts evaluated at the current state
+    /// are committed; the acceleration is made consistent with them).
+    pub fn set_ground_contact(&mut self, mut contact: FlexGroundContact) -> Result<(), ImplicitError> {
+        contact.commit(&[self.q.as_slice(), self.v.as_slice()].concat());
+        self.ground = Some(contact);
+        self.set_state(self.time, None, None)
+    }
+
+    /// The ground contact, if any (its `active()` contacts are those of the current state).
+    pub fn ground_contact(&self) -> Option<&FlexGroundContact> {
+        self.ground.as_ref()
+    }
+
+    /// Total force Q at (t, q, v) over the free coordinates into `self.force`; with
+    /// `tangent = Some((scale, h))` adds scale × K and the contact part of S for a step h
+    /// into `self.matrix`.
     fn total_force(
         &mut self,
         t: f64,
         q: &[f64],
         v: &[f64],
-        tangent: Option<f64>,
+        tangent: Option<(f64, f64)>,
     ) -> Result<(), ImplicitError> {
         let body = &self.body;
         let mut ext = std::mem::take(&mut self.full);
@@ -275,15 +296,51 @@ impl HhtFlex {
             t,
             q,
             &mut internal,
-            tangent.map(|s| (self.matrix.as_mut_slice(), s)),
+            tangent.map(|(s, _)| (self.matrix.as_mut_slice(), s)),
         )?;
         add_damping_force(body, t, q, v, &mut internal)?;
         for (e, i) in ext.iter_mut().zip(&internal) {
             *e += i;
         }
+        if let Some(ground) = self.ground.as_mut() {
+            ground.apply(t, q, v, &mut ext);
+            if let Some((_, h)) = tangent {
+                let o = &self.options;
+                let (stiffness, damping) = (1.0 + o.alpha, (1.0 + o.alpha) * o.gamma / (o.beta * h));
+                let n = ground.normal();
+                for c in ground.evaluated() {
+                    // Normal: k n nᵀ; friction: its damping on I − n nᵀ − d dᵀ (d: sliding
+                    // direction, zero while sticking).
+                    let k = stiffness * c.normal_stiffness + damping * c.normal_damping;
+                    let t = damping * c.friction_damping;
+                    let dofs = &body.dof()[c.node][..3];
+                    for (i, &r) in dofs.iter().enumerate() {
+                        for (j, &col) in dofs.iter().enumerate() {
+                            // The upper triangle only (fixed coordinates are not stored).
+                            if r > col {
+                                continue;
+                            }
+                            if let Some(p) = self.pattern.position(r, col) {
+                                let d = c.sliding_direction;
+                                let identity = if i == j { 1.0 } else { 0.0 };
+                                let across = identity - n[i] * n[j] - d[i] * d[j];
+                                self.matrix[p] += k * n[i] * n[j] + t * across;
+                            }
+                        }
+                    }
+                }
+            }
+        }
         body.gather_free(&ext, &mut self.force);
         self.full = ext;
         Ok(())
+    }
+
+    /// Commits the contacts at the accepted state.
+    fn commit_contacts(&mut self) {
+        if let Some(ground) = self.ground.as_mut() {
+            ground.commit(&[self.q.as_slice(), self.v.as_slice()].concat());
+        }
     }
 
     /// The body.
@@ -374,7 +431,7 @@ impl HhtFlex {
         self.matrix.iter_mut().for_each(|x| *x = 0.0);
         let saved = self.force.clone();
         let (q, v) = (std::mem::take(&mut self.q), std::mem::take(&mut self.v));
-        let r = self.total_force(self.time + h, &q, &v, Some(ck));
+        let r = self.total_force(self.time + h, &q, &v, Some((ck, h)));
         self.q = q;
         self.v = v;
         let mut x = std::mem::replace(&mut self.force, saved);
@@ -404,6 +461,7 @@ impl HhtFlex {
             self.v.clone(),
             self.a.clone(),
             self.force.clone(),
+            self.ground.clone(),
         );
         let mut report = StepReport::default();
         let result = self.step_levels(h, 0, &mut report);
@@ -415,7 +473,15 @@ impl HhtFlex {
                 Ok(report)
             }
             Err(e) => {
-                (self.time, self.steps, self.q, self.v, self.a, self.force) = snapshot;
+                (
+                    self.time,
+                    self.steps,
+                    self.q,
+                    self.v,
+                    self.a,
+                    self.force,
+                    self.ground,
+                ) = snapshot;
                 self.factor_for = None;
                 Err(e)
             }
@@ -425,6 +491,7 @@ impl HhtFlex {
     fn step_levels(&mut self, h: f64, level: u32, report: &mut StepReport) -> Result<(), ImplicitError> {
         let (iterations, failure) = match self.attempt(h, report)? {
             (_, Attempt::Converged) => {
+                self.commit_contacts();
                 report.substeps += 1;
                 report.halvings = report.halvings.max(level);
                 return Ok(());
@@ -516,7 +583,7 @@ impl HhtFlex {
             if want_tangent {
                 self.matrix.iter_mut().for_each(|x| *x = 0.0);
             }
-            let evaluated = self.total_force(t1, &qn, &vn, want_tangent.then_some(ck));
+            let evaluated = self.total_force(t1, &qn, &vn, want_tangent.then_some((ck, h)));
             if let Err(e) = evaluated {
                 self.qn = qn;
                 self.vn = vn;
