@@ -8,7 +8,10 @@
 //!
 //! Models:
 //! - `chain5`: the kernel's canonical 5-link revolute chain (1 m, 1 kg rods), released
-//!   horizontally, RK4 or semi-implicit Euler at 1 ms;
+//!   horizontally, RK4 or semi-implicit Euler at 1 ms, in Cartesian coordinates (`Model`:
+//!   bodies, constraints, projection);
+//! - `chain5-tree`: the same chain in joint coordinates (`tree::TreeModel`, articulated-body
+//!   algorithm);
 //! - `beam6`: an ANCF block 0.2 × 0.1 × 0.1 m of 6 tetrahedra (one hexahedron), root face
 //!   clamped, sagging under gravity, RK4 at 10 µs;
 //! - [`Arm`]: one 0.5 m, 1 kg rod on a revolute joint about y, driven by an actuator torque set
@@ -21,7 +24,8 @@ use ferrodyn_kernel::ancf::Material;
 use ferrodyn_kernel::flex::{step_flex, Fixity, FlexData, FlexModel};
 use ferrodyn_kernel::integrators::{Rk4, SemiImplicitEuler};
 use ferrodyn_kernel::math::{Quat, Vec3};
-use ferrodyn_kernel::models::{add_box_mesh, revolute_chain, ChainSpec, GRAVITY};
+use ferrodyn_kernel::models::{add_box_mesh, revolute_chain, revolute_chain_tree, ChainSpec, GRAVITY};
+use ferrodyn_kernel::tree::{self, TreeData, TreeModel};
 use ferrodyn_kernel::{
     step, Axes, Body, BodyRef, BuildError, Data, Force, Frame, Integrator, Joint, JointKind, KernelError,
     Model, Real, TimeFunction,
@@ -172,6 +176,46 @@ pub fn run_chain<R: Bits>(
             run_rigid(&model, &mut data, &mut SemiImplicitEuler, dt, steps, hooks)
         }
     }
+}
+
+/// Steps the 5-link chain in joint coordinates `steps` times.
+pub fn run_chain_tree<R: Bits>(
+    method: ChainMethod,
+    steps: u32,
+    hooks: &mut dyn Hooks,
+) -> Result<Report, PlantError> {
+    let model: TreeModel<R, CHAIN_LINKS> = revolute_chain_tree(&ChainSpec::standard(CHAIN_LINKS))?;
+    let mut data = TreeData::new(&model);
+    let dt = R::from_f64(CHAIN_DT);
+    match method {
+        ChainMethod::Rk4 => run_tree(&model, &mut data, &mut Rk4, dt, steps, hooks),
+        ChainMethod::SemiImplicitEuler => {
+            run_tree(&model, &mut data, &mut SemiImplicitEuler, dt, steps, hooks)
+        }
+    }
+}
+
+fn run_tree<R: Bits, I: Integrator<R>, const N: usize>(
+    model: &TreeModel<R, N>,
+    data: &mut TreeData<R, N>,
+    integrator: &mut I,
+    dt: R,
+    steps: u32,
+    hooks: &mut dyn Hooks,
+) -> Result<Report, PlantError> {
+    let mut trajectory = StateHash::default();
+    for _ in 0..steps {
+        hooks.before_step();
+        let result = tree::step(model, data, integrator, dt);
+        hooks.after_step();
+        result?;
+        trajectory.add(data.state());
+    }
+    Ok(Report {
+        steps,
+        trajectory,
+        final_state: StateHash::of(data.state()),
+    })
 }
 
 fn run_rigid<R: Bits, I: Integrator<R>>(
@@ -344,7 +388,19 @@ pub struct Scenario {
 
 /// The scenarios run by `chain-fw` and `xcheck`, in order. Step counts keep the f64 runs
 /// (soft-float on the M4F) within seconds under QEMU.
-pub const SCENARIOS: [Scenario; 5] = [
+pub const SCENARIOS: [Scenario; 8] = [
+    Scenario {
+        name: "chain5-tree f32 rk4",
+        run: |h| run_chain_tree::<f32>(ChainMethod::Rk4, 1000, h),
+    },
+    Scenario {
+        name: "chain5-tree f32 semi-implicit-euler",
+        run: |h| run_chain_tree::<f32>(ChainMethod::SemiImplicitEuler, 1000, h),
+    },
+    Scenario {
+        name: "chain5-tree f64 rk4",
+        run: |h| run_chain_tree::<f64>(ChainMethod::Rk4, 200, h),
+    },
     Scenario {
         name: "chain5 f32 rk4",
         run: |h| run_chain::<f32>(ChainMethod::Rk4, 1000, h),
