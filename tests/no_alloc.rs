@@ -61,3 +61,32 @@ fn stepping_a_chain_with_every_integrator_never_allocates() {
     assert_eq!(FORBIDDEN_ALLOCATIONS.load(Ordering::SeqCst), 0);
     assert!(data.steps() == 1000);
 }
+
+#[test]
+fn stepping_a_tree_with_every_integrator_never_allocates() {
+    use ferrodyn::kernel::models::revolute_chain_tree;
+    use ferrodyn::kernel::tree::{self, TreeData, TreeModel};
+    let model: TreeModel<f64, 5> = revolute_chain_tree(&ChainSpec::standard(5)).unwrap();
+    let mut data = TreeData::new(&model);
+    let mut methods = [
+        integrators::Method::Rk4,
+        integrators::Method::rkf45(Default::default()),
+        integrators::Method::dopri45(Default::default()),
+        integrators::Method::SemiImplicitEuler,
+        integrators::Method::VelocityVerlet,
+    ];
+    let mut accel = [0.0; 5];
+    for method in methods.iter_mut() {
+        FORBIDDEN.with(|f| f.set(true));
+        for k in 0..200 {
+            data.set_input(k % 5, 0.1).unwrap();
+            tree::step(&model, &mut data, method, 1e-3).unwrap();
+        }
+        tree::accelerations(&model, &mut data, &mut accel).unwrap();
+        let _ = tree::energy(&model, &data);
+        let _ = tree::link_states(&model, &data);
+        FORBIDDEN.with(|f| f.set(false));
+    }
+    assert_eq!(FORBIDDEN_ALLOCATIONS.load(Ordering::SeqCst), 0);
+    assert_eq!(data.steps(), 1000);
+}

@@ -137,6 +137,13 @@ fn satisfies_triangle_inequality<R: Real>(j: &Mat3<R>) -> bool {
         && n.determinant() >= -t * s * s * s
 }
 
+/// Inertia of a point `mass` at `c` about the origin, m(|c|² I − c cᵀ): the parallel-axis
+/// shift from the CG to the origin.
+pub(crate) fn point_mass_inertia<R: Real>(mass: R, c: Vec3<R>) -> Mat3<R> {
+    let shift = Mat3::IDENTITY.scale(c.norm_squared()) + Mat3::outer(c, c).scale(-R::ONE);
+    shift.scale(mass)
+}
+
 /// Constant mass data of a body, precomputed at build time.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MassProperties<R> {
@@ -155,15 +162,12 @@ pub struct MassProperties<R> {
 impl<R: Real> MassProperties<R> {
     /// Precomputes from a validated body.
     pub fn of(body: &Body<R>) -> Option<Self> {
-        let c = body.cg;
-        let shift = Mat3::IDENTITY.scale(c.norm_squared())
-            + Mat3::from_columns(c * c.x, c * c.y, c * c.z).scale(-R::ONE);
         Some(Self {
             mass: body.mass,
-            cg: c,
+            cg: body.cg,
             inertia_cg: body.inertia,
             inertia_cg_inv: body.inertia.inverse()?,
-            inertia_origin: body.inertia + shift.scale(body.mass),
+            inertia_origin: body.inertia + point_mass_inertia(body.mass, body.cg),
         })
     }
 

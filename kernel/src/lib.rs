@@ -53,6 +53,8 @@ mod simulation;
 mod skyline;
 mod storage;
 mod time_function;
+pub mod tree;
+mod trig_f32;
 
 pub use body::{Body, BodyRef, MassProperties};
 pub use constraint::ConstraintRow;

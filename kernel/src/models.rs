@@ -3,6 +3,7 @@
 
 use crate::math::{Quat, Vec3};
 use crate::storage::ModelStorage;
+use crate::tree::{Link, TreeModel};
 use crate::{Body, BodyRef, BuildError, Frame, Joint, JointKind, Model, Real, RigidBuilder};
 
 /// Standard gravity used by the canonical models (m/s²), along −z.
@@ -85,6 +86,25 @@ pub fn revolute_chain<
 ) -> Result<Model<R, B, J, F, C, S>, BuildError> {
     let mut b = Model::builder(Vec3::new(R::ZERO, R::ZERO, -R::from_f64(GRAVITY)));
     add_revolute_chain(&mut b, spec)?;
+    b.build()
+}
+
+/// The same chain in joint coordinates: link k hinged about y at the tip of link k − 1 (at the
+/// origin for link 0), CG at mid-length; all joint angles zero is the chain along +x. Body k of
+/// [`revolute_chain`] and link k of this tree are the same rod in the same initial state.
+pub fn revolute_chain_tree<R: Real, const N: usize>(
+    spec: &ChainSpec<R>,
+) -> Result<TreeModel<R, N>, BuildError> {
+    let mut b = TreeModel::builder(Vec3::new(R::ZERO, R::ZERO, -R::from_f64(GRAVITY)));
+    let rod = Body::rod(spec.link_mass, spec.link_length, spec.link_radius);
+    let cg = Vec3::new(spec.link_length * R::HALF, R::ZERO, R::ZERO);
+    for k in 0..spec.links {
+        let (parent, origin) = match k {
+            0 => (None, Vec3::ZERO),
+            _ => (Some(k - 1), Vec3::new(spec.link_length, R::ZERO, R::ZERO)),
+        };
+        b.add_link(Link::revolute(parent, origin, Vec3::Y).with_mass(rod.mass, cg, rod.inertia))?;
+    }
     b.build()
 }
 

@@ -4,7 +4,8 @@
 //! 1. measured run: a virtual clock (no waiting), instruction-count markers around every
 //!    period's work (read command, step, write sensors); prints the hashes `xcheck` compares;
 //! 2. real-time run: SysTick clock, policy Skip; must give the same hashes and no overrun;
-//! 3. overrun demo: a 200 µs period the step cannot meet, under Skip, Hold and Fault;
+//! 3. overrun demo: a 20 µs period the cycle (about 40 µs in QEMU virtual time) cannot meet,
+//!    under Skip, Hold and Fault;
 //! 4. watchdog demo: a velocity limit the motion exceeds: safe state.
 #![no_std]
 #![no_main]
@@ -64,15 +65,15 @@ fn main() -> ! {
 
     for policy in [OverrunPolicy::Skip, OverrunPolicy::Hold, OverrunPolicy::Fault] {
         let mut tight = config(policy);
-        tight.period_us = 200;
+        tight.period_us = 20;
         let Ok(r) = run_hil(tight, &mut clock, 50, &mut NoHooks) else {
             board::exit(false)
         };
         show(
             match policy {
-                OverrunPolicy::Skip => "overrun demo 200 us, Skip",
-                OverrunPolicy::Hold => "overrun demo 200 us, Hold",
-                OverrunPolicy::Fault => "overrun demo 200 us, Fault",
+                OverrunPolicy::Skip => "overrun demo 20 us, Skip",
+                OverrunPolicy::Hold => "overrun demo 20 us, Hold",
+                OverrunPolicy::Fault => "overrun demo 20 us, Fault",
             },
             &r,
         );

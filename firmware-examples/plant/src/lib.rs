@@ -8,11 +8,14 @@
 //!
 //! Models:
 //! - `chain5`: the kernel's canonical 5-link revolute chain (1 m, 1 kg rods), released
-//!   horizontally, RK4 or semi-implicit Euler at 1 ms;
+//!   horizontally, RK4 or semi-implicit Euler at 1 ms, in Cartesian coordinates (`Model`:
+//!   bodies, constraints, projection);
+//! - `chain5-tree`: the same chain in joint coordinates (`tree::TreeModel`, articulated-body
+//!   algorithm);
 //! - `beam6`: an ANCF block 0.2 × 0.1 × 0.1 m of 6 tetrahedra (one hexahedron), root face
 //!   clamped, sagging under gravity, RK4 at 10 µs;
-//! - [`Arm`]: one 0.5 m, 1 kg rod on a revolute joint about y, driven by an actuator torque set
-//!   every period with `RigidModel::set_force`: the HIL plant.
+//! - [`Arm`]: one 0.5 m, 1 kg rod on a revolute joint about y in joint coordinates, driven by
+//!   an actuator torque set every period as the joint's input: the HIL plant.
 #![no_std]
 
 pub mod rig;
@@ -20,12 +23,10 @@ pub mod rig;
 use ferrodyn_kernel::ancf::Material;
 use ferrodyn_kernel::flex::{step_flex, Fixity, FlexData, FlexModel};
 use ferrodyn_kernel::integrators::{Rk4, SemiImplicitEuler};
-use ferrodyn_kernel::math::{Quat, Vec3};
-use ferrodyn_kernel::models::{add_box_mesh, revolute_chain, ChainSpec, GRAVITY};
-use ferrodyn_kernel::{
-    step, Axes, Body, BodyRef, BuildError, Data, Force, Frame, Integrator, Joint, JointKind, KernelError,
-    Model, Real, TimeFunction,
-};
+use ferrodyn_kernel::math::Vec3;
+use ferrodyn_kernel::models::{add_box_mesh, revolute_chain, revolute_chain_tree, ChainSpec, GRAVITY};
+use ferrodyn_kernel::tree::{self, Link, TreeData, TreeModel};
+use ferrodyn_kernel::{step, Body, BuildError, Data, Integrator, KernelError, Model, Real};
 
 /// A scalar whose IEEE bits can be hashed (f32, f64).
 pub trait Bits: Real {
@@ -174,6 +175,46 @@ pub fn run_chain<R: Bits>(
     }
 }
 
+/// Steps the 5-link chain in joint coordinates `steps` times.
+pub fn run_chain_tree<R: Bits>(
+    method: ChainMethod,
+    steps: u32,
+    hooks: &mut dyn Hooks,
+) -> Result<Report, PlantError> {
+    let model: TreeModel<R, CHAIN_LINKS> = revolute_chain_tree(&ChainSpec::standard(CHAIN_LINKS))?;
+    let mut data = TreeData::new(&model);
+    let dt = R::from_f64(CHAIN_DT);
+    match method {
+        ChainMethod::Rk4 => run_tree(&model, &mut data, &mut Rk4, dt, steps, hooks),
+        ChainMethod::SemiImplicitEuler => {
+            run_tree(&model, &mut data, &mut SemiImplicitEuler, dt, steps, hooks)
+        }
+    }
+}
+
+fn run_tree<R: Bits, I: Integrator<R>, const N: usize>(
+    model: &TreeModel<R, N>,
+    data: &mut TreeData<R, N>,
+    integrator: &mut I,
+    dt: R,
+    steps: u32,
+    hooks: &mut dyn Hooks,
+) -> Result<Report, PlantError> {
+    let mut trajectory = StateHash::default();
+    for _ in 0..steps {
+        hooks.before_step();
+        let result = tree::step(model, data, integrator, dt);
+        hooks.after_step();
+        result?;
+        trajectory.add(data.state());
+    }
+    Ok(Report {
+        steps,
+        trajectory,
+        final_state: StateHash::of(data.state()),
+    })
+}
+
 fn run_rigid<R: Bits, I: Integrator<R>>(
     model: &Chain5<R>,
     data: &mut Chain5Data<R>,
@@ -243,10 +284,10 @@ pub fn run_beam<R: Bits>(steps: u32, hooks: &mut dyn Hooks) -> Result<Report, Pl
     })
 }
 
-/// The HIL arm model: 1 body, 1 revolute joint (5 rows), 1 force (the actuator torque).
-pub type ArmModel<R> = Model<R, 1, 1, 1, 5, 15>;
+/// The HIL arm model: one link on a revolute joint, in joint coordinates.
+pub type ArmModel<R> = TreeModel<R, 1>;
 /// The arm's data.
-pub type ArmData<R> = Data<R, 1, 5, 15>;
+pub type ArmData<R> = TreeData<R, 1>;
 /// HIL period (s): 1 kHz.
 pub const ARM_DT: f64 = 1e-3;
 /// Arm length (m).
@@ -266,18 +307,9 @@ impl<R: Bits> Arm<R> {
     pub fn new() -> Result<Self, BuildError> {
         let mut b = ArmModel::<R>::builder(Vec3::new(R::ZERO, R::ZERO, -R::from_f64(GRAVITY)));
         let length = R::from_f64(ARM_LENGTH);
-        let half = length * R::HALF;
-        let rod = Body::rod(R::ONE, length, R::from_f64(0.01))
-            .at(Vec3::new(half, R::ZERO, R::ZERO), Quat::IDENTITY);
-        let arm = b.add_body(rod)?;
-        b.add_joint(Joint::new(
-            JointKind::Revolute,
-            BodyRef::Ground,
-            Frame::with_z_axis(Vec3::ZERO, Vec3::Y),
-            arm,
-            Frame::with_z_axis(Vec3::new(-half, R::ZERO, R::ZERO), Vec3::Y),
-        ))?;
-        b.add_force(Self::torque(R::ZERO))?;
+        let rod = Body::rod(R::ONE, length, R::from_f64(0.01));
+        let cg = Vec3::new(length * R::HALF, R::ZERO, R::ZERO);
+        b.add_link(Link::revolute(None, Vec3::ZERO, Vec3::Y).with_mass(rod.mass, cg, rod.inertia))?;
         let model = b.build()?;
         let data = ArmData::new(&model);
         Ok(Self {
@@ -285,15 +317,6 @@ impl<R: Bits> Arm<R> {
             data,
             trajectory: StateHash::default(),
         })
-    }
-
-    fn torque(value: R) -> Force<R> {
-        Force::Torque {
-            body: 0,
-            direction: Vec3::Y,
-            axes: Axes::Global,
-            function: TimeFunction::Constant(value),
-        }
     }
 
     /// Hash chained over the state after every step so far.
@@ -313,20 +336,18 @@ impl<R: Bits> Arm<R> {
 impl<R: Bits> hil::Plant for Arm<R> {
     type Error = PlantError;
     fn set_torque(&mut self, torque: f32) -> Result<(), PlantError> {
-        self.model
-            .set_force(0, Self::torque(R::from_f64(f64::from(torque))))
+        self.data
+            .set_input(0, R::from_f64(f64::from(torque)))
             .map_err(PlantError::Build)
     }
     fn step(&mut self) -> Result<(), PlantError> {
-        step(&self.model, &mut self.data, &mut Rk4, R::from_f64(ARM_DT))?;
+        tree::step(&self.model, &mut self.data, &mut Rk4, R::from_f64(ARM_DT))?;
         self.trajectory.add(self.data.state());
         Ok(())
     }
     fn sensors(&self) -> hil::Sensors {
-        // Body x axis in global: (cos θ, 0, −sin θ).
-        let x_axis = self.data.orientation(0).rotate(Vec3::X);
-        let angle = (-x_axis.z).atan2(x_axis.x);
-        let velocity = self.data.angular_velocity(0).y;
+        // A multi-turn encoder: the joint angle, not wrapped.
+        let [angle, velocity] = self.data.state().try_into().unwrap_or([R::ZERO; 2]);
         hil::Sensors {
             angle: angle.to_f64() as f32,
             velocity: velocity.to_f64() as f32,
@@ -344,7 +365,19 @@ pub struct Scenario {
 
 /// The scenarios run by `chain-fw` and `xcheck`, in order. Step counts keep the f64 runs
 /// (soft-float on the M4F) within seconds under QEMU.
-pub const SCENARIOS: [Scenario; 5] = [
+pub const SCENARIOS: [Scenario; 8] = [
+    Scenario {
+        name: "chain5-tree f32 rk4",
+        run: |h| run_chain_tree::<f32>(ChainMethod::Rk4, 1000, h),
+    },
+    Scenario {
+        name: "chain5-tree f32 semi-implicit-euler",
+        run: |h| run_chain_tree::<f32>(ChainMethod::SemiImplicitEuler, 1000, h),
+    },
+    Scenario {
+        name: "chain5-tree f64 rk4",
+        run: |h| run_chain_tree::<f64>(ChainMethod::Rk4, 200, h),
+    },
     Scenario {
         name: "chain5 f32 rk4",
         run: |h| run_chain::<f32>(ChainMethod::Rk4, 1000, h),

@@ -46,6 +46,15 @@ impl<R: Real> Mat3<R> {
         let z = R::ZERO;
         Self::from_rows([[z, -v.z, v.y], [v.z, z, -v.x], [-v.y, v.x, z]])
     }
+    /// The outer product `a bᵀ`.
+    pub fn outer(a: Vec3<R>, b: Vec3<R>) -> Self {
+        Self::from_columns(a * b.x, a * b.y, a * b.z)
+    }
+    /// Rotation about the unit `axis` by the angle whose sine and cosine are given (Rodrigues:
+    /// cos·I + sin·[a]× + (1 − cos)·a aᵀ).
+    pub fn rotation(axis: Vec3<R>, sin: R, cos: R) -> Self {
+        Self::IDENTITY.scale(cos) + Self::skew(axis).scale(sin) + Self::outer(axis, axis).scale(R::ONE - cos)
+    }
     /// Column `j`.
     #[inline]
     pub fn column(&self, j: usize) -> Vec3<R> {
