@@ -248,7 +248,8 @@ fn material(c: &Checker, m: &Spanned<RawContactMaterial>) -> Result<ContactMater
         out.min_impact_speed,
     )?;
     out.dissipation = match r.dissipation.as_ref().map(|d| (d, d.get_ref().as_str())) {
-        None | Some((_, "flores")) => Dissipation::Flores,
+        None => out.dissipation,
+        Some((_, "flores")) => Dissipation::Flores,
         Some((_, "flores-calibrated")) => Dissipation::FloresCalibrated,
         Some((d, other)) => {
             return Err(c.invalid(
