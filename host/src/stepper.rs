@@ -461,6 +461,35 @@ function = { ramp = { start = 0.0, initial = 0.0, slope = 2.0 } }
     }
 
     #[test]
+    fn flexible_contact_scenes_step_every_body_with_contact_like_ferrodyn_run() {
+        // scenes/tet_collision.toml: both blocks drawn as one flexible model, stepped by the
+        // same FlexScene step as `ferrodyn run` (bit for bit), contacts committed.
+        on_large_stack(|| {
+            let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenes/tet_collision.toml");
+            let scene = Scene::load(&path)?;
+            let mut run = FlexScene::new(&scene)?;
+            let mut method = scene.integrator();
+            let mut stepper = Stepper::new(scene.clone())?;
+            for _ in 0..250 {
+                run.step(&mut method, scene.simulation.step)?;
+                stepper.step()?;
+            }
+            let view = stepper.flexible().expect("flexible bodies");
+            assert_eq!(view.node_count(), 20, "lower (12 nodes) and upper (8)");
+            for node in 0..20 {
+                assert_eq!(view.position(node), run.data.position(node), "node {node}");
+            }
+            let Models::Flexible(system) = &stepper.models else {
+                panic!("a flexible scene")
+            };
+            let touching = system.contacts.as_ref().map_or(0, |c| c.ground[0].active().len());
+            assert!(touching > 0, "the lower block rests on the ground at t = 0.025 s");
+            Ok(())
+        })
+        .unwrap();
+    }
+
+    #[test]
     fn drive_rate_changes_continue_from_the_current_angle() {
         let mut s = Stepper::new(scene(CRANK)).unwrap();
         assert_eq!(s.drive_rate(), Some(2.0));
