@@ -1,7 +1,10 @@
-//! `ferrodyn run` for scenes with a flexible body: alone, or attached to rigid bodies (coupled).
-//! Explicit stepping with the scene's integrator, an energy CSV and plot, and a VTU file of the
-//! flexible body per output time with a PVD collection for ParaView.
+//! `ferrodyn run` for scenes with flexible bodies: alone or several (in contact with the
+//! ground and each other), or one attached to rigid bodies (coupled). Explicit stepping with
+//! the scene's integrator, an energy CSV and plot, a VTU file of the flexible bodies per output
+//! time with a PVD collection for ParaView, and flex_contacts.csv when they are in contact.
 
+use crate::contact::flex_pair::FlexContacts;
+use crate::contact::output::FlexContactCsv;
 use crate::output::{energy_plot, progress_bar, CsvWriter, OutputDir};
 use crate::scene::Scene;
 use crate::scenes::CoupledRigid;
@@ -9,21 +12,82 @@ use crate::vtu::{write_pvd, write_vtu, Field, VtuMesh};
 use anyhow::{bail, Context, Result};
 use ferrodyn_kernel::analysis;
 use ferrodyn_kernel::coupled::{step_coupled, CoupledData};
-use ferrodyn_kernel::flex::{flex_energy, max_frequency, step_flex, FlexData, FlexModel};
+use ferrodyn_kernel::flex::{flex_energy, max_frequency, step_flex, step_flex_with, FlexData, FlexModel};
+use ferrodyn_kernel::{Integrator, KernelError};
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 /// Capacities of flexible bodies run by the CLI (the kernel's models are fixed size: a mesh
 /// that needs more is refused naming the capacity).
 pub type HostFlexible = FlexModel<f64, 400, 1000, 2_000_000>;
+/// State of a [`HostFlexible`].
+pub type HostFlexData = FlexData<f64, 400, 2_000_000>;
 /// Coupled state for [`CoupledRigid`] + [`HostFlexible`] (13 reals a body, 24 a node).
 pub type HostCoupled = CoupledData<f64, 256, 2048, 131_072, 400, 2_000_000, { 13 * 256 + 24 * 400 }>;
 
-/// Runs a scene with one flexible body (and possibly rigid bodies it is attached to) on a
+/// The flexible bodies of a scene without rigid bodies, merged into one kernel model, with
+/// their state and contacts: what `ferrodyn run` and the viewer step.
+pub struct FlexScene {
+    /// The model (bodies in file order).
+    pub model: Box<HostFlexible>,
+    /// Its state.
+    pub data: Box<HostFlexData>,
+    /// Node range of each body.
+    pub bodies: Vec<Range<usize>>,
+    /// Contacts, when a body has `contact`.
+    pub contacts: Option<FlexContacts>,
+}
+
+impl FlexScene {
+    /// Compiles the flexible bodies of `scene` at their initial state (call on a large stack).
+    pub fn new(scene: &Scene) -> Result<Self> {
+        let (model, bodies) = scene.build_flexibles()?;
+        let model: Box<HostFlexible> = Box::new(model);
+        let data = Box::new(scene.initial_flex_state(&*model, &bodies));
+        let mut contacts = scene.flex_contacts(&*model, &bodies)?;
+        if let Some(c) = contacts.as_mut() {
+            c.commit(data.state());
+        }
+        Ok(Self {
+            model,
+            data,
+            bodies,
+            contacts,
+        })
+    }
+
+    /// One step of `dt`, with contact forces at every stage and a commit after the step.
+    pub fn step(&mut self, method: &mut impl Integrator<f64>, dt: f64) -> Result<(), KernelError> {
+        match self.contacts.as_mut() {
+            Some(c) => {
+                step_flex_with(&*self.model, &mut self.data, method, dt, c)?;
+                c.commit(self.data.state());
+            }
+            None => {
+                step_flex(&*self.model, &mut self.data, method, dt)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The body of every node.
+    pub fn body_of_node(&self) -> Vec<usize> {
+        let mut out = vec![0; self.model.node_count()];
+        for (b, nodes) in self.bodies.iter().enumerate() {
+            for n in nodes.clone() {
+                out[n] = b;
+            }
+        }
+        out
+    }
+}
+
+/// Runs a scene with flexible bodies (and possibly rigid bodies one is attached to) on a
 /// thread with a large stack (kernel models are fixed-size values).
 pub fn run_flexible(scene: Scene, out: &Path, force: bool) -> Result<()> {
-    if scene.flexibles.len() != 1 {
+    if scene.flexibles.len() != 1 && !scene.bodies.is_empty() {
         bail!(
-            "{}: the CLI runs scenes with one flexible body (this one has {})",
+            "{}: the CLI runs one flexible body with rigid bodies (this scene has {})",
             scene.path().display(),
             scene.flexibles.len()
         );
@@ -189,46 +253,77 @@ fn simulate(scene: &Scene, out: &Path, force: bool) -> Result<()> {
     if let Some(options) = scene.simulation.implicit {
         return crate::implicit::simulate_implicit(scene, options, out, force);
     }
-    let flex: Box<HostFlexible> = Box::new(scene.build_flexible(0)?);
     let sim = &scene.simulation;
-    let name = &scene.flexibles[0].name;
     let steps = (sim.end_time / sim.step).round().max(0.0) as u64;
     let every = ((sim.output_interval / sim.step).round() as u64).max(1);
-    println!(
-        "ferrodyn: {} — flexible body \"{name}\" ({} nodes, {} tets, {} DOF), {} rigid bodies, {}, dt = {} s, t = 0 … {} s",
-        scene.path().display(),
-        flex.node_count(),
-        flex.element_count(),
-        flex.dof_count(),
-        scene.bodies.len(),
-        sim.integrator_name(),
-        sim.step,
-        sim.end_time
-    );
-    let reference = (0..flex.node_count())
-        .map(|i| flex.reference(i).unwrap_or_default().to_array())
-        .collect();
-    let mut recorder = Recorder::new(OutputDir::create(out, force)?, name, reference)?;
-    let progress = progress_bar(steps);
     let mut method = scene.integrator();
-    let flex_row = |data: &FlexData<f64, 400, 2_000_000>| -> Result<EnergyRow> {
-        let e = flex_energy(&*flex, data)?;
+    let progress = progress_bar(steps);
+    let names: Vec<&str> = scene.flexibles.iter().map(|f| f.name.as_str()).collect();
+    // One VTU series: the body's name, or the scene's for several bodies in one model.
+    let series = match names.as_slice() {
+        [one] => one.to_string(),
+        _ => scene
+            .path()
+            .file_stem()
+            .map_or("flexible".into(), |s| s.to_string_lossy().into_owned()),
+    };
+    let flex_row = |flex: &HostFlexible, data: &HostFlexData| -> Result<EnergyRow> {
+        let e = flex_energy(flex, data)?;
         Ok([e.kinetic, e.strain, e.gravity, e.total()])
     };
+    let announce = |flex: &HostFlexible| {
+        println!(
+            "ferrodyn: {} — flexible {} \"{}\" ({} nodes, {} tets, {} DOF), {} rigid bodies, {}, dt = {} s, t = 0 … {} s",
+            scene.path().display(),
+            if names.len() == 1 { "body" } else { "bodies" },
+            names.join("\", \""),
+            flex.node_count(),
+            flex.element_count(),
+            flex.dof_count(),
+            scene.bodies.len(),
+            sim.integrator_name(),
+            sim.step,
+            sim.end_time
+        )
+    };
+    let reference = |flex: &HostFlexible| {
+        (0..flex.node_count())
+            .map(|i| flex.reference(i).unwrap_or_default().to_array())
+            .collect()
+    };
+    let dir = OutputDir::create(out, force)?;
+    let mut files = Vec::new();
     if scene.bodies.is_empty() {
-        let mut data = Box::new(FlexData::new(&*flex));
+        let mut system = FlexScene::new(scene)?;
+        announce(&system.model);
+        let mut contact_csv = match system.contacts {
+            Some(_) => Some(FlexContactCsv::create(&dir, system.body_of_node())?),
+            None => None,
+        };
+        let mut recorder = Recorder::new(dir, &series, reference(&system.model))?;
         for k in 0..=steps {
             if k % every == 0 || k == steps {
-                recorder.record(data.time(), flex_row(&data)?, &data, flex.connectivity())?;
+                let (flex, data) = (&*system.model, &*system.data);
+                recorder.record(data.time(), flex_row(flex, data)?, data, flex.connectivity())?;
+                if let (Some(csv), Some(c)) = (contact_csv.as_mut(), system.contacts.as_ref()) {
+                    csv.write(data.time(), c)?;
+                }
                 progress.set_position(k);
                 progress.set_message(format!("{:.6}", data.time()));
             }
             if k < steps {
-                step_flex(&*flex, &mut data, &mut method, sim.step)
-                    .with_context(|| format!("step {} at t = {} s", k + 1, data.time()))?;
+                let t = system.data.time();
+                system
+                    .step(&mut method, sim.step)
+                    .with_context(|| format!("step {} at t = {t} s", k + 1))?;
             }
         }
+        files.extend(contact_csv.map(FlexContactCsv::finish).transpose()?);
+        files.extend(recorder.finish()?);
     } else {
+        let flex: Box<HostFlexible> = Box::new(scene.build_flexible(0)?);
+        announce(&flex);
+        let mut recorder = Recorder::new(dir, &series, reference(&flex))?;
         let (rigid, _) = scene.build_rigid()?;
         let rigid: Box<CoupledRigid> = Box::new(rigid);
         let attachments = scene.attachments(0, &*rigid, &*flex)?;
@@ -236,7 +331,7 @@ fn simulate(scene: &Scene, out: &Path, force: bool) -> Result<()> {
             Box::new(CoupledData::new(&*rigid, &*flex, &attachments).map_err(|e| anyhow::anyhow!("{e}"))?);
         for k in 0..=steps {
             if k % every == 0 || k == steps {
-                let [kinetic, strain, gravity, _] = flex_row(&data.flex)?;
+                let [kinetic, strain, gravity, _] = flex_row(&flex, &data.flex)?;
                 let r = analysis::energy(&*rigid, &data.rigid);
                 let row = [
                     kinetic + r.kinetic,
@@ -253,9 +348,10 @@ fn simulate(scene: &Scene, out: &Path, force: bool) -> Result<()> {
                     .with_context(|| format!("step {} at t = {} s", k + 1, data.time()))?;
             }
         }
+        files.extend(recorder.finish()?);
     }
     progress.finish_and_clear();
-    for f in recorder.finish()? {
+    for f in files {
         println!("wrote {}", f.display());
     }
     Ok(())

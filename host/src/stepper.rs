@@ -8,7 +8,7 @@
 
 use crate::contact::ContactWorld;
 use crate::dae::HostMethod;
-use crate::flex_run::{HostCoupled, HostFlexible};
+use crate::flex_run::{FlexScene, HostCoupled, HostFlexible};
 use crate::implicit::{flex_body_from_scene, HhtFlex};
 use crate::model::{HostData, HostModel};
 use crate::scene::Scene;
@@ -17,12 +17,11 @@ use anyhow::{anyhow, bail, Context, Result};
 use ferrodyn_kernel::analysis;
 use ferrodyn_kernel::ancf::Material;
 use ferrodyn_kernel::coupled::{step_coupled, Attachment, CoupledData};
-use ferrodyn_kernel::flex::{flex_energy, step_flex, FlexData};
+use ferrodyn_kernel::flex::flex_energy;
 use ferrodyn_kernel::math::{Quat, Vec3};
 use ferrodyn_kernel::{assemble, step, step_with, JointKind, TimeFunction};
 
-/// State of a [`HostFlexible`].
-pub type HostFlexData = FlexData<f64, 400, 2_000_000>;
+pub use crate::flex_run::HostFlexData;
 
 /// Runs `f` on a thread with a 1 GiB stack (the kernel's flexible models are fixed-size values
 /// far larger than a default stack) and returns its result.
@@ -42,10 +41,8 @@ enum Models {
         data: Box<HostData>,
         contact: Option<Box<ContactWorld>>,
     },
-    Flexible {
-        flex: Box<HostFlexible>,
-        data: Box<HostFlexData>,
-    },
+    /// Flexible bodies without rigid ones (in contact or not).
+    Flexible(Box<FlexScene>),
     Coupled {
         rigid: Box<CoupledRigid>,
         flex: Box<HostFlexible>,
@@ -124,9 +121,9 @@ pub struct Stepper {
 impl Stepper {
     /// Compiles `scene` and sets up its initial state (rigid joints assembled).
     pub fn new(scene: Scene) -> Result<Self> {
-        if scene.flexibles.len() > 1 {
+        if scene.flexibles.len() > 1 && !scene.bodies.is_empty() {
             bail!(
-                "{}: scenes with one flexible body at most can be viewed (this one has {})",
+                "{}: scenes with rigid bodies can be viewed with one flexible body (this one has {})",
                 scene.path().display(),
                 scene.flexibles.len()
             );
@@ -154,7 +151,7 @@ impl Stepper {
     pub fn time(&self) -> f64 {
         match &self.models {
             Models::Rigid { data, .. } => data.time(),
-            Models::Flexible { data, .. } => data.time(),
+            Models::Flexible(system) => system.data.time(),
             Models::Coupled { data, .. } => data.time(),
             Models::Implicit { hht } => hht.time(),
         }
@@ -183,7 +180,7 @@ impl Stepper {
                     .map(|_| ())
                     .map_err(|e| anyhow!("step at t = {t} s failed: {e}"))
             }
-            Models::Flexible { flex, data } => step_flex(&**flex, data, method, dt).map(|_| ()),
+            Models::Flexible(system) => system.step(method, dt),
             Models::Coupled {
                 rigid,
                 flex,
@@ -208,7 +205,7 @@ impl Stepper {
         match &self.models {
             Models::Rigid { model, data, .. } => Some(analysis::energy(&**model, &**data).total()),
             Models::Implicit { hht } => hht.energies().ok().map(|e| e.total()),
-            Models::Flexible { flex, data } => flex_energy(&**flex, &**data).ok().map(|e| e.total()),
+            Models::Flexible(system) => flex_energy(&*system.model, &*system.data).ok().map(|e| e.total()),
             Models::Coupled {
                 rigid, flex, data, ..
             } => {
@@ -236,7 +233,7 @@ impl Stepper {
     pub fn flexible(&self) -> Option<FlexView<'_>> {
         match &self.models {
             Models::Rigid { .. } => None,
-            Models::Flexible { flex, data } => Some(FlexView::Kernel(flex, data)),
+            Models::Flexible(system) => Some(FlexView::Kernel(&system.model, &system.data)),
             Models::Coupled { flex, data, .. } => Some(FlexView::Kernel(flex, &data.flex)),
             Models::Implicit { hht } => Some(FlexView::Implicit(hht)),
         }
@@ -327,8 +324,10 @@ impl Stepper {
                 new.set_state(old.time(), Some(&q), Some(&v))
                     .map_err(|e| anyhow!("carrying the state over: {e}"))?;
             }
-            (Models::Flexible { data: new, .. }, Models::Flexible { data: old, .. }) => {
-                std::mem::swap(new, old)
+            (Models::Flexible(new), Models::Flexible(old)) => {
+                // Contacts carry their impact speeds over with the state.
+                std::mem::swap(&mut new.data, &mut old.data);
+                std::mem::swap(&mut new.contacts, &mut old.contacts);
             }
             (Models::Coupled { data: new, .. }, Models::Coupled { data: old, .. }) => {
                 std::mem::swap(new, old)
@@ -381,11 +380,10 @@ fn build_flexible(scene: &Scene) -> Result<Models> {
         let hht = HhtFlex::new(body, options).map_err(|e| anyhow!("{}: {e}", scene.path().display()))?;
         return Ok(Models::Implicit { hht: Box::new(hht) });
     }
-    let flex: Box<HostFlexible> = Box::new(scene.build_flexible(0)?);
     if scene.bodies.is_empty() {
-        let data = Box::new(FlexData::new(&*flex));
-        return Ok(Models::Flexible { flex, data });
+        return Ok(Models::Flexible(Box::new(FlexScene::new(scene)?)));
     }
+    let flex: Box<HostFlexible> = Box::new(scene.build_flexible(0)?);
     let (rigid, _) = scene.build_rigid()?;
     let rigid: Box<CoupledRigid> = Box::new(rigid);
     let attachments = scene.attachments(0, &*rigid, &*flex)?;
@@ -460,6 +458,35 @@ function = { ramp = { start = 0.0, initial = 0.0, slope = 2.0 } }
         assert!((stepper.time() - 0.1).abs() < 1e-12);
         let e = analysis::energy(&model, &data).total();
         assert_eq!(stepper.energy(), Some(e));
+    }
+
+    #[test]
+    fn flexible_contact_scenes_step_every_body_with_contact_like_ferrodyn_run() {
+        // scenes/tet_collision.toml: both blocks drawn as one flexible model, stepped by the
+        // same FlexScene step as `ferrodyn run` (bit for bit), contacts committed.
+        on_large_stack(|| {
+            let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenes/tet_collision.toml");
+            let scene = Scene::load(&path)?;
+            let mut run = FlexScene::new(&scene)?;
+            let mut method = scene.integrator();
+            let mut stepper = Stepper::new(scene.clone())?;
+            for _ in 0..250 {
+                run.step(&mut method, scene.simulation.step)?;
+                stepper.step()?;
+            }
+            let view = stepper.flexible().expect("flexible bodies");
+            assert_eq!(view.node_count(), 20, "lower (12 nodes) and upper (8)");
+            for node in 0..20 {
+                assert_eq!(view.position(node), run.data.position(node), "node {node}");
+            }
+            let Models::Flexible(system) = &stepper.models else {
+                panic!("a flexible scene")
+            };
+            let touching = system.contacts.as_ref().map_or(0, |c| c.ground[0].active().len());
+            assert!(touching > 0, "the lower block rests on the ground at t = 0.025 s");
+            Ok(())
+        })
+        .unwrap();
     }
 
     #[test]

@@ -180,8 +180,8 @@ fn tet_collision_elastic_and_plastic() {
         let plastic = ferrodyn_host::contact::tet_collision::run(true, 0.06).unwrap();
         for (name, r) in [("elastic", &elastic), ("plastic", &plastic)] {
             println!(
-                "tet_collision {name}: {} steps of {:.2e} s, falling block vz {:.4} → {:.4} m/s, deepest block-block {:.3e} m, ground {:.3e} m (Hertz bound {:.3e} m), momentum error {:.1e}, node-face contacts seen {}",
-                r.steps, r.dt, r.falling_vz.0, r.falling_vz.1, r.deepest_pair, r.deepest_ground, r.hertz_depth, r.momentum_error, r.pair_contacts_seen
+                "tet_collision {name}: {} steps of {:.2e} s, falling block vz {:.4} → {:.4} m/s, deepest block-block {:.3e} m, ground {:.3e} m (Hertz bound {:.3e} m), momentum error {:.1e}, node-face contacts seen {}, energy lost {:.4} J",
+                r.steps, r.dt, r.falling_vz.0, r.falling_vz.1, r.deepest_pair, r.deepest_ground, r.hertz_depth, r.momentum_error, r.pair_contacts_seen, r.energy_loss
             );
             assert!(r.pair_contacts_seen > 0, "{name}: the blocks met");
             assert!(

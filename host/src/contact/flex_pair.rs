@@ -29,23 +29,41 @@ pub struct NodeFaceContact {
     pub face: usize,
     /// Penetration below the face (m).
     pub penetration: f64,
+    /// Unit normal of the face (outward, towards the node's side).
+    pub normal: [f64; 3],
     /// Normal force (N).
     pub normal_force: f64,
     /// Force on the node (N, global); the face gets the opposite.
     pub force: [f64; 3],
 }
 
-/// Node-to-surface contact between the parts of a flexible model.
+/// How a node of one group meets a face of another: Hertz stiffness, damping factor,
+/// material and the deepest penetration searched.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GroupLaw {
+    /// Hertz stiffness K (N/m^{3/2}).
+    pub stiffness: f64,
+    /// Damping factor χ.
+    pub chi: f64,
+    /// The pair's material.
+    pub material: ContactMaterial,
+    /// Depths beyond this are not searched (a node that far in is on the other side of a thin
+    /// part) (m).
+    pub max_depth: f64,
+}
+
+/// Node-to-surface contact between groups of nodes of a flexible model (the parts of a mesh,
+/// or the bodies of a scene merged into one model).
 pub struct FlexPairContact {
     faces: Vec<([usize; 3], usize)>,
     connectivity: Vec<[usize; 4]>,
     reference: Vec<[f64; 3]>,
     shapes: Vec<TetShape<f64>>,
-    part: Vec<usize>,
+    group: Vec<usize>,
+    group_count: usize,
+    /// Law of (node group, face group) at `node_group * group_count + face_group`.
+    laws: Vec<Option<GroupLaw>>,
     nodes: Vec<usize>,
-    stiffness: f64,
-    chi: f64,
-    material: ContactMaterial,
     max_depth: f64,
     impact: HashMap<(usize, usize), f64>,
     sweep: SweepAndPrune,
@@ -111,6 +129,32 @@ impl FlexPairContact {
                 ));
             }
         }
+        let law = GroupLaw {
+            stiffness: hertz_stiffness(effective_modulus(&body, &body), node_radius),
+            chi: material.damping_factor(),
+            material,
+            max_depth,
+        };
+        let parts = mesh_parts(reference.len(), connectivity);
+        Self::with_groups(reference, connectivity, parts, |a, b| (a != b).then_some(law))
+    }
+
+    /// Contact between groups of nodes (`group[node]`, e.g. the body each node belongs to):
+    /// a node of group a meets a face of group b by `law(a, b)`, or not at all when it is
+    /// `None` (nodes never meet faces of their own group).
+    pub fn with_groups(
+        reference: &[[f64; 3]],
+        connectivity: &[[usize; 4]],
+        group: Vec<usize>,
+        law: impl Fn(usize, usize) -> Option<GroupLaw>,
+    ) -> Result<Self, ContactError> {
+        let item = "flexible pair contact";
+        if group.len() != reference.len() {
+            return Err(ContactError::invalid(
+                item,
+                format!("{} node groups for {} nodes", group.len(), reference.len()),
+            ));
+        }
         let mut shapes = Vec::with_capacity(connectivity.len());
         for (e, tet) in connectivity.iter().enumerate() {
             let vertex = |k: usize| reference.get(tet[k]).map(|p| Vec3::from_array(*p));
@@ -125,20 +169,37 @@ impl FlexPairContact {
                     .map_err(|err| ContactError::invalid(item, format!("element {e}: {err:?}")))?,
             );
         }
+        let group_count = group.iter().max().map_or(0, |g| g + 1);
+        let mut laws = Vec::with_capacity(group_count * group_count);
+        for a in 0..group_count {
+            for b in 0..group_count {
+                let l = law(a, b).filter(|_| a != b);
+                if let Some(l) = &l {
+                    l.material.validate(item)?;
+                    if !(l.max_depth.is_finite() && l.max_depth > 0.0) {
+                        return Err(ContactError::invalid(
+                            item,
+                            format!("max depth must be > 0, got {}", l.max_depth),
+                        ));
+                    }
+                }
+                laws.push(l);
+            }
+        }
+        let max_depth = laws.iter().flatten().fold(0.0_f64, |m, l| m.max(l.max_depth));
         let faces = surface_faces(connectivity, |n| reference[n]);
         let mut nodes: Vec<usize> = faces.iter().flat_map(|(f, _)| *f).collect();
         nodes.sort_unstable();
         nodes.dedup();
         Ok(Self {
-            part: mesh_parts(reference.len(), connectivity),
             faces,
             connectivity: connectivity.to_vec(),
             reference: reference.to_vec(),
             shapes,
+            group,
+            group_count,
+            laws,
             nodes,
-            stiffness: hertz_stiffness(effective_modulus(&body, &body), node_radius),
-            chi: material.damping_factor(),
-            material,
             max_depth,
             impact: HashMap::new(),
             sweep: SweepAndPrune::default(),
@@ -153,13 +214,19 @@ impl FlexPairContact {
     pub fn faces(&self) -> &[([usize; 3], usize)] {
         &self.faces
     }
-    /// Part index of every node.
-    pub fn parts(&self) -> &[usize] {
-        &self.part
+    /// Group (part or body) of every node.
+    pub fn groups(&self) -> &[usize] {
+        &self.group
     }
     /// Contacts at the last commit.
     pub fn active(&self) -> &[NodeFaceContact] {
         &self.active
+    }
+
+    /// The law of a node of `node`'s group against a face holding `face_node`.
+    fn law(&self, node: usize, face_node: usize) -> Option<GroupLaw> {
+        let (a, b) = (*self.group.get(node)?, *self.group.get(face_node)?);
+        self.laws.get(a * self.group_count + b).copied().flatten()
     }
 
     fn evaluate(&mut self, e: &[f64], ed: &[f64], commit: bool) {
@@ -196,9 +263,9 @@ impl FlexPairContact {
             }
             let (face, node) = (i, self.nodes[j - face_count]);
             let (f, _) = self.faces[face];
-            if self.part[node] == self.part[f[0]] {
+            let Some(law) = self.law(node, f[0]) else {
                 continue;
-            }
+            };
             let (Some(a), Some(b), Some(c), Some(p)) = (pos(f[0]), pos(f[1]), pos(f[2]), pos(node)) else {
                 continue;
             };
@@ -206,7 +273,7 @@ impl FlexPairContact {
                 continue;
             };
             let depth = -(p - a).dot(n);
-            if depth <= 0.0 || depth > self.max_depth {
+            if depth <= 0.0 || depth > law.max_depth {
                 continue;
             }
             // Barycentric coordinates of the projection; outside the triangle: no contact here.
@@ -227,7 +294,7 @@ impl FlexPairContact {
             let v0 = match self.impact.get(&key) {
                 Some(&v0) => v0,
                 None => {
-                    let v0 = rate.max(self.material.min_impact_speed);
+                    let v0 = rate.max(law.material.min_impact_speed);
                     if commit {
                         self.impact.insert(key, v0);
                     }
@@ -237,13 +304,13 @@ impl FlexPairContact {
             if commit {
                 touching.push(key);
             }
-            let f_n = normal_force(self.stiffness, self.chi, depth, rate, v0);
+            let f_n = normal_force(law.stiffness, law.chi, depth, rate, v0);
             let slip = rel - n * rel.dot(n);
             let ft = friction_force(
-                self.material.friction,
+                law.material.friction,
                 f_n,
                 slip.to_array(),
-                self.material.friction_regularization,
+                law.material.friction_regularization,
             );
             let force = (n * f_n + Vec3::from_array(ft)).to_array();
             self.last.push((
@@ -251,6 +318,7 @@ impl FlexPairContact {
                     node,
                     face,
                     penetration: depth,
+                    normal: n.to_array(),
                     normal_force: f_n,
                     force,
                 },
@@ -308,9 +376,10 @@ impl FlexExternalForces<f64> for FlexPairContact {
 }
 
 /// Ground and part-to-part contact of one flexible model, as one hook.
+#[derive(Default)]
 pub struct FlexContacts {
-    /// Nodes against the ground plane.
-    pub ground: Option<super::flexible::FlexGroundContact>,
+    /// Nodes against ground planes (one entry per body and plane).
+    pub ground: Vec<super::flexible::FlexGroundContact>,
     /// Nodes of one part against faces of another.
     pub pair: Option<FlexPairContact>,
 }
@@ -318,7 +387,7 @@ pub struct FlexContacts {
 impl FlexContacts {
     /// Evaluates both at the accepted flat state `[e | ė]` (after every step).
     pub fn commit(&mut self, state: &[f64]) {
-        if let Some(g) = self.ground.as_mut() {
+        for g in &mut self.ground {
             g.commit(state);
         }
         if let Some(p) = self.pair.as_mut() {
@@ -329,7 +398,7 @@ impl FlexContacts {
 
 impl FlexExternalForces<f64> for FlexContacts {
     fn apply(&mut self, t: f64, e: &[f64], ed: &[f64], force: &mut [f64]) {
-        if let Some(g) = self.ground.as_mut() {
+        for g in &mut self.ground {
             g.apply(t, e, ed, force);
         }
         if let Some(p) = self.pair.as_mut() {

@@ -177,6 +177,11 @@ impl FlexGroundContact {
         &self.nodes
     }
 
+    /// The plane's unit normal (out of the ground).
+    pub fn normal(&self) -> [f64; 3] {
+        self.normal
+    }
+
     /// Contacts at the last commit.
     pub fn active(&self) -> &[NodeContact] {
         &self.active

@@ -1,8 +1,11 @@
-//! Per-step contact output: one CSV row per active contact point.
+//! Per-step contact output: one CSV row per active contact point (rigid), one per touching
+//! body pair (flexible).
 
+use super::flex_pair::FlexContacts;
 use super::world::ContactWorld;
 use crate::output::{CsvWriter, OutputDir};
 use anyhow::Result;
+use std::collections::BTreeMap;
 
 /// Columns of contacts.csv (shapes by index in the order given).
 pub const CONTACT_COLUMNS: [&str; 18] = [
@@ -62,6 +65,117 @@ impl ContactCsv {
                 c.friction_force[0],
                 c.friction_force[1],
                 c.friction_force[2],
+                pairs.len() as f64,
+            ])?;
+        }
+        Ok(())
+    }
+    /// Flushes and closes the file.
+    pub fn finish(self) -> Result<std::path::PathBuf> {
+        self.out.finish()
+    }
+}
+
+/// Columns of flex_contacts.csv: one row per touching body pair at every output time
+/// (bodies by flexible index in file order, −1 for the ground).
+pub const FLEX_CONTACT_COLUMNS: [&str; 10] = [
+    "time",
+    "body_a",
+    "body_b",
+    "contacts",
+    "max_penetration",
+    "normal_force",
+    "friction_x",
+    "friction_y",
+    "friction_z",
+    "active_pairs",
+];
+
+/// Node contacts of one body pair summed: count, deepest penetration, total normal force,
+/// total friction force on body b.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PairSummary {
+    /// Node contacts.
+    pub contacts: usize,
+    /// Deepest penetration (m).
+    pub max_penetration: f64,
+    /// Sum of the normal forces (N).
+    pub normal_force: f64,
+    /// Sum of the friction forces on b (N, global).
+    pub friction: [f64; 3],
+}
+
+impl PairSummary {
+    fn add(&mut self, penetration: f64, normal_force: f64, force: [f64; 3], normal: [f64; 3]) {
+        self.contacts += 1;
+        self.max_penetration = self.max_penetration.max(penetration);
+        self.normal_force += normal_force;
+        for k in 0..3 {
+            self.friction[k] += force[k] - normal_force * normal[k];
+        }
+    }
+}
+
+/// The active contacts of `contacts` summed per body pair (a, b), ground = `None`, b the body
+/// of the touching node, a the ground or the body of the face; `body_of[node]` is the node's body.
+pub fn flex_pair_summaries(
+    contacts: &FlexContacts,
+    body_of: &[usize],
+) -> BTreeMap<(Option<usize>, usize), PairSummary> {
+    let mut out: BTreeMap<(Option<usize>, usize), PairSummary> = BTreeMap::new();
+    let body = |n: usize| body_of.get(n).copied().unwrap_or(0);
+    for g in &contacts.ground {
+        for c in g.active() {
+            out.entry((None, body(c.node))).or_default().add(
+                c.penetration,
+                c.normal_force,
+                c.force,
+                g.normal(),
+            );
+        }
+    }
+    if let Some(p) = &contacts.pair {
+        for c in p.active() {
+            let face_body = body(p.faces()[c.face].0[0]);
+            out.entry((Some(face_body), body(c.node))).or_default().add(
+                c.penetration,
+                c.normal_force,
+                c.force,
+                c.normal,
+            );
+        }
+    }
+    out
+}
+
+/// Writes the flexible contacts of each output time into `flex_contacts.csv`.
+pub struct FlexContactCsv {
+    out: CsvWriter,
+    body_of: Vec<usize>,
+}
+
+impl FlexContactCsv {
+    /// Claims `flex_contacts.csv` in `dir` and writes the header; `body_of[node]` is the
+    /// flexible body of each node.
+    pub fn create(dir: &OutputDir, body_of: Vec<usize>) -> Result<Self> {
+        let mut out = dir.file("flex_contacts.csv")?;
+        out.header(&FLEX_CONTACT_COLUMNS)?;
+        Ok(Self { out, body_of })
+    }
+    /// One row per touching body pair at the last commit of `contacts`, at time `t`.
+    pub fn write(&mut self, t: f64, contacts: &FlexContacts) -> Result<()> {
+        let pairs = flex_pair_summaries(contacts, &self.body_of);
+        for (&(a, b), s) in &pairs {
+            self.out.row(&[
+                t,
+                a.map_or(-1.0, |a| a as f64),
+                b as f64,
+                s.contacts as f64,
+                s.max_penetration,
+                s.normal_force,
+                s.friction[0],
+                s.friction[1],
+                s.friction[2],
                 pairs.len() as f64,
             ])?;
         }

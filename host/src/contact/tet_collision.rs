@@ -1,18 +1,20 @@
 //! The `tet_collision` scenario: an ANCF block dropped onto a second block lying on the
 //! ground (both Neo-Hookean, meshed into one flexible model), in elastic or plastic contact.
 //! Stepped by the kernel's RK4 with [`FlexContacts`] at every stage; reports the figures the
-//! checks need. Kernel flexible models are large values: call from a thread with a big stack.
+//! checks need ([`measure`], shared with the scene `scenes/tet_collision.toml`). Kernel
+//! flexible models are large values: call from a thread with a big stack.
 
 use super::flex_pair::{FlexContacts, FlexPairContact};
 use super::flexible::{surface_triangles, FlexGroundContact};
 use super::force::{effective_modulus, ContactMaterial, Elastic};
 use ferrodyn_kernel::ancf::{Material, NODE_COORDS};
 use ferrodyn_kernel::flex::{
-    flex_momentum, max_frequency, step_flex_with, FlexData, FlexExternalForces, FlexModel,
+    flex_energy, flex_momentum, max_frequency, step_flex_with, FlexData, FlexExternalForces, FlexModel,
 };
 use ferrodyn_kernel::integrators::Rk4;
 use ferrodyn_kernel::math::{Mat3, Vec3};
 use ferrodyn_kernel::models::add_box_mesh;
+use std::ops::Range;
 
 /// Capacities above the 20 nodes and 15–18 elements of the two blocks; a dense profile.
 type Blocks = FlexModel<f64, 32, 24, 60_000>;
@@ -43,24 +45,41 @@ pub struct CollisionReport {
     pub ground_impulse: Vec3<f64>,
     /// Node-to-face contacts seen at some commit.
     pub pair_contacts_seen: usize,
+    /// Mechanical energy (kinetic + strain + gravity) lost over the run, E(0) − E(T) (J).
+    pub energy_loss: f64,
 }
 
-/// The ground hook, recording the impulse RK4 applies (stage weights 1, 2, 2, 1 over 6).
-struct Metered {
-    contacts: FlexContacts,
+/// The contact hook, recording the ground impulse RK4 applies (stage weights 1, 2, 2, 1 over
+/// 6, four stages a step).
+pub struct GroundImpulseMeter {
+    /// The contacts.
+    pub contacts: FlexContacts,
     dt: f64,
     stage: usize,
-    ground_impulse: Vec3<f64>,
+    /// Ground impulse so far (N·s).
+    pub ground_impulse: Vec3<f64>,
 }
 
-impl FlexExternalForces<f64> for Metered {
+impl GroundImpulseMeter {
+    /// Meters `contacts` stepped by RK4 with step `dt`.
+    pub fn new(contacts: FlexContacts, dt: f64) -> Self {
+        Self {
+            contacts,
+            dt,
+            stage: 0,
+            ground_impulse: Vec3::ZERO,
+        }
+    }
+}
+
+impl FlexExternalForces<f64> for GroundImpulseMeter {
     fn apply(&mut self, t: f64, e: &[f64], ed: &[f64], force: &mut [f64]) {
         let total = |f: &[f64]| {
             f.chunks_exact(NODE_COORDS)
                 .fold(Vec3::ZERO, |s, c| s + Vec3::new(c[0], c[1], c[2]))
         };
         let before = total(force);
-        if let Some(g) = self.contacts.ground.as_mut() {
+        for g in &mut self.contacts.ground {
             g.apply(t, e, ed, force);
         }
         let weight = [1.0, 2.0, 2.0, 1.0][self.stage % 4] / 6.0;
@@ -93,9 +112,8 @@ pub fn run(plastic: bool, duration: f64) -> anyhow::Result<CollisionReport> {
     let model = Box::new(b.build().map_err(|e| anyhow::anyhow!("{e:?}"))?);
     let mut data = Box::new(FlexData::new(&*model));
     data.set_rigid_motion(&*model, Mat3::IDENTITY, Vec3::ZERO, Vec3::ZERO, Vec3::ZERO);
-    let v0 = 1.0;
     for node in lower_nodes..model.node_count() {
-        data.rates_mut(node)[2] = -v0;
+        data.rates_mut(node)[2] = -1.0;
     }
     let rubber = Elastic {
         youngs_modulus: e_mod,
@@ -136,26 +154,68 @@ pub fn run(plastic: bool, duration: f64) -> anyhow::Result<CollisionReport> {
         contact_material,
     )?;
     let dt = 0.2 * max_frequency(&*model, &mut data, 500)?.rk4();
-    let mut hook = Metered {
-        contacts: FlexContacts {
-            ground: Some(ground),
-            pair: Some(pair),
-        },
-        dt,
-        stage: 0,
-        ground_impulse: Vec3::ZERO,
+    let contacts = FlexContacts {
+        ground: vec![ground],
+        pair: Some(pair),
     };
-    // Mass of the falling block from its momentum at t = 0 (the lower block is at rest).
-    let (p0, _) = flex_momentum(&*model, &data);
-    let upper_mass = p0.z / -v0;
-    // Centre-of-mass velocity of the upper block: its momentum Σ_k s_k ė_k (s_k = ∫ρ S_k dV)
+    let setup = Collision {
+        dt,
+        duration,
+        falling: lower_nodes..model.node_count(),
+        e_star: effective_modulus(&rubber, &rubber),
+        node_radius,
+        gravity: Vec3::new(0.0, 0.0, -g),
+    };
+    measure(&*model, &mut data, contacts, &setup)
+}
+
+/// What [`measure`] needs to know about a collision of a falling block.
+#[derive(Clone, Debug)]
+pub struct Collision {
+    /// RK4 step (s).
+    pub dt: f64,
+    /// Time to run (s).
+    pub duration: f64,
+    /// Nodes of the falling block.
+    pub falling: Range<usize>,
+    /// Contact modulus E* of the blocks (Pa).
+    pub e_star: f64,
+    /// Hertz radius of a node (m).
+    pub node_radius: f64,
+    /// Gravity of the model (m/s²).
+    pub gravity: Vec3<f64>,
+}
+
+/// Steps `model` from `data` by RK4 with `contacts` as `setup` says, and reports the falling
+/// block's centre-of-mass velocity, the deepest penetrations against the Hertz depth of one
+/// node stopping that block, and the momentum balance against the ground impulse.
+pub fn measure<const N: usize, const E: usize, const S: usize>(
+    model: &FlexModel<f64, N, E, S>,
+    data: &mut FlexData<f64, N, S>,
+    contacts: FlexContacts,
+    setup: &Collision,
+) -> anyhow::Result<CollisionReport> {
+    let Collision {
+        dt,
+        duration,
+        ref falling,
+        e_star,
+        node_radius,
+        gravity,
+    } = *setup;
+    let mut hook = GroundImpulseMeter::new(contacts, dt);
+    // Centre-of-mass velocity of the falling block: its momentum Σ_k s_k ė_k (s_k = ∫ρ S_k dV)
     // over its elements, divided by its mass.
-    let upper_elements: Vec<usize> = (0..model.element_count())
-        .filter(|&e| model.connectivity()[e][0] >= lower_nodes)
+    let falling_elements: Vec<usize> = (0..model.element_count())
+        .filter(|&e| falling.contains(&model.connectivity()[e][0]))
         .collect();
-    let falling_vz = |data: &FlexData<f64, 32, 60_000>| -> f64 {
+    let falling_mass = falling_elements
+        .iter()
+        .map(|&e| model.elements()[e].volume() * model.material().density)
+        .sum::<f64>();
+    let falling_vz = |data: &FlexData<f64, N, S>| -> f64 {
         let mut pz = 0.0;
-        for &e in &upper_elements {
+        for &e in &falling_elements {
             let (element, nodes) = (&model.elements()[e], model.connectivity()[e]);
             for (k, sk) in element.scalar_load().iter().enumerate() {
                 pz += sk
@@ -166,39 +226,42 @@ pub fn run(plastic: bool, duration: f64) -> anyhow::Result<CollisionReport> {
                         .unwrap_or(0.0);
             }
         }
-        pz / upper_mass
+        pz / falling_mass
     };
-    let vz_before = falling_vz(&data);
+    let vz_before = falling_vz(data);
+    let (p0, _) = flex_momentum(model, data);
+    let e0 = flex_energy(model, data)?.total();
     let steps = (duration / dt).ceil() as usize;
     let (mut deepest_pair, mut deepest_ground, mut seen) = (0.0_f64, 0.0_f64, 0);
     for _ in 0..steps {
-        step_flex_with(&*model, &mut data, &mut Rk4, dt, &mut hook)?;
+        step_flex_with(model, data, &mut Rk4, dt, &mut hook)?;
         hook.contacts.commit(data.state());
         if let Some(p) = &hook.contacts.pair {
             seen += p.active().len();
             deepest_pair = p.active().iter().fold(deepest_pair, |d, c| d.max(c.penetration));
         }
-        if let Some(gc) = &hook.contacts.ground {
+        for gc in &hook.contacts.ground {
             deepest_ground = gc
                 .active()
                 .iter()
                 .fold(deepest_ground, |d, c| d.max(c.penetration));
         }
     }
-    let t = steps as f64 * dt;
-    let (p1, _) = flex_momentum(&*model, &data);
-    let total_mass = model.mass();
-    let expected = p0 + Vec3::new(0.0, 0.0, -total_mass * g * t) + hook.ground_impulse;
-    let e_star = effective_modulus(&rubber, &rubber);
+    let t = data.time();
+    let (p1, _) = flex_momentum(model, data);
+    let weight = gravity * (model.mass() * t);
+    let expected = p0 + weight + hook.ground_impulse;
+    let v0 = -vz_before;
     Ok(CollisionReport {
         steps,
         dt,
-        falling_vz: (vz_before, falling_vz(&data)),
+        falling_vz: (vz_before, falling_vz(data)),
         deepest_pair,
         deepest_ground,
-        hertz_depth: (15.0 * upper_mass * v0 * v0 / (16.0 * e_star * node_radius.sqrt())).powf(0.4),
+        hertz_depth: (15.0 * falling_mass * v0 * v0 / (16.0 * e_star * node_radius.sqrt())).powf(0.4),
         momentum_error: (p1 - expected).norm() / hook.ground_impulse.norm(),
         ground_impulse: hook.ground_impulse,
         pair_contacts_seen: seen,
+        energy_loss: e0 - flex_energy(model, data)?.total(),
     })
 }

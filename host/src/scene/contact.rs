@@ -2,13 +2,20 @@
 //! and materials for a [`ContactWorld`](crate::contact::ContactWorld).
 
 use super::convert::{self, Rule};
-use super::error::{ItemName, SceneError};
+use super::error::{ErrorKind, ItemName, SceneError};
 use super::format::{RawContactMaterial, RawShape};
 use super::validate::{Checker, Names, GROUND};
+use super::Scene;
+use crate::contact::flex_pair::{FlexContacts, FlexPairContact, GroupLaw};
+use crate::contact::flexible::{surface_triangles, FlexGroundContact};
+use crate::contact::force::{effective_modulus, hertz_stiffness};
 use crate::contact::obj::read_obj;
 use crate::contact::{ContactError, ContactMaterial, ContactWorld, Dissipation, Elastic, Geometry, Shape};
+use ferrodyn_kernel::ancf::Material;
+use ferrodyn_kernel::flex::FlexModel;
 use ferrodyn_kernel::math::{Quat, Vec3};
 use std::collections::HashMap;
+use std::ops::Range;
 use toml::Spanned;
 
 /// The contact shapes and materials of a scene.
@@ -18,14 +25,36 @@ pub struct ContactSpec {
     pub shapes: Vec<Shape>,
     /// Material of pairs without their own (elastic preset unless given).
     pub default_material: Option<ContactMaterial>,
-    /// Materials of body pairs (`None`: ground).
+    /// Materials of rigid body pairs (`None`: ground).
     pub pairs: Vec<(Option<usize>, Option<usize>, ContactMaterial)>,
+    /// Materials of flexible body pairs, by flexible index (`None`: ground).
+    pub flex_pairs: Vec<(Option<usize>, Option<usize>, ContactMaterial)>,
+}
+
+/// A body named in `[[contact_material]]`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Contactor {
+    Ground,
+    Rigid(usize),
+    Flexible(usize),
 }
 
 impl ContactSpec {
+    /// The material of flexible bodies `a` and `b` (`None`: ground).
+    pub fn flex_material(&self, a: Option<usize>, b: Option<usize>) -> ContactMaterial {
+        self.flex_pairs
+            .iter()
+            .find(|&&(x, y, _)| (x, y) == (a, b) || (x, y) == (b, a))
+            .map_or(self.default_material(), |m| m.2)
+    }
+
+    fn default_material(&self) -> ContactMaterial {
+        self.default_material.unwrap_or_else(ContactMaterial::elastic)
+    }
+
     /// The contact world of these shapes for a model of `body_count` bodies.
     pub fn world(&self, body_count: usize) -> Result<ContactWorld, ContactError> {
-        let default = self.default_material.unwrap_or_else(ContactMaterial::elastic);
+        let default = self.default_material();
         let mut world = ContactWorld::new(self.shapes.clone(), body_count, default)?;
         for &(a, b, m) in &self.pairs {
             world.set_pair_material(a, b, m)?;
@@ -47,12 +76,38 @@ fn body_of(
     }
 }
 
-/// Checks every `[[shape]]` and `[[contact_material]]`; `None` when the scene has no shapes.
+/// "ground", a rigid body or a flexible body.
+fn contactor(
+    c: &Checker,
+    bodies: &Names,
+    flexibles: &Names,
+    name: &Spanned<String>,
+) -> Result<Contactor, SceneError> {
+    if name.get_ref() == GROUND {
+        return Ok(Contactor::Ground);
+    }
+    if let Ok(i) = flexibles.find(c, "bodies", name) {
+        return Ok(Contactor::Flexible(i));
+    }
+    bodies.find(c, "bodies", name).map(Contactor::Rigid).map_err(|_| {
+        let kind = ErrorKind::UnknownReference {
+            field: "bodies",
+            name: name.get_ref().clone(),
+            available: format!("{}; {}", bodies.listing(), flexibles.listing()),
+        };
+        c.error(&name.span(), kind)
+    })
+}
+
+/// Checks every `[[shape]]` and `[[contact_material]]`; `None` when the scene has no shapes
+/// and no flexible body in contact (`flex_contact`).
 pub(super) fn validate(
     c: &mut Checker,
     shapes: &[Spanned<RawShape>],
     materials: &[Spanned<RawContactMaterial>],
     bodies: &Names,
+    flexibles: &Names,
+    flex_contact: bool,
 ) -> Result<Option<ContactSpec>, SceneError> {
     let mut spec = ContactSpec::default();
     let mut names: HashMap<&str, usize> = HashMap::new();
@@ -83,17 +138,34 @@ pub(super) fn validate(
                 let [a, b] = pair.get_ref();
                 let at = |n: &String| Spanned::new(pair.span(), n.clone());
                 let (a, b) = (
-                    body_of(c, bodies, "bodies", &at(a))?,
-                    body_of(c, bodies, "bodies", &at(b))?,
+                    contactor(c, bodies, flexibles, &at(a))?,
+                    contactor(c, bodies, flexibles, &at(b))?,
                 );
                 if a == b {
                     return Err(c.invalid(&pair.span(), "bodies", "a body does not touch itself".into()));
                 }
-                spec.pairs.push((a, b, material));
+                let rigid = |x| match x {
+                    Contactor::Rigid(i) => Some(Some(i)),
+                    Contactor::Ground => Some(None),
+                    Contactor::Flexible(_) => None,
+                };
+                let flexible = |x| match x {
+                    Contactor::Flexible(i) => Some(Some(i)),
+                    Contactor::Ground => Some(None),
+                    Contactor::Rigid(_) => None,
+                };
+                match (rigid(a), rigid(b), flexible(a), flexible(b)) {
+                    (Some(a), Some(b), _, _) => spec.pairs.push((a, b, material)),
+                    (_, _, Some(a), Some(b)) => spec.flex_pairs.push((a, b, material)),
+                    _ => {
+                        let reason = "contact between a rigid and a flexible body is not supported".into();
+                        return Err(c.invalid(&pair.span(), "bodies", reason));
+                    }
+                }
             }
         }
     }
-    if spec.shapes.is_empty() {
+    if spec.shapes.is_empty() && !flex_contact {
         if let Some(m) = materials.first() {
             return Err(c.invalid(
                 &m.span(),
@@ -248,7 +320,8 @@ fn material(c: &Checker, m: &Spanned<RawContactMaterial>) -> Result<ContactMater
         out.min_impact_speed,
     )?;
     out.dissipation = match r.dissipation.as_ref().map(|d| (d, d.get_ref().as_str())) {
-        None | Some((_, "flores")) => Dissipation::Flores,
+        None => out.dissipation,
+        Some((_, "flores")) => Dissipation::Flores,
         Some((_, "flores-calibrated")) => Dissipation::FloresCalibrated,
         Some((d, other)) => {
             return Err(c.invalid(
@@ -259,4 +332,94 @@ fn material(c: &Checker, m: &Spanned<RawContactMaterial>) -> Result<ContactMater
         }
     };
     Ok(out)
+}
+
+/// The surface constants E, ν of an ANCF material (from its Lamé parameters).
+fn surface_elastic(m: &Material<f64>) -> Elastic {
+    Elastic {
+        youngs_modulus: m.mu * (3.0 * m.lambda + 2.0 * m.mu) / (m.lambda + m.mu),
+        poisson_ratio: m.lambda / (2.0 * (m.lambda + m.mu)),
+    }
+}
+
+impl Scene {
+    /// The contacts of the flexible bodies of `model`, built by [`Scene::build_flexibles`] with
+    /// node ranges `bodies`: every body with `contact` against every ground plane and against
+    /// the other such bodies. `None` when no flexible body has `contact`.
+    pub fn flex_contacts<const N: usize, const E: usize, const S: usize>(
+        &self,
+        model: &FlexModel<f64, N, E, S>,
+        bodies: &[Range<usize>],
+    ) -> Result<Option<FlexContacts>, SceneError> {
+        let (Some(spec), true) = (&self.contact, self.flexibles.iter().any(|f| f.contact.is_some())) else {
+            return Ok(None);
+        };
+        let fail = |index: usize, e: ContactError| {
+            let f = &self.flexibles[index];
+            let kind = ErrorKind::Invalid {
+                field: "contact",
+                reason: e.to_string(),
+            };
+            self.source
+                .error(Some(f.line), Some(ItemName::new("flexible", &f.name)), kind)
+        };
+        let reference: Vec<[f64; 3]> = (0..model.node_count())
+            .map(|n| model.reference(n).unwrap_or_default().to_array())
+            .collect();
+        let mut body_of = vec![0; reference.len()];
+        for (b, nodes) in bodies.iter().enumerate() {
+            for n in nodes.clone() {
+                if let Some(slot) = body_of.get_mut(n) {
+                    *slot = b;
+                }
+            }
+        }
+        let surface = surface_triangles(model.connectivity(), |n| reference[n]);
+        let elastic: Vec<Elastic> = self
+            .flexibles
+            .iter()
+            .map(|f| surface_elastic(&f.material))
+            .collect();
+        let mut contacts = FlexContacts::default();
+        let planes = spec.shapes.iter().filter(|s| s.geometry == Geometry::Plane);
+        for plane in planes {
+            let normal = plane.orientation.rotate(Vec3::new(0.0, 0.0, 1.0)).to_array();
+            for (b, f) in self.flexibles.iter().enumerate() {
+                let Some(k) = f.contact else { continue };
+                let own: Vec<[usize; 3]> = surface
+                    .iter()
+                    .filter(|t| body_of.get(t[0]) == Some(&b))
+                    .copied()
+                    .collect();
+                let ground = FlexGroundContact::new(
+                    &own,
+                    plane.position.to_array(),
+                    normal,
+                    k.node_radius,
+                    elastic[b],
+                    plane.elastic,
+                    spec.flex_material(Some(b), None),
+                )
+                .map_err(|e| fail(b, e))?;
+                contacts.ground.push(ground);
+            }
+        }
+        let touching = self.flexibles.iter().filter(|f| f.contact.is_some()).count();
+        if touching > 1 {
+            let law = |a: usize, b: usize| {
+                let (ka, kb) = (self.flexibles.get(a)?.contact?, self.flexibles.get(b)?.contact?);
+                let material = spec.flex_material(Some(a), Some(b));
+                Some(GroupLaw {
+                    stiffness: hertz_stiffness(effective_modulus(&elastic[a], &elastic[b]), ka.node_radius),
+                    chi: material.damping_factor(),
+                    material,
+                    max_depth: kb.max_depth,
+                })
+            };
+            let pair = FlexPairContact::with_groups(&reference, model.connectivity(), body_of, law)
+                .map_err(|e| fail(0, e))?;
+            contacts.pair = Some(pair);
+        }
+        Ok(Some(contacts))
+    }
 }

@@ -1,21 +1,23 @@
 //! Flexible bodies: the `[[flexible]]` table checked against its mesh (physical groups by
 //! name, face detection for clamps), then compiled into a kernel `FlexModel` and attachments.
 
-use std::path::Path;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
 
 use ferrodyn_kernel::ancf::{ElementError, Material, MaterialLaw};
 use ferrodyn_kernel::coupled::Attachment;
-use ferrodyn_kernel::flex::{Fixity, FlexModel};
+use ferrodyn_kernel::flex::{Fixity, FlexBuilder, FlexData, FlexMeshBuilder, FlexModel};
 use ferrodyn_kernel::math::Vec3;
+use ferrodyn_kernel::models::add_box_mesh;
 use ferrodyn_kernel::{BuildError, Capacity, Item, Model};
 use toml::Spanned;
 
 use super::convert::{self, Rule};
 use super::error::{ErrorKind, ItemName, SceneError};
-use super::format::{RawFlexible, RawMaterial};
+use super::format::{RawBox, RawFlexible, RawMaterial};
 use super::validate::Checker;
-use super::{FlexibleSpec, Scene};
-use crate::gmsh::{read_msh, Mesh};
+use super::{FlexContactSpec, FlexibleSpec, Scene};
+use crate::gmsh::{read_msh, Mesh, MeshReport, MshFormat, MshVersion, PhysicalGroup, Tet};
 
 /// Relative tolerance (to the mesh size) within which a group's nodes count as one plane.
 const PLANE_TOLERANCE: f64 = 1e-9;
@@ -29,8 +31,18 @@ pub(super) fn validate(
     let r = f.get_ref();
     let material = material(c, &r.material)?;
     let dir = c.source.path.parent().unwrap_or(Path::new("."));
-    let mesh_path = dir.join(r.mesh.get_ref());
-    let mut mesh = read_msh(&mesh_path).map_err(|e| c.error(&r.mesh.span(), ErrorKind::Mesh(e)))?;
+    let (mesh_path, mut mesh, groups_of) = match (&r.mesh, &r.block) {
+        (Some(file), None) => {
+            let path = dir.join(file.get_ref());
+            let mesh = read_msh(&path).map_err(|e| c.error(&file.span(), ErrorKind::Mesh(e)))?;
+            (path, mesh, file.get_ref().clone())
+        }
+        (None, Some(b)) => (PathBuf::from("box"), box_mesh(c, b)?, "a box".to_string()),
+        (Some(file), Some(_)) => {
+            return Err(c.invalid(&file.span(), "mesh", "give either mesh or box, not both".into()))
+        }
+        (None, None) => return Err(c.invalid(&f.span(), "mesh", "missing (or give a box)".into())),
+    };
     mesh.fix_orientation();
     let group = |name: &Spanned<String>| -> Result<Vec<usize>, SceneError> {
         mesh.nodes_of_group(name.get_ref())
@@ -44,7 +56,7 @@ pub(super) fn validate(
                 let kind = ErrorKind::UnknownReference {
                     field: "group",
                     name: name.get_ref().clone(),
-                    available: format!("groups in {}: {}", r.mesh.get_ref(), names.join(", ")),
+                    available: format!("groups in {groups_of}: {}", names.join(", ")),
                 };
                 c.error(&name.span(), kind)
             })
@@ -87,6 +99,18 @@ pub(super) fn validate(
         let share = total * (1.0 / nodes.len().max(1) as f64);
         loads.extend(nodes.into_iter().map(|n| (n, share)));
     }
+    let velocity = c.vector_or("velocity", &r.velocity, Vec3::ZERO)?;
+    if let (Some(v), false) = (&r.velocity, fixities.is_empty()) {
+        let reason = "an initial velocity needs a free body (no clamp, pin or attach)".into();
+        return Err(c.invalid(&v.span(), "velocity", reason));
+    }
+    let contact = match &r.contact {
+        Some(k) => Some(FlexContactSpec {
+            node_radius: c.number("node_radius", &k.get_ref().node_radius, Rule::Positive)?,
+            max_depth: c.number("max_depth", &k.get_ref().max_depth, Rule::Positive)?,
+        }),
+        None => None,
+    };
     Ok(FlexibleSpec {
         name: r.name.get_ref().clone(),
         line: c.source.line_of(&r.name.span()),
@@ -96,7 +120,98 @@ pub(super) fn validate(
         fixities,
         loads,
         attach,
+        velocity,
+        contact,
     })
+}
+
+/// Names of the face groups of a box mesh, in the order x = min, x = max, y = min, ...
+pub const BOX_FACES: [&str; 6] = ["xmin", "xmax", "ymin", "ymax", "zmin", "zmax"];
+
+/// The kernel's box mesh (6 tets per cell) as a mesh with the face groups [`BOX_FACES`].
+fn box_mesh(c: &Checker, b: &Spanned<RawBox>) -> Result<Mesh, SceneError> {
+    let r = b.get_ref();
+    let origin =
+        convert::vector(*r.origin.get_ref()).map_err(|e| c.invalid(&r.origin.span(), "origin", e))?;
+    let size = *r.size.get_ref();
+    if size.iter().any(|x| !(x.is_finite() && *x > 0.0)) {
+        return Err(c.invalid(&r.size.span(), "size", format!("{size:?}: each must be > 0")));
+    }
+    let divisions = *r.divisions.get_ref();
+    // Bounded so a typo cannot ask for billions of tets.
+    if divisions.iter().any(|&d| !(1..=1000).contains(&d)) {
+        let reason = format!("{divisions:?}: each must be in 1..=1000");
+        return Err(c.invalid(&r.divisions.span(), "divisions", reason));
+    }
+    let mut grid = BoxGrid::default();
+    add_box_mesh(
+        &mut grid,
+        origin,
+        Vec3::from_array(size),
+        divisions.map(|d| d as usize),
+    )
+    .map_err(|e| c.invalid(&b.span(), "box", convert::reason(e)))?;
+    let corner = origin.to_array();
+    let physical_groups = (0..6)
+        .map(|face| {
+            let (axis, at) = (face / 2, corner[face / 2] + size[face / 2] * (face % 2) as f64);
+            let tolerance = PLANE_TOLERANCE * size[axis];
+            PhysicalGroup {
+                dim: 2,
+                tag: face as i32 + 1,
+                name: Some(BOX_FACES[face].to_string()),
+                tets: Vec::new(),
+                nodes: (0..grid.nodes.len())
+                    .filter(|&n| (grid.nodes[n][axis] - at).abs() <= tolerance)
+                    .collect(),
+            }
+        })
+        .collect();
+    Ok(Mesh {
+        node_tags: (1..=grid.nodes.len() as u64).collect(),
+        node_index: (1..=grid.nodes.len() as u64).zip(0..).collect(),
+        tets: grid
+            .tets
+            .iter()
+            .zip(1..)
+            .map(|(&nodes, element_tag)| Tet {
+                nodes,
+                element_tag,
+                entity_tag: 1,
+                physical_tags: Vec::new(),
+            })
+            .collect(),
+        nodes: grid.nodes,
+        physical_groups,
+        // Not read from a file; the report's format is nominal.
+        report: MeshReport {
+            format: MshFormat {
+                version: MshVersion::V4_1,
+                binary: false,
+            },
+            ignored_elements: Vec::new(),
+            inverted_tets: Vec::new(),
+            merged_duplicate_tets: 0,
+        },
+    })
+}
+
+/// Collects the nodes and tets of a generated mesh.
+#[derive(Default)]
+struct BoxGrid {
+    nodes: Vec<[f64; 3]>,
+    tets: Vec<[usize; 4]>,
+}
+
+impl FlexMeshBuilder<f64> for BoxGrid {
+    fn add_node(&mut self, position: Vec3<f64>) -> Result<usize, BuildError> {
+        self.nodes.push(position.to_array());
+        Ok(self.nodes.len() - 1)
+    }
+    fn add_element(&mut self, nodes: [usize; 4]) -> Result<usize, BuildError> {
+        self.tets.push(nodes);
+        Ok(self.tets.len() - 1)
+    }
 }
 
 /// The material, checked with the kernel's own rules.
@@ -152,13 +267,83 @@ impl Scene {
         &self,
         index: usize,
     ) -> Result<FlexModel<f64, N, E, S>, SceneError> {
-        let spec = self.flexible(index)?;
-        let fail = |e: BuildError| self.flex_error(spec, e);
-        let (nodes, tets) = (spec.mesh.nodes(), spec.mesh.tets());
-        for (capacity, needed, available) in [
-            (Capacity::Nodes, nodes.len(), N),
-            (Capacity::Elements, tets.len(), E),
-        ] {
+        self.build_flexible_set(std::slice::from_ref(self.flexible(index)?))
+            .map(|(model, _)| model)
+    }
+
+    /// Every flexible body of the scene as one kernel model (for contact between them: the
+    /// kernel steps one model), with the node range of each body in file order. The bodies
+    /// must share one material (the kernel model has one).
+    pub fn build_flexibles<const N: usize, const E: usize, const S: usize>(
+        &self,
+    ) -> Result<(FlexModel<f64, N, E, S>, Vec<Range<usize>>), SceneError> {
+        self.flexible(0)?;
+        self.build_flexible_set(&self.flexibles)
+    }
+
+    /// Initial state of a model from [`Scene::build_flexibles`]: reference configuration, every
+    /// body at its `velocity`.
+    pub fn initial_flex_state<const N: usize, const E: usize, const S: usize>(
+        &self,
+        model: &FlexModel<f64, N, E, S>,
+        bodies: &[Range<usize>],
+    ) -> FlexData<f64, N, S> {
+        let mut data = FlexData::new(model);
+        for (spec, nodes) in self.flexibles.iter().zip(bodies) {
+            for node in nodes.clone() {
+                if let Some(rate) = data.rates_mut(node).get_mut(..3) {
+                    rate.copy_from_slice(&spec.velocity.to_array());
+                }
+            }
+        }
+        data
+    }
+
+    fn build_flexible_set<const N: usize, const E: usize, const S: usize>(
+        &self,
+        specs: &[FlexibleSpec],
+    ) -> Result<(FlexModel<f64, N, E, S>, Vec<Range<usize>>), SceneError> {
+        let first = &specs[0];
+        let (mut node_ranges, mut element_starts) = (Vec::new(), Vec::new());
+        let (mut nodes, mut elements) = (0, 0);
+        for spec in specs {
+            if spec.material != first.material {
+                let reason = format!(
+                    "its material differs from that of flexible \"{}\" (line {}): the flexible bodies of a scene are stepped as one kernel model, which has one material",
+                    first.name, first.line
+                );
+                let item = Some(ItemName::new("flexible", &spec.name));
+                let kind = ErrorKind::Invalid {
+                    field: "material",
+                    reason,
+                };
+                return Err(self.source.error(Some(spec.line), item, kind));
+            }
+            node_ranges.push(nodes..nodes + spec.mesh.nodes().len());
+            element_starts.push(elements);
+            nodes += spec.mesh.nodes().len();
+            elements += spec.mesh.tets().len();
+        }
+        // A kernel error names a node or element of the merged model: find its body.
+        let fail = |e: BuildError| {
+            let body = match e {
+                BuildError::InvalidParameter {
+                    item: Item::Element(t),
+                    ..
+                } => element_starts.iter().rposition(|&s| s <= t),
+                BuildError::InvalidParameter {
+                    item: Item::Node(n), ..
+                }
+                | BuildError::NonFinite { item: Item::Node(n) } => {
+                    node_ranges.iter().position(|r| r.contains(&n))
+                }
+                _ => None,
+            }
+            .unwrap_or(0);
+            self.flex_error(&specs[body], e, node_ranges[body].start, element_starts[body])
+        };
+        for (capacity, needed, available) in [(Capacity::Nodes, nodes, N), (Capacity::Elements, elements, E)]
+        {
             if needed > available {
                 return Err(fail(BuildError::CapacityExceeded {
                     capacity,
@@ -167,20 +352,11 @@ impl Scene {
                 }));
             }
         }
-        let mut b = FlexModel::<f64, N, E, S>::builder(spec.material, self.simulation.gravity);
-        for p in nodes {
-            b.add_node(Vec3::from_array(*p)).map_err(fail)?;
+        let mut b = FlexModel::<f64, N, E, S>::builder(first.material, self.simulation.gravity);
+        for (spec, range) in specs.iter().zip(&node_ranges) {
+            add_body(&mut b, spec, range.start).map_err(fail)?;
         }
-        for t in tets {
-            b.add_element(t.nodes).map_err(fail)?;
-        }
-        for &(node, fixity) in &spec.fixities {
-            b.fix(node, fixity).map_err(fail)?;
-        }
-        for &(node, force) in &spec.loads {
-            b.add_nodal_force(node, force).map_err(fail)?;
-        }
-        b.build().map_err(fail)
+        Ok((b.build().map_err(fail)?, node_ranges))
     }
 
     /// Attachments of flexible body `index` to its rigid body (empty when it has no `attach`),
@@ -206,7 +382,7 @@ impl Scene {
         };
         nodes
             .iter()
-            .map(|&n| Attachment::new(rigid, flex, n, *body).map_err(|e| self.flex_error(spec, e)))
+            .map(|&n| Attachment::new(rigid, flex, n, *body).map_err(|e| self.flex_error(spec, e, 0, 0)))
             .collect()
     }
 
@@ -227,8 +403,15 @@ impl Scene {
         })
     }
 
-    /// A kernel error on a flexible body, naming the body and the mesh node or element tag.
-    fn flex_error(&self, spec: &FlexibleSpec, e: BuildError) -> SceneError {
+    /// A kernel error on a flexible body whose nodes and elements start at `first_node` and
+    /// `first_element` of the model, naming the body and the mesh node or element tag.
+    fn flex_error(
+        &self,
+        spec: &FlexibleSpec,
+        e: BuildError,
+        first_node: usize,
+        first_element: usize,
+    ) -> SceneError {
         let item = Some(ItemName::new("flexible", &spec.name));
         let kind = match e {
             BuildError::CapacityExceeded {
@@ -244,7 +427,12 @@ impl Scene {
                 item: Item::Node(n), ..
             }
             | BuildError::NonFinite { item: Item::Node(n) } => {
-                let tag = spec.mesh.node_tags().get(n).copied().unwrap_or(0);
+                let tag = spec
+                    .mesh
+                    .node_tags()
+                    .get(n.wrapping_sub(first_node))
+                    .copied()
+                    .unwrap_or(0);
                 let reason = format!("mesh node {tag}: {}", convert::reason(e));
                 ErrorKind::Invalid {
                     field: "mesh",
@@ -255,7 +443,11 @@ impl Scene {
                 item: Item::Element(t),
                 ..
             } => {
-                let tag = spec.mesh.tets().get(t).map_or(0, |t| t.element_tag);
+                let tag = spec
+                    .mesh
+                    .tets()
+                    .get(t.wrapping_sub(first_element))
+                    .map_or(0, |t| t.element_tag);
                 let reason = format!("mesh element {tag}: {}", convert::reason(e));
                 ErrorKind::Invalid {
                     field: "mesh",
@@ -266,4 +458,25 @@ impl Scene {
         };
         self.source.error(Some(spec.line), item, kind)
     }
+}
+
+/// Adds the mesh, holds and loads of one flexible body to `b`, its nodes numbered from `offset`.
+fn add_body<const N: usize, const E: usize, const S: usize>(
+    b: &mut FlexBuilder<f64, N, E, S>,
+    spec: &FlexibleSpec,
+    offset: usize,
+) -> Result<(), BuildError> {
+    for p in spec.mesh.nodes() {
+        b.add_node(Vec3::from_array(*p))?;
+    }
+    for t in spec.mesh.tets() {
+        b.add_element(t.nodes.map(|n| n + offset))?;
+    }
+    for &(node, fixity) in &spec.fixities {
+        b.fix(node + offset, fixity)?;
+    }
+    for &(node, force) in &spec.loads {
+        b.add_nodal_force(node + offset, force)?;
+    }
+    Ok(())
 }

@@ -313,14 +313,21 @@ pub struct RawLoad {
     pub force: Vec3Field,
 }
 
-/// `[[flexible]]`: an ANCF body from a Gmsh mesh.
+/// `[[flexible]]`: an ANCF body from a Gmsh mesh or a box.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawFlexible {
     /// Unique name.
     pub name: Spanned<String>,
-    /// Mesh path, relative to the scene file.
-    pub mesh: Spanned<String>,
+    /// Mesh path, relative to the scene file (or `box`).
+    pub mesh: Option<Spanned<String>>,
+    /// A box meshed into tetrahedra (or `mesh`).
+    #[serde(rename = "box")]
+    pub block: Option<Spanned<RawBox>>,
+    /// Initial velocity of every node (global, m/s; default 0).
+    pub velocity: Option<Vec3Field>,
+    /// Takes part in contact (with ground planes and other flexible bodies).
+    pub contact: Option<Spanned<RawFlexContact>>,
     /// Material.
     pub material: Spanned<RawMaterial>,
     /// Physical groups whose (planar, axis-aligned) face is clamped.
@@ -333,6 +340,28 @@ pub struct RawFlexible {
     pub attach: Option<Spanned<RawAttach>>,
     /// A nodal load on a group.
     pub load: Option<Spanned<RawLoad>>,
+}
+
+/// `box = { origin, size, divisions }`: an axis-aligned box of 6 tets per cell.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawBox {
+    /// The corner with the smallest coordinates (m).
+    pub origin: Vec3Field,
+    /// Edge lengths along x, y, z (m, > 0).
+    pub size: Vec3Field,
+    /// Cells along x, y, z (≥ 1).
+    pub divisions: Spanned<[i64; 3]>,
+}
+
+/// `contact = { node_radius, max_depth }` of a flexible body.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawFlexContact {
+    /// Radius of curvature of the surface at a node, in Hertz's law (m).
+    pub node_radius: Num,
+    /// Deepest penetration into this body's faces searched (m).
+    pub max_depth: Num,
 }
 
 /// `[output]`: which series to write.
@@ -415,6 +444,6 @@ pub struct RawContactMaterial {
     pub friction_regularization: Option<Num>,
     /// Smallest impact speed used for the dissipation (m/s).
     pub min_impact_speed: Option<Num>,
-    /// flores (default) | flores-calibrated.
+    /// flores-calibrated (default) | flores.
     pub dissipation: Option<Spanned<String>>,
 }

@@ -111,7 +111,7 @@ pub struct FlexibleSpec {
     pub name: String,
     /// Line of its table header.
     pub line: usize,
-    /// The mesh file (resolved against the scene's folder).
+    /// The mesh file (resolved against the scene's folder; `box` for a `box` table).
     pub mesh_path: PathBuf,
     /// The mesh (tets oriented positively); flexible node k is mesh node k.
     pub mesh: Mesh,
@@ -123,6 +123,19 @@ pub struct FlexibleSpec {
     pub loads: Vec<(usize, Vec3<f64>)>,
     /// Nodes attached to a rigid body: (body index, nodes).
     pub attach: Option<(usize, Vec<usize>)>,
+    /// Initial velocity of every node (global, m/s).
+    pub velocity: Vec3<f64>,
+    /// Contact with ground planes and other flexible bodies (`None`: no contact).
+    pub contact: Option<FlexContactSpec>,
+}
+
+/// How a flexible body's surface meets others (node-to-plane and node-to-surface).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FlexContactSpec {
+    /// Radius of curvature at a node in Hertz's law (m).
+    pub node_radius: f64,
+    /// Deepest penetration into this body's faces searched (m).
+    pub max_depth: f64,
 }
 
 /// A validated scene file.

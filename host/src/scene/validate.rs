@@ -110,7 +110,7 @@ impl<'a> Names<'a> {
             .get(name.get_ref().as_str())
             .map(|&(i, _)| i)
             .ok_or_else(|| {
-                let available = format!("{}: {}", self.plural(), self.order.join(", "));
+                let available = self.listing();
                 let kind = ErrorKind::UnknownReference {
                     field,
                     name: name.get_ref().clone(),
@@ -118,6 +118,10 @@ impl<'a> Names<'a> {
                 };
                 c.error(&name.span(), kind)
             })
+    }
+    /// "bodies: a, b" (the kind's plural and the names).
+    pub fn listing(&self) -> String {
+        format!("{}: {}", self.plural(), self.order.join(", "))
     }
     /// How many names are registered.
     fn len(&self) -> usize {
@@ -128,6 +132,7 @@ impl<'a> Names<'a> {
             "body" => "bodies",
             "joint" => "joints",
             "sensor" => "sensors",
+            "flexible" => "flexible bodies",
             _ => "items",
         }
     }
@@ -167,7 +172,6 @@ pub(super) fn validate(source: Source, text: &str) -> Result<Scene, SceneError> 
     let (joints, joint_names) = joints_and_drives(&mut c, &raw, &body_names, bodies.len())?;
     let forces = forces(&mut c, &raw, &body_names, &joint_names, &joints)?;
     let sensors = sensors(&mut c, &raw, &body_names, &joint_names, &joints)?;
-    let contact = super::contact::validate(&mut c, &raw.shape, &raw.contact_material, &body_names)?;
     let mut flex_names = Names::new("flexible");
     let mut flexibles = Vec::new();
     for f in &raw.flexible {
@@ -176,6 +180,42 @@ pub(super) fn validate(source: Source, text: &str) -> Result<Scene, SceneError> 
         let resolve = |field, name: &Spanned<String>| body_names.find(&c, field, name);
         flexibles.push(flexible::validate(&c, f, resolve)?);
     }
+    let in_contact = raw
+        .flexible
+        .iter()
+        .find_map(|f| f.get_ref().contact.as_ref().map(|k| (f, k)));
+    if let Some((f, k)) = in_contact {
+        c.item = Some(ItemName::new("flexible", f.get_ref().name.get_ref()));
+        let reason = if !raw.body.is_empty() {
+            Some("flexible contact runs scenes without rigid bodies")
+        } else if raw
+            .simulation
+            .get_ref()
+            .integrator
+            .as_ref()
+            .is_some_and(|i| super::IMPLICIT_NAMES.contains(&i.get_ref().as_str()))
+        {
+            Some("flexible contact runs with the explicit integrators")
+        } else {
+            None
+        };
+        if let Some(reason) = reason {
+            return Err(c.invalid(&k.span(), "contact", reason.into()));
+        }
+        if let Some(s) = raw.shape.iter().find(|s| s.get_ref().kind.get_ref() != "plane") {
+            c.item = Some(ItemName::new("shape", s.get_ref().name.get_ref()));
+            let reason = "flexible bodies meet ground planes only".into();
+            return Err(c.invalid(&s.get_ref().kind.span(), "type", reason));
+        }
+    }
+    let contact = super::contact::validate(
+        &mut c,
+        &raw.shape,
+        &raw.contact_material,
+        &body_names,
+        &flex_names,
+        in_contact.is_some(),
+    )?;
     if let (Some(_), Some(name)) = (simulation.implicit, raw.simulation.get_ref().integrator.as_ref()) {
         if raw.flexible.len() != 1 || !raw.body.is_empty() {
             c.item = Some(ItemName::new("simulation", ""));

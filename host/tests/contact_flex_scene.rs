@@ -1,0 +1,232 @@
+//! Flexible contact through scene files: scenes/tet_collision.toml (two ANCF blocks meeting
+//! each other and the ground) compiled and stepped as `ferrodyn run` does, the same references
+//! as the programmatic tet_collision test, flex_contacts.csv, and named errors for bad input.
+
+use ferrodyn_host::contact::force::effective_modulus;
+use ferrodyn_host::contact::output::FLEX_CONTACT_COLUMNS;
+use ferrodyn_host::contact::tet_collision::{measure, Collision, CollisionReport};
+use ferrodyn_host::contact::Elastic;
+use ferrodyn_host::flex_run::FlexScene;
+use ferrodyn_host::preflight::run_scene;
+use ferrodyn_host::scene::Scene;
+use std::path::{Path, PathBuf};
+
+fn scene_path() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenes/tet_collision.toml")
+}
+
+/// The scene with its contact preset replaced by `preset`.
+fn scene(preset: &str) -> Scene {
+    let text = std::fs::read_to_string(scene_path()).unwrap();
+    let text = text.replace("preset = \"elastic\"", &format!("preset = \"{preset}\""));
+    Scene::parse(&scene_path(), &text).unwrap()
+}
+
+/// Runs `f` on a thread with a big stack (kernel flexible models are large values).
+fn with_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    std::thread::Builder::new()
+        .stack_size(1 << 30)
+        .spawn(f)
+        .unwrap()
+        .join()
+        .unwrap()
+}
+
+/// Steps the scene's system (the one `ferrodyn run` steps) for `duration` and measures it.
+fn collide(scene: Scene, duration: f64) -> CollisionReport {
+    with_stack(move || {
+        let system = FlexScene::new(&scene).unwrap();
+        let FlexScene {
+            model,
+            mut data,
+            bodies,
+            contacts,
+        } = system;
+        let upper = &scene.flexibles[1];
+        assert_eq!(upper.name, "upper");
+        let m = &upper.material;
+        let rubber = Elastic {
+            youngs_modulus: m.mu * (3.0 * m.lambda + 2.0 * m.mu) / (m.lambda + m.mu),
+            poisson_ratio: m.lambda / (2.0 * (m.lambda + m.mu)),
+        };
+        assert!((rubber.youngs_modulus - 1e6).abs() < 1e-6 && (rubber.poisson_ratio - 0.3).abs() < 1e-12);
+        let setup = Collision {
+            dt: scene.simulation.step,
+            duration,
+            falling: bodies[1].clone(),
+            e_star: effective_modulus(&rubber, &rubber),
+            node_radius: upper.contact.unwrap().node_radius,
+            gravity: scene.simulation.gravity,
+        };
+        measure(&*model, &mut data, contacts.expect("contact"), &setup).unwrap()
+    })
+}
+
+#[test]
+fn tet_collision_scene_elastic_and_plastic() {
+    // References as the programmatic test (host/tests/contact_flexible.rs): momentum balance
+    // p(T) − p(0) = m g T + J_ground exactly (block-to-block forces act on node and face through
+    // Sᵀ, equal and opposite); no node deeper than the Hertz depth of one node stopping the
+    // falling block, (15 m v0²/(16 E* √R))^{2/5} (Johnson 1985, §11.4). Elastic against plastic
+    // is not compared here: see the ignored test below.
+    let elastic = collide(scene("elastic"), 0.06);
+    let plastic = collide(scene("plastic"), 0.06);
+    for (name, r) in [("elastic", &elastic), ("plastic", &plastic)] {
+        println!(
+            "tet_collision.toml {name}: {} steps of {:.2e} s, falling block vz {:.4} → {:.4} m/s, deepest block-block {:.3e} m, ground {:.3e} m (Hertz bound {:.3e} m), momentum error {:.1e}, node-face contacts seen {}, energy lost {:.4} J",
+            r.steps, r.dt, r.falling_vz.0, r.falling_vz.1, r.deepest_pair, r.deepest_ground, r.hertz_depth, r.momentum_error, r.pair_contacts_seen, r.energy_loss
+        );
+        assert!(
+            (r.falling_vz.0 + 1.0).abs() < 1e-12,
+            "{name}: starts at 1 m/s down"
+        );
+        assert!(r.pair_contacts_seen > 0, "{name}: the blocks met");
+        assert!(
+            r.momentum_error < 1e-9,
+            "{name}: momentum error {}",
+            r.momentum_error
+        );
+        assert!(
+            r.deepest_pair < r.hertz_depth,
+            "{name}: {} beyond {}",
+            r.deepest_pair,
+            r.hertz_depth
+        );
+        assert!(
+            r.deepest_ground < r.hertz_depth,
+            "{name}: ground {}",
+            r.deepest_ground
+        );
+    }
+}
+
+#[test]
+#[ignore = "known defect: node-to-surface contact between the blocks injects energy (about 1 J of 3.1 J in the elastic run, 1.9 J plastic)"]
+fn tet_collision_scene_contact_does_not_create_energy() {
+    // Reference: without external work, contact forces (Hertz elastic, Flores and Coulomb
+    // dissipative) cannot raise the mechanical energy E = kinetic + strain + gravity. The
+    // node-to-flat-triangle contact is not work-conjugate with the ANCF surface (a node behind
+    // several faces near an edge is pushed out by each; the face reaction enters at the
+    // reference point of the flat projection), and the run gains energy while the blocks are
+    // pressed together (energy.csv of `ferrodyn run scenes/tet_collision.toml`: 2.94 J at
+    // 0.036 s, 4.16 J at 0.054 s). Taking only the nearest face instead inverts an element
+    // (a node on the plane of a side face is "nearest" to it).
+    for preset in ["elastic", "plastic"] {
+        let r = collide(scene(preset), 0.06);
+        assert!(
+            r.energy_loss > -1e-3,
+            "{preset}: energy grew by {} J",
+            -r.energy_loss
+        );
+    }
+}
+
+#[test]
+fn tet_collision_run_writes_flex_contacts_csv() {
+    let dir = std::env::temp_dir().join(format!("ferrodyn-flex-contact-{}", std::process::id()));
+    // Through the blocks' first touch: the 20 mm gap closes at about 0.019 s.
+    run_scene(&scene_path(), &dir, true, Some(0.04)).unwrap();
+    let text = std::fs::read_to_string(dir.join("flex_contacts.csv")).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next().unwrap(), FLEX_CONTACT_COLUMNS.join(","));
+    let rows: Vec<Vec<f64>> = lines
+        .map(|l| l.split(',').map(|x| x.parse().unwrap()).collect())
+        .collect();
+    // The lower block (0) settles on the ground (−1) from the first output on.
+    assert_eq!((rows[0][1], rows[0][2]), (-1.0, 0.0));
+    // Free fall of 20 mm at 1 m/s under g: the gap closes at t = 0.0196 s.
+    let first_touch = rows.iter().find(|r| r[1] >= 0.0).expect("the blocks met");
+    assert!(
+        (first_touch[0] - 0.0196).abs() < 3e-3,
+        "blocks met at {}",
+        first_touch[0]
+    );
+    for r in &rows {
+        assert!(r[3] >= 1.0 && r[4] > 0.0 && r[5] >= 0.0, "{r:?}");
+        let pairs = rows.iter().filter(|q| q[0] == r[0]).count();
+        assert_eq!(r[9], pairs as f64, "active_pairs at t = {}", r[0]);
+    }
+    assert!(dir.join("tet_collision.pvd").exists() && dir.join("energy.csv").exists());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The error of the scene file with `from` replaced by `to`.
+fn error_with(from: &str, to: &str) -> String {
+    let text = std::fs::read_to_string(scene_path()).unwrap();
+    assert!(text.contains(from), "{from}");
+    Scene::parse(&scene_path(), &text.replacen(from, to, 1))
+        .map(|_| ())
+        .unwrap_err()
+        .to_string()
+}
+
+/// Line (1-based) of the first occurrence of `needle` in the scene file.
+fn line_of(needle: &str) -> usize {
+    let text = std::fs::read_to_string(scene_path()).unwrap();
+    text.lines().position(|l| l.contains(needle)).unwrap() + 1
+}
+
+#[test]
+fn bad_flexible_contact_input_names_file_line_and_item() {
+    let at = |needle: &str| format!("tet_collision.toml:{}", line_of(needle));
+    let e = error_with("node_radius = 0.05", "node_radius = 0.0");
+    assert!(
+        e.contains(&at("node_radius = ")) && e.contains("flexible \"lower\"") && e.contains("node_radius"),
+        "{e}"
+    );
+    let e = error_with(
+        "max_depth = 0.03 }\n\n[[shape]]",
+        "max_depth = -1.0 }\n\n[[shape]]",
+    );
+    assert!(e.contains("flexible \"upper\"") && e.contains("max_depth"), "{e}");
+    let e = error_with("preset = \"elastic\"", "bodies = [\"upper\", \"moon\"]");
+    assert!(
+        e.contains(&at("preset = ")) && e.contains("moon") && e.contains("does not exist"),
+        "{e}"
+    );
+    let e = error_with("preset = \"elastic\"", "bodies = [\"upper\", \"upper\"]");
+    assert!(e.contains("does not touch itself"), "{e}");
+    let e = error_with("preset = \"elastic\"", "restitution = 0.0");
+    assert!(e.contains(&at("preset = ")) && e.contains("restitution"), "{e}");
+    let e = error_with("type = \"plane\"", "type = \"sphere\"\nradius = 0.1");
+    assert!(
+        e.contains(&at("type = \"plane\""))
+            && e.contains("shape \"floor\"")
+            && e.contains("ground planes only"),
+        "{e}"
+    );
+    let e = error_with(
+        "[[flexible]]\nname = \"lower\"",
+        "[[body]]\nid = 1\nname = \"cart\"\nmass = 1.0\ninertia = { Ixx = 1.0, Iyy = 1.0, Izz = 1.0 }\n\n[[flexible]]\nname = \"lower\"",
+    );
+    assert!(
+        e.contains("flexible \"lower\"") && e.contains("without rigid bodies"),
+        "{e}"
+    );
+    let e = error_with("divisions = [1, 1, 1]", "divisions = [1, 0, 1]");
+    assert!(
+        e.contains(&at("divisions = [1, 1, 1]")) && e.contains("divisions"),
+        "{e}"
+    );
+    let e = error_with(
+        "velocity = [0.0, 0.0, -1.0]",
+        "velocity = [0.0, 0.0, -1.0]\nclamp = [\"zmin\"]",
+    );
+    assert!(e.contains("flexible \"upper\"") && e.contains("free body"), "{e}");
+}
+
+#[test]
+fn flexible_bodies_of_different_materials_are_a_named_error() {
+    // One kernel model per scene has one material: the second body's differs.
+    let text = std::fs::read_to_string(scene_path()).unwrap();
+    let upper = text.rfind("E = 1e6").unwrap();
+    let text = format!("{}E = 2e6{}", &text[..upper], &text[upper + 7..]);
+    let scene = Scene::parse(&scene_path(), &text).unwrap();
+    let e = with_stack(move || FlexScene::new(&scene).map(|_| ()).unwrap_err().to_string());
+    assert!(
+        e.contains(&format!("tet_collision.toml:{}", line_of("name = \"upper\"")))
+            && e.contains("flexible \"upper\"")
+            && e.contains("material differs"),
+        "{e}"
+    );
+}
