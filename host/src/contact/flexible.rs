@@ -192,11 +192,6 @@ impl FlexGroundContact {
         &self.last
     }
 
-    /// Unit outward normal of the ground plane.
-    pub fn normal(&self) -> [f64; 3] {
-        self.normal
-    }
-
     fn evaluate(&mut self, e: &[f64], ed: &[f64], commit: bool) {
         self.last.clear();
         let n = self.normal;
