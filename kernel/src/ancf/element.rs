@@ -21,9 +21,9 @@ pub const ELEMENT_COORDS: usize = 48;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TetElement<R> {
     /// ∇s_k (physical) at each force quadrature point.
-    gradients: [[[R; 3]; SHAPE_FUNCTIONS]; FORCE_POINTS],
+    pub(super) gradients: [[[R; 3]; SHAPE_FUNCTIONS]; FORCE_POINTS],
     /// Quadrature weight × volume at each force quadrature point.
-    weights: [R; FORCE_POINTS],
+    pub(super) weights: [R; FORCE_POINTS],
     /// Scalar consistent mass m = ∫ ρ s sᵀ dV (M_e = m ⊗ I₃).
     mass: [[R; SHAPE_FUNCTIONS]; SHAPE_FUNCTIONS],
     /// ∫ ρ s dV (the gravity load is this ⊗ g).
@@ -230,57 +230,106 @@ impl<R: Real> TetElement<R> {
         for (qp, (&w, grads)) in self.weights.iter().zip(self.gradients.iter()).enumerate() {
             let (f, point) = material_point(material, grads, e, qp)?;
             add_force(w, grads, &f.mul_mat(&point.stress), q);
-            let s = &point.stress;
-            // Only node-vector blocks a ≤ b are computed (K is symmetric); the rest is mirrored
-            // below. Geometric (initial stress) part: δ_ij w ∇s_a · S ∇s_b.
-            for (a, ga) in grads.iter().enumerate() {
-                let sga = s.mul_vec(Vec3::from_array(*ga)).scale(w);
-                for (b, gb) in grads.iter().enumerate().skip(a) {
-                    let kab = sga.dot(Vec3::from_array(*gb));
-                    for i in 0..3 {
-                        k[3 * a + i][3 * b + i] += kab;
-                    }
-                }
-            }
-            // Material part: w δE_(a,i) : (∂S/∂E) : δE_(b,j). For coordinate (b, j),
-            // δF = u_j ⊗ ∇s_b gives δE = sym(f_j ⊗ ∇s_b) with f_j row j of F; then
-            // δE_(a,i) : δS = (F δS)_i · ∇s_a, as for the force.
-            for (b, gb) in grads.iter().enumerate() {
-                for j in 0..3 {
-                    let mut de = Mat3::ZERO;
-                    for x in 0..3 {
-                        for y in 0..3 {
-                            de.m[x][y] = R::HALF * (f.m[j][x] * gb[y] + gb[x] * f.m[j][y]);
-                        }
-                    }
-                    let fds = f.mul_mat(&point.stress_increment(&de)).scale(w);
-                    let col = 3 * b + j;
-                    for (a, ga) in grads.iter().enumerate().take(b + 1) {
-                        let v = fds.mul_vec(Vec3::from_array(*ga));
-                        k[3 * a][col] += v.x;
-                        k[3 * a + 1][col] += v.y;
-                        k[3 * a + 2][col] += v.z;
-                    }
-                }
-            }
+            add_tangent_at_point(w, grads, &f, &point, k);
         }
-        // Fill the lower blocks from the upper ones; the 3×3 diagonal blocks were computed in
-        // full and are symmetric only to round-off, so average them: K is then exactly
-        // symmetric for solvers that read one triangle.
-        for a in 1..ELEMENT_COORDS {
-            let (upper, lower) = k.split_at_mut(a);
-            let row_a = &mut lower[0];
-            for (b, row_b) in upper.iter_mut().enumerate() {
-                if b / 3 == a / 3 {
-                    let v = R::HALF * (row_a[b] + row_b[a]);
-                    row_a[b] = v;
-                    row_b[a] = v;
-                } else {
-                    row_a[b] = row_b[a];
-                }
-            }
-        }
+        mirror_upper_blocks(k);
         Ok(())
+    }
+}
+
+/// Adds one quadrature point's share of K = ∂²U/∂e² to the upper node-vector blocks of `k`
+/// and to the scratch space below them (see [`mirror_upper_blocks`]).
+///
+/// With g_a = ∇s_a, the tangent moduli ℂ : dE = λ (A : dE) A + 2c A dE A and u_a = F A g_a,
+/// δE_(a,i) = sym(f_i ⊗ g_a) (f_i row i of F) gives the 3×3 block
+/// K_ab = w [ (g_a · S g_b) I + λ u_a u_bᵀ + c u_b u_aᵀ + c (g_a · A g_b) F A Fᵀ ].
+/// The rank-one products are added as one pass over all rows: λ u uᵀ into the blocks above
+/// the diagonal, c u uᵀ into those below (their block transposes are c u_b u_aᵀ), λ + c on
+/// the diagonal blocks, where u_a u_aᵀ is symmetric.
+fn add_tangent_at_point<R: Real>(
+    w: R,
+    grads: &[[R; 3]; SHAPE_FUNCTIONS],
+    f: &Mat3<R>,
+    point: &MaterialPoint<R>,
+    k: &mut [[R; ELEMENT_COORDS]; ELEMENT_COORDS],
+) {
+    let moduli = point.tangent_moduli();
+    let fa = f.mul_mat(&moduli.metric);
+    let push = fa.mul_mat(&f.transpose());
+    let mut u = [R::ZERO; ELEMENT_COORDS];
+    for (ua, g) in u.chunks_exact_mut(3).zip(grads.iter()) {
+        ua.copy_from_slice(&fa.mul_vec(Vec3::from_array(*g)).to_array());
+    }
+    let (wl, wc) = (w * moduli.lambda, w * moduli.shear);
+    for (r, row) in k.iter_mut().enumerate() {
+        let diagonal = 3 * (r / 3);
+        let (below, rest) = row.split_at_mut(diagonal);
+        let (block, above) = rest.split_at_mut(3);
+        add_scaled(below, wc * u[r], &u[..diagonal]);
+        add_scaled(block, (wl + wc) * u[r], &u[diagonal..diagonal + 3]);
+        add_scaled(above, wl * u[r], &u[diagonal + 3..]);
+    }
+    // The Kronecker parts: (g_a · S g_b) I and c (g_a · A g_b) F A Fᵀ (symmetric: upper half
+    // mirrored so that the diagonal blocks stay symmetric).
+    let mut push_sym = push;
+    for x in 0..3 {
+        for y in 0..x {
+            push_sym.m[x][y] = push.m[y][x];
+        }
+    }
+    let s = point.stress.scale(w);
+    let ca = moduli.metric.scale(wc);
+    for (a, ga) in grads.iter().enumerate() {
+        let ga = Vec3::from_array(*ga);
+        let (sga, aga) = (s.mul_vec(ga), ca.mul_vec(ga));
+        for (b, gb) in grads.iter().enumerate().skip(a) {
+            let gb = Vec3::from_array(*gb);
+            let (geometric, metric) = (sga.dot(gb), aga.dot(gb));
+            for x in 0..3 {
+                let row = &mut k[3 * a + x][3 * b..3 * b + 3];
+                for (y, v) in row.iter_mut().enumerate() {
+                    *v += metric * push_sym.m[x][y];
+                }
+                row[x] += geometric;
+            }
+        }
+    }
+}
+
+/// `y += s x`.
+fn add_scaled<R: Real>(y: &mut [R], s: R, x: &[R]) {
+    for (y, x) in y.iter_mut().zip(x) {
+        *y += s * *x;
+    }
+}
+
+/// Completes K from what [`add_tangent_at_point`] accumulated: an upper block (a < b) gains
+/// the transpose of the block below the diagonal, and the lower blocks become the transposes
+/// of the upper ones; the diagonal blocks, symmetric only to round-off, are averaged with
+/// their transposes. K is then exactly symmetric for solvers that read one triangle.
+fn mirror_upper_blocks<R: Real>(k: &mut [[R; ELEMENT_COORDS]; ELEMENT_COORDS]) {
+    for a in 0..SHAPE_FUNCTIONS {
+        for x in 0..3 {
+            for y in 0..x {
+                let v = R::HALF * (k[3 * a + x][3 * a + y] + k[3 * a + y][3 * a + x]);
+                k[3 * a + x][3 * a + y] = v;
+                k[3 * a + y][3 * a + x] = v;
+            }
+        }
+        for b in a + 1..SHAPE_FUNCTIONS {
+            for x in 0..3 {
+                for y in 0..3 {
+                    // The lower storage (3b + x, 3a + y) holds Σ w c u_b[x] u_a[y].
+                    let v = k[3 * a + x][3 * b + y] + k[3 * b + x][3 * a + y];
+                    k[3 * a + x][3 * b + y] = v;
+                }
+            }
+            for x in 0..3 {
+                for y in 0..3 {
+                    k[3 * b + y][3 * a + x] = k[3 * a + x][3 * b + y];
+                }
+            }
+        }
     }
 }
 
