@@ -227,35 +227,41 @@ impl<R: Real> TetElement<R> {
         for row in k.iter_mut() {
             *row = [R::ZERO; ELEMENT_COORDS];
         }
+        let mut kronecker = [[R::ZERO; 6]; BLOCK_PAIRS];
         for (qp, (&w, grads)) in self.weights.iter().zip(self.gradients.iter()).enumerate() {
             let (f, point) = material_point(material, grads, e, qp)?;
             add_force(w, grads, &f.mul_mat(&point.stress), q);
-            add_tangent_at_point(w, grads, &f, &point, k);
+            add_tangent_at_point(w, grads, &f, &point, k, &mut kronecker);
         }
-        mirror_upper_blocks(k);
+        complete_tangent(&kronecker, k);
         Ok(())
     }
 }
 
-/// Adds one quadrature point's share of K = ∂²U/∂e² to the upper node-vector blocks of `k`
-/// and to the scratch space below them (see [`mirror_upper_blocks`]).
+/// Node-vector block pairs a ≤ b of the 48×48 tangent.
+const BLOCK_PAIRS: usize = SHAPE_FUNCTIONS * (SHAPE_FUNCTIONS + 1) / 2;
+
+/// Adds one quadrature point's share of K = ∂²U/∂e²: its rank-one products to `k` (see
+/// [`complete_tangent`] for where), its Kronecker products to `kronecker`.
 ///
 /// With g_a = ∇s_a, the tangent moduli ℂ : dE = λ (A : dE) A + 2c A dE A and u_a = F A g_a,
 /// δE_(a,i) = sym(f_i ⊗ g_a) (f_i row i of F) gives the 3×3 block
-/// K_ab = w [ (g_a · S g_b) I + λ u_a u_bᵀ + c u_b u_aᵀ + c (g_a · A g_b) F A Fᵀ ].
-/// The rank-one products are added as one pass over all rows: λ u uᵀ into the blocks above
-/// the diagonal, c u uᵀ into those below (their block transposes are c u_b u_aᵀ), λ + c on
-/// the diagonal blocks, where u_a u_aᵀ is symmetric.
+/// K_ab = w [ λ u_a u_bᵀ + c u_b u_aᵀ + (g_a · S g_b) I + c (g_a · A g_b) F A Fᵀ ].
+/// The rank-one products go in as one pass over all rows of `k`: λ u uᵀ into the blocks
+/// above the diagonal, c u uᵀ into those below (the block (b, a) then holds c u_b u_aᵀ,
+/// the term block (a, b) needs), λ + c on the diagonal blocks (u_a u_aᵀ is symmetric).
+/// The last two, symmetric, terms are summed per block pair a ≤ b in `kronecker` as
+/// (xx, xy, xz, yy, yz, zz).
 fn add_tangent_at_point<R: Real>(
     w: R,
     grads: &[[R; 3]; SHAPE_FUNCTIONS],
     f: &Mat3<R>,
     point: &MaterialPoint<R>,
     k: &mut [[R; ELEMENT_COORDS]; ELEMENT_COORDS],
+    kronecker: &mut [[R; 6]; BLOCK_PAIRS],
 ) {
     let moduli = point.tangent_moduli();
     let fa = f.mul_mat(&moduli.metric);
-    let push = fa.mul_mat(&f.transpose());
     let mut u = [R::ZERO; ELEMENT_COORDS];
     for (ua, g) in u.chunks_exact_mut(3).zip(grads.iter()) {
         ua.copy_from_slice(&fa.mul_vec(Vec3::from_array(*g)).to_array());
@@ -269,28 +275,23 @@ fn add_tangent_at_point<R: Real>(
         add_scaled(block, (wl + wc) * u[r], &u[diagonal..diagonal + 3]);
         add_scaled(above, wl * u[r], &u[diagonal + 3..]);
     }
-    // The Kronecker parts: (g_a · S g_b) I and c (g_a · A g_b) F A Fᵀ (symmetric: upper half
-    // mirrored so that the diagonal blocks stay symmetric).
-    let mut push_sym = push;
-    for x in 0..3 {
-        for y in 0..x {
-            push_sym.m[x][y] = push.m[y][x];
-        }
-    }
+    // F A Fᵀ from its upper half, so that it is exactly symmetric.
+    let p = fa.mul_mat(&f.transpose()).m;
+    let push = [p[0][0], p[0][1], p[0][2], p[1][1], p[1][2], p[2][2]];
     let s = point.stress.scale(w);
     let ca = moduli.metric.scale(wc);
+    let mut pairs = kronecker.iter_mut();
     for (a, ga) in grads.iter().enumerate() {
         let ga = Vec3::from_array(*ga);
         let (sga, aga) = (s.mul_vec(ga), ca.mul_vec(ga));
-        for (b, gb) in grads.iter().enumerate().skip(a) {
+        for (gb, sum) in grads[a..].iter().zip(pairs.by_ref()) {
             let gb = Vec3::from_array(*gb);
             let (geometric, metric) = (sga.dot(gb), aga.dot(gb));
-            for x in 0..3 {
-                let row = &mut k[3 * a + x][3 * b..3 * b + 3];
-                for (y, v) in row.iter_mut().enumerate() {
-                    *v += metric * push_sym.m[x][y];
-                }
-                row[x] += geometric;
+            for (v, p) in sum.iter_mut().zip(&push) {
+                *v += metric * *p;
+            }
+            for d in [0, 3, 5] {
+                sum[d] += geometric;
             }
         }
     }
@@ -303,30 +304,34 @@ fn add_scaled<R: Real>(y: &mut [R], s: R, x: &[R]) {
     }
 }
 
-/// Completes K from what [`add_tangent_at_point`] accumulated: an upper block (a < b) gains
-/// the transpose of the block below the diagonal, and the lower blocks become the transposes
-/// of the upper ones; the diagonal blocks, symmetric only to round-off, are averaged with
-/// their transposes. K is then exactly symmetric for solvers that read one triangle.
-fn mirror_upper_blocks<R: Real>(k: &mut [[R; ELEMENT_COORDS]; ELEMENT_COORDS]) {
+/// Completes K from what [`add_tangent_at_point`] summed: block (a, b), a < b, is its own
+/// storage plus that of block (b, a) plus the Kronecker terms, and block (b, a) becomes its
+/// transpose; a diagonal block, symmetric only to round-off, is averaged with its transpose.
+/// K is then exactly symmetric for solvers that read one triangle.
+fn complete_tangent<R: Real>(
+    kronecker: &[[R; 6]; BLOCK_PAIRS],
+    k: &mut [[R; ELEMENT_COORDS]; ELEMENT_COORDS],
+) {
+    const SYMMETRIC: [[usize; 3]; 3] = [[0, 1, 2], [1, 3, 4], [2, 4, 5]];
+    let mut pairs = kronecker.iter();
     for a in 0..SHAPE_FUNCTIONS {
-        for x in 0..3 {
-            for y in 0..x {
-                let v = R::HALF * (k[3 * a + x][3 * a + y] + k[3 * a + y][3 * a + x]);
-                k[3 * a + x][3 * a + y] = v;
-                k[3 * a + y][3 * a + x] = v;
-            }
-        }
-        for b in a + 1..SHAPE_FUNCTIONS {
-            for x in 0..3 {
-                for y in 0..3 {
-                    // The lower storage (3b + x, 3a + y) holds Σ w c u_b[x] u_a[y].
-                    let v = k[3 * a + x][3 * b + y] + k[3 * b + x][3 * a + y];
-                    k[3 * a + x][3 * b + y] = v;
+        for b in a..SHAPE_FUNCTIONS {
+            let Some(sum) = pairs.next() else { return };
+            let mut block = [[R::ZERO; 3]; 3];
+            for (x, row) in block.iter_mut().enumerate() {
+                for (y, v) in row.iter_mut().enumerate() {
+                    let rank_one = if a == b {
+                        R::HALF * (k[3 * a + x][3 * a + y] + k[3 * a + y][3 * a + x])
+                    } else {
+                        k[3 * a + x][3 * b + y] + k[3 * b + x][3 * a + y]
+                    };
+                    *v = rank_one + sum[SYMMETRIC[x][y]];
                 }
             }
-            for x in 0..3 {
-                for y in 0..3 {
-                    k[3 * b + y][3 * a + x] = k[3 * a + x][3 * b + y];
+            for (x, row) in block.iter().enumerate() {
+                for (y, &v) in row.iter().enumerate() {
+                    k[3 * a + x][3 * b + y] = v;
+                    k[3 * b + y][3 * a + x] = v;
                 }
             }
         }
