@@ -224,15 +224,18 @@ impl<R: Real> TetElement<R> {
         k: &mut [[R; ELEMENT_COORDS]; ELEMENT_COORDS],
     ) -> Result<(), ElementError> {
         *q = [R::ZERO; ELEMENT_COORDS];
-        for row in k.iter_mut() {
-            *row = [R::ZERO; ELEMENT_COORDS];
-        }
+        let mut rank_one = RankOneTerms {
+            u: [[R::ZERO; ELEMENT_COORDS]; FORCE_POINTS],
+            lambda: [R::ZERO; FORCE_POINTS],
+            shear: [R::ZERO; FORCE_POINTS],
+        };
         let mut kronecker = [[R::ZERO; 6]; BLOCK_PAIRS];
         for (qp, (&w, grads)) in self.weights.iter().zip(self.gradients.iter()).enumerate() {
             let (f, point) = material_point(material, grads, e, qp)?;
             add_force(w, grads, &f.mul_mat(&point.stress), q);
-            add_tangent_at_point(w, grads, &f, &point, k, &mut kronecker);
+            add_tangent_at_point(w, grads, &f, &point, (qp, &mut rank_one), &mut kronecker);
         }
+        rank_one.sum_into(k);
         complete_tangent(&kronecker, k);
         Ok(())
     }
@@ -241,15 +244,54 @@ impl<R: Real> TetElement<R> {
 /// Node-vector block pairs a ≤ b of the 48×48 tangent.
 const BLOCK_PAIRS: usize = SHAPE_FUNCTIONS * (SHAPE_FUNCTIONS + 1) / 2;
 
-/// Adds one quadrature point's share of K = ∂²U/∂e²: its rank-one products to `k` (see
-/// [`complete_tangent`] for where), its Kronecker products to `kronecker`.
+/// The rank-one terms of K at every quadrature point q: w λ u uᵀ and w c u uᵀ with
+/// u = (u_a) = (F A g_a), see [`add_tangent_at_point`].
+struct RankOneTerms<R> {
+    u: [[R; ELEMENT_COORDS]; FORCE_POINTS],
+    /// w λ.
+    lambda: [R; FORCE_POINTS],
+    /// w c.
+    shear: [R; FORCE_POINTS],
+}
+
+impl<R: Real> RankOneTerms<R> {
+    /// Writes the sums over the points into every row of `k`: λ u uᵀ in the blocks above the
+    /// diagonal, c u uᵀ in those below (block (b, a) then holds c u_b u_aᵀ, the term block
+    /// (a, b) needs: see [`complete_tangent`]), λ + c in the diagonal blocks (u_a u_aᵀ is
+    /// symmetric). Each entry is one sum over the points, held in a register.
+    fn sum_into(&self, k: &mut [[R; ELEMENT_COORDS]; ELEMENT_COORDS]) {
+        for (r, row) in k.iter_mut().enumerate() {
+            let diagonal = 3 * (r / 3);
+            let below: [R; FORCE_POINTS] = core::array::from_fn(|q| self.shear[q] * self.u[q][r]);
+            let block: [R; FORCE_POINTS] =
+                core::array::from_fn(|q| (self.lambda[q] + self.shear[q]) * self.u[q][r]);
+            let above: [R; FORCE_POINTS] = core::array::from_fn(|q| self.lambda[q] * self.u[q][r]);
+            let (row_below, rest) = row.split_at_mut(diagonal);
+            let (row_block, row_above) = rest.split_at_mut(3);
+            self.sums(row_below, &below, 0);
+            self.sums(row_block, &block, diagonal);
+            self.sums(row_above, &above, diagonal + 3);
+        }
+    }
+
+    /// `out[j] = Σ_q coefficients[q] u_q[first + j]`, summed in point order.
+    fn sums(&self, out: &mut [R], coefficients: &[R; FORCE_POINTS], first: usize) {
+        for (j, v) in out.iter_mut().enumerate() {
+            let mut sum = R::ZERO;
+            for (c, uq) in coefficients.iter().zip(self.u.iter()) {
+                sum += *c * uq[first + j];
+            }
+            *v = sum;
+        }
+    }
+}
+
+/// Records one quadrature point's share of K = ∂²U/∂e²: its rank-one terms in `rank_one`
+/// (point `qp`), its Kronecker terms summed in `kronecker`.
 ///
 /// With g_a = ∇s_a, the tangent moduli ℂ : dE = λ (A : dE) A + 2c A dE A and u_a = F A g_a,
 /// δE_(a,i) = sym(f_i ⊗ g_a) (f_i row i of F) gives the 3×3 block
 /// K_ab = w [ λ u_a u_bᵀ + c u_b u_aᵀ + (g_a · S g_b) I + c (g_a · A g_b) F A Fᵀ ].
-/// The rank-one products go in as one pass over all rows of `k`: λ u uᵀ into the blocks
-/// above the diagonal, c u uᵀ into those below (the block (b, a) then holds c u_b u_aᵀ,
-/// the term block (a, b) needs), λ + c on the diagonal blocks (u_a u_aᵀ is symmetric).
 /// The last two, symmetric, terms are summed per block pair a ≤ b in `kronecker` as
 /// (xx, xy, xz, yy, yz, zz).
 fn add_tangent_at_point<R: Real>(
@@ -257,23 +299,21 @@ fn add_tangent_at_point<R: Real>(
     grads: &[[R; 3]; SHAPE_FUNCTIONS],
     f: &Mat3<R>,
     point: &MaterialPoint<R>,
-    k: &mut [[R; ELEMENT_COORDS]; ELEMENT_COORDS],
+    (qp, rank_one): (usize, &mut RankOneTerms<R>),
     kronecker: &mut [[R; 6]; BLOCK_PAIRS],
 ) {
     let moduli = point.tangent_moduli();
     let fa = f.mul_mat(&moduli.metric);
-    let mut u = [R::ZERO; ELEMENT_COORDS];
-    for (ua, g) in u.chunks_exact_mut(3).zip(grads.iter()) {
-        ua.copy_from_slice(&fa.mul_vec(Vec3::from_array(*g)).to_array());
-    }
-    let (wl, wc) = (w * moduli.lambda, w * moduli.shear);
-    for (r, row) in k.iter_mut().enumerate() {
-        let diagonal = 3 * (r / 3);
-        let (below, rest) = row.split_at_mut(diagonal);
-        let (block, above) = rest.split_at_mut(3);
-        add_scaled(below, wc * u[r], &u[..diagonal]);
-        add_scaled(block, (wl + wc) * u[r], &u[diagonal..diagonal + 3]);
-        add_scaled(above, wl * u[r], &u[diagonal + 3..]);
+    let wc = w * moduli.shear;
+    if let (Some(u), Some(lambda), Some(shear)) = (
+        rank_one.u.get_mut(qp),
+        rank_one.lambda.get_mut(qp),
+        rank_one.shear.get_mut(qp),
+    ) {
+        for (ua, g) in u.chunks_exact_mut(3).zip(grads.iter()) {
+            ua.copy_from_slice(&fa.mul_vec(Vec3::from_array(*g)).to_array());
+        }
+        (*lambda, *shear) = (w * moduli.lambda, wc);
     }
     // F A Fᵀ from its upper half, so that it is exactly symmetric.
     let p = fa.mul_mat(&f.transpose()).m;
@@ -294,13 +334,6 @@ fn add_tangent_at_point<R: Real>(
                 sum[d] += geometric;
             }
         }
-    }
-}
-
-/// `y += s x`.
-fn add_scaled<R: Real>(y: &mut [R], s: R, x: &[R]) {
-    for (y, x) in y.iter_mut().zip(x) {
-        *y += s * *x;
     }
 }
 
