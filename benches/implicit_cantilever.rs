@@ -8,8 +8,9 @@
 //! the perturbed node. Both live only here.
 //!
 //! Run: `cargo bench --bench implicit_cantilever -- --warm-up-time 1 --measurement-time 3 --sample-size 10`
-//! Before the criterion groups a summary is printed: per-iteration times, the growth
-//! exponent in DOF, and the speed-up over the dense FD baseline.
+//! Before the criterion groups a summary is printed (CPU time): per-iteration times, the growth
+//! exponent in DOF, and the speed-up over the dense FD baselines (sparse and dense timed in
+//! alternating rounds on the same state, medians and the range over the rounds).
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use ferrodyn::host::implicit::{FlexBody, HhtFlex, HhtOptions};
@@ -18,7 +19,6 @@ use ferrodyn::kernel::flex::Fixity;
 use ferrodyn::kernel::math::Vec3;
 use ferrodyn::kernel::models::add_box_mesh;
 use std::hint::black_box;
-use std::time::Instant;
 
 const DT: f64 = 1e-3;
 const SIZES: [[usize; 3]; 3] = [[10, 2, 2], [50, 2, 2], [280, 2, 2]];
@@ -262,13 +262,29 @@ fn lu_solve(a: &mut [f64], b: &mut [f64], n: usize) {
     }
 }
 
-/// Mean seconds of `f` over `reps` runs.
+/// Mean CPU seconds of `f` over `reps` runs: the machine is shared, and CPU time does not
+/// count the time other processes hold the cores (as examples/peer_models.rs measures).
 fn time(reps: u32, mut f: impl FnMut()) -> f64 {
-    let start = Instant::now();
+    let start = cpu_seconds();
     for _ in 0..reps {
         f();
     }
-    start.elapsed().as_secs_f64() / reps as f64
+    (cpu_seconds() - start) / reps as f64
+}
+
+/// CPU time of this process (s).
+fn cpu_seconds() -> f64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes one timespec through a valid pointer.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
+    if rc == 0 {
+        ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
+    } else {
+        f64::NAN
+    }
 }
 
 fn summary() {
@@ -291,7 +307,7 @@ fn summary() {
             per_step * 1e3,
             iterations as f64 / reps as f64
         );
-        rows.push((dof as f64, per_iteration, per_step));
+        rows.push((dof as f64, per_iteration));
     }
     let (first, last) = (rows[0], rows[rows.len() - 1]);
     println!(
@@ -302,12 +318,16 @@ fn summary() {
     );
     // Dense FD baselines at the 1k size, from the same state.
     for (full, label) in [(true, "full-residual"), (false, "element-local")] {
-        dense_baseline(full, label, first);
+        dense_baseline(full, label);
     }
 }
 
-fn dense_baseline(full: bool, label: &str, sparse: (f64, f64, f64)) {
-    let hht = moving(SIZES[0]);
+/// Rounds of the 1k-DOF comparison: the sparse and the dense step are timed alternately, so
+/// that a change of the shared machine's load hits both; medians are reported.
+const ROUNDS: usize = 5;
+
+fn dense_baseline(full: bool, label: &str) {
+    let mut hht = moving(SIZES[0]);
     let dense = DenseFd::new(steel_cantilever(SIZES[0]), full);
     let (mut q, mut v) = (hht.coordinates().to_vec(), hht.rates().to_vec());
     let mut a = hht.accelerations().to_vec();
@@ -315,22 +335,54 @@ fn dense_baseline(full: bool, label: &str, sparse: (f64, f64, f64)) {
     dense.force(&q, &mut force_n);
     let o = options();
     let mut rhs = force_n.clone();
-    let dense_iteration = time(1, || {
-        let mut s = dense.fd_matrix(&q, &o, DT);
-        lu_solve(&mut s, &mut rhs, dense.n);
-    });
     let mut iterations = 0;
-    let dense_step = time(1, || {
-        iterations = dense.step(&mut q, &mut v, &mut a, &mut force_n, DT)
-    });
+    // Per round: sparse iteration, dense iteration, sparse step, dense step (seconds).
+    let mut rounds = Vec::new();
+    for _ in 0..ROUNDS {
+        let sparse_iteration = time(5, || {
+            black_box(hht.newton_iteration_work(DT).unwrap());
+        });
+        let dense_iteration = time(1, || {
+            let mut s = dense.fd_matrix(&q, &o, DT);
+            lu_solve(&mut s, &mut rhs, dense.n);
+        });
+        let sparse_step = time(5, || {
+            black_box(hht.step(DT).unwrap());
+        });
+        let dense_step = time(1, || {
+            iterations = dense.step(&mut q, &mut v, &mut a, &mut force_n, DT)
+        });
+        rounds.push([sparse_iteration, dense_iteration, sparse_step, dense_step]);
+    }
+    let median = |f: &dyn Fn(&[f64; 4]) -> f64| {
+        let mut x: Vec<f64> = rounds.iter().map(f).collect();
+        x.sort_by(f64::total_cmp);
+        x[x.len() / 2]
+    };
+    let range = |f: &dyn Fn(&[f64; 4]) -> f64| {
+        let x: Vec<f64> = rounds.iter().map(f).collect();
+        (
+            x.iter().copied().fold(f64::INFINITY, f64::min),
+            x.iter().copied().fold(0.0, f64::max),
+        )
+    };
+    let (ratio_iteration, ratio_step) = (|r: &[f64; 4]| r[1] / r[0], |r: &[f64; 4]| r[3] / r[2]);
+    let (ri, rs) = (range(&ratio_iteration), range(&ratio_step));
     println!(
-        "  dense {label} FD tangent + dense LU at {} DOF: {:.0} ms per Newton iteration ({:.1}× the sparse \
-         analytic one), {:.0} ms per step with {iterations} iterations ({:.1}× the sparse step)",
+        "  dense {label} FD tangent + dense LU at {} DOF, {ROUNDS} rounds timed alternately with the sparse \
+         analytic step (medians): {:.0} ms vs {:.1} ms per Newton iteration, {:.1}× (rounds {:.1}–{:.1}×); \
+         {:.0} ms with {iterations} iterations vs {:.1} ms per step, {:.1}× (rounds {:.1}–{:.1}×)",
         dense.n,
-        dense_iteration * 1e3,
-        dense_iteration / sparse.1,
-        dense_step * 1e3,
-        dense_step / sparse.2
+        median(&|r| r[1]) * 1e3,
+        median(&|r| r[0]) * 1e3,
+        median(&ratio_iteration),
+        ri.0,
+        ri.1,
+        median(&|r| r[3]) * 1e3,
+        median(&|r| r[2]) * 1e3,
+        median(&ratio_step),
+        rs.0,
+        rs.1,
     );
 }
 

@@ -16,9 +16,9 @@ pub struct Pattern {
     pub col_ptr: Vec<usize>,
     /// Row of each stored value (sorted within a column, row ≤ column).
     pub row_idx: Vec<usize>,
-    /// For each element, the value position of each upper entry (a, b) with both coordinates
-    /// free and dof(a) ≤ dof(b), in row-major (a, b) order.
-    scatter: Vec<Vec<u32>>,
+    /// For each element, (48 a + b, value position) of each entry (a, b) of the element matrix
+    /// that lands in the stored triangle: both coordinates free and dof(a) ≤ dof(b).
+    scatter: Vec<Vec<(u16, u32)>>,
 }
 
 impl Pattern {
@@ -58,10 +58,10 @@ impl Pattern {
             .iter()
             .map(|d| {
                 let mut s = Vec::new();
-                for &r in d.iter() {
-                    for &c in d.iter() {
+                for (a, &r) in d.iter().enumerate() {
+                    for (b, &c) in d.iter().enumerate() {
                         if r != FIXED && c != FIXED && r <= c {
-                            s.push(position(r, c));
+                            s.push(((ELEMENT_COORDS * a + b) as u16, position(r, c)));
                         }
                     }
                 }
@@ -92,25 +92,14 @@ impl Pattern {
     /// Adds `scale` × an element matrix into `values`.
     pub fn add_element(
         &self,
-        body: &FlexBody,
         element: usize,
         k: &[[f64; ELEMENT_COORDS]; ELEMENT_COORDS],
         scale: f64,
         values: &mut [f64],
     ) {
-        let d = body.element_dofs(element);
-        let mut slots = self.scatter[element].iter();
-        for (a, &r) in d.iter().enumerate() {
-            if r == FIXED {
-                continue;
-            }
-            for (b, &c) in d.iter().enumerate() {
-                if c != FIXED && r <= c {
-                    if let Some(&p) = slots.next() {
-                        values[p as usize] += scale * k[a][b];
-                    }
-                }
-            }
+        let k = k.as_flattened();
+        for &(local, slot) in &self.scatter[element] {
+            values[slot as usize] += scale * k[local as usize];
         }
     }
 
@@ -127,7 +116,7 @@ impl Pattern {
                     }
                 }
             }
-            self.add_element(body, index, &m, 1.0, &mut values);
+            self.add_element(index, &m, 1.0, &mut values);
         }
         values
     }
@@ -176,7 +165,7 @@ pub fn elastic_force_and_tangent(
                 element
                     .elastic_force_and_tangent(body.material(), &ee, &mut qe, &mut k)
                     .map_err(|e| element_failure(index, e, time))?;
-                pattern.add_element(body, index, &k, *scale, values);
+                pattern.add_element(index, &k, *scale, values);
             }
             None => element
                 .elastic_force(body.material(), &ee, &mut qe)

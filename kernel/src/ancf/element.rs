@@ -21,9 +21,9 @@ pub const ELEMENT_COORDS: usize = 48;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TetElement<R> {
     /// ∇s_k (physical) at each force quadrature point.
-    gradients: [[[R; 3]; SHAPE_FUNCTIONS]; FORCE_POINTS],
+    pub(super) gradients: [[[R; 3]; SHAPE_FUNCTIONS]; FORCE_POINTS],
     /// Quadrature weight × volume at each force quadrature point.
-    weights: [R; FORCE_POINTS],
+    pub(super) weights: [R; FORCE_POINTS],
     /// Scalar consistent mass m = ∫ ρ s sᵀ dV (M_e = m ⊗ I₃).
     mass: [[R; SHAPE_FUNCTIONS]; SHAPE_FUNCTIONS],
     /// ∫ ρ s dV (the gravity load is this ⊗ g).
@@ -246,64 +246,151 @@ impl<R: Real> TetElement<R> {
         k: &mut [[R; ELEMENT_COORDS]; ELEMENT_COORDS],
     ) -> Result<(), ElementError> {
         *q = [R::ZERO; ELEMENT_COORDS];
-        for row in k.iter_mut() {
-            *row = [R::ZERO; ELEMENT_COORDS];
-        }
+        let mut rank_one = RankOneTerms {
+            u: [[R::ZERO; ELEMENT_COORDS]; FORCE_POINTS],
+            lambda: [R::ZERO; FORCE_POINTS],
+            shear: [R::ZERO; FORCE_POINTS],
+        };
+        let mut kronecker = [[R::ZERO; 6]; BLOCK_PAIRS];
         let u = self.displacement(e);
         for (qp, (&w, grads)) in self.weights.iter().zip(self.gradients.iter()).enumerate() {
             let (f, point) = material_point(material, grads, &u, qp)?;
             add_force(w, grads, &f.mul_mat(&point.stress), q);
-            let s = &point.stress;
-            // Only node-vector blocks a ≤ b are computed (K is symmetric); the rest is mirrored
-            // below. Geometric (initial stress) part: δ_ij w ∇s_a · S ∇s_b.
-            for (a, ga) in grads.iter().enumerate() {
-                let sga = s.mul_vec(Vec3::from_array(*ga)).scale(w);
-                for (b, gb) in grads.iter().enumerate().skip(a) {
-                    let kab = sga.dot(Vec3::from_array(*gb));
-                    for i in 0..3 {
-                        k[3 * a + i][3 * b + i] += kab;
-                    }
-                }
-            }
-            // Material part: w δE_(a,i) : (∂S/∂E) : δE_(b,j). For coordinate (b, j),
-            // δF = u_j ⊗ ∇s_b gives δE = sym(f_j ⊗ ∇s_b) with f_j row j of F; then
-            // δE_(a,i) : δS = (F δS)_i · ∇s_a, as for the force.
-            for (b, gb) in grads.iter().enumerate() {
-                for j in 0..3 {
-                    let mut de = Mat3::ZERO;
-                    for x in 0..3 {
-                        for y in 0..3 {
-                            de.m[x][y] = R::HALF * (f.m[j][x] * gb[y] + gb[x] * f.m[j][y]);
-                        }
-                    }
-                    let fds = f.mul_mat(&point.stress_increment(&de)).scale(w);
-                    let col = 3 * b + j;
-                    for (a, ga) in grads.iter().enumerate().take(b + 1) {
-                        let v = fds.mul_vec(Vec3::from_array(*ga));
-                        k[3 * a][col] += v.x;
-                        k[3 * a + 1][col] += v.y;
-                        k[3 * a + 2][col] += v.z;
-                    }
-                }
-            }
+            add_tangent_at_point(w, grads, &f, &point, (qp, &mut rank_one), &mut kronecker);
         }
-        // Fill the lower blocks from the upper ones; the 3×3 diagonal blocks were computed in
-        // full and are symmetric only to round-off, so average them: K is then exactly
-        // symmetric for solvers that read one triangle.
-        for a in 1..ELEMENT_COORDS {
-            let (upper, lower) = k.split_at_mut(a);
-            let row_a = &mut lower[0];
-            for (b, row_b) in upper.iter_mut().enumerate() {
-                if b / 3 == a / 3 {
-                    let v = R::HALF * (row_a[b] + row_b[a]);
-                    row_a[b] = v;
-                    row_b[a] = v;
-                } else {
-                    row_a[b] = row_b[a];
-                }
-            }
-        }
+        rank_one.sum_into(k);
+        complete_tangent(&kronecker, k);
         Ok(())
+    }
+}
+
+/// Node-vector block pairs a ≤ b of the 48×48 tangent.
+const BLOCK_PAIRS: usize = SHAPE_FUNCTIONS * (SHAPE_FUNCTIONS + 1) / 2;
+
+/// The rank-one terms of K at every quadrature point q: w λ u uᵀ and w c u uᵀ with
+/// u = (u_a) = (F A g_a), see [`add_tangent_at_point`].
+struct RankOneTerms<R> {
+    u: [[R; ELEMENT_COORDS]; FORCE_POINTS],
+    /// w λ.
+    lambda: [R; FORCE_POINTS],
+    /// w c.
+    shear: [R; FORCE_POINTS],
+}
+
+impl<R: Real> RankOneTerms<R> {
+    /// Writes the sums over the points into every row of `k`: λ u uᵀ in the blocks above the
+    /// diagonal, c u uᵀ in those below (block (b, a) then holds c u_b u_aᵀ, the term block
+    /// (a, b) needs: see [`complete_tangent`]), λ + c in the diagonal blocks (u_a u_aᵀ is
+    /// symmetric). Each entry is one sum over the points, held in a register.
+    fn sum_into(&self, k: &mut [[R; ELEMENT_COORDS]; ELEMENT_COORDS]) {
+        for (r, row) in k.iter_mut().enumerate() {
+            let diagonal = 3 * (r / 3);
+            let below: [R; FORCE_POINTS] = core::array::from_fn(|q| self.shear[q] * self.u[q][r]);
+            let block: [R; FORCE_POINTS] =
+                core::array::from_fn(|q| (self.lambda[q] + self.shear[q]) * self.u[q][r]);
+            let above: [R; FORCE_POINTS] = core::array::from_fn(|q| self.lambda[q] * self.u[q][r]);
+            let (row_below, rest) = row.split_at_mut(diagonal);
+            let (row_block, row_above) = rest.split_at_mut(3);
+            self.sums(row_below, &below, 0);
+            self.sums(row_block, &block, diagonal);
+            self.sums(row_above, &above, diagonal + 3);
+        }
+    }
+
+    /// `out[j] = Σ_q coefficients[q] u_q[first + j]`, summed in point order.
+    fn sums(&self, out: &mut [R], coefficients: &[R; FORCE_POINTS], first: usize) {
+        for (j, v) in out.iter_mut().enumerate() {
+            let mut sum = R::ZERO;
+            for (c, uq) in coefficients.iter().zip(self.u.iter()) {
+                sum += *c * uq[first + j];
+            }
+            *v = sum;
+        }
+    }
+}
+
+/// Records one quadrature point's share of K = ∂²U/∂e²: its rank-one terms in `rank_one`
+/// (point `qp`), its Kronecker terms summed in `kronecker`.
+///
+/// With g_a = ∇s_a, the tangent moduli ℂ : dE = λ (A : dE) A + 2c A dE A and u_a = F A g_a,
+/// δE_(a,i) = sym(f_i ⊗ g_a) (f_i row i of F) gives the 3×3 block
+/// K_ab = w [ λ u_a u_bᵀ + c u_b u_aᵀ + (g_a · S g_b) I + c (g_a · A g_b) F A Fᵀ ].
+/// The last two, symmetric, terms are summed per block pair a ≤ b in `kronecker` as
+/// (xx, xy, xz, yy, yz, zz).
+fn add_tangent_at_point<R: Real>(
+    w: R,
+    grads: &[[R; 3]; SHAPE_FUNCTIONS],
+    f: &Mat3<R>,
+    point: &MaterialPoint<R>,
+    (qp, rank_one): (usize, &mut RankOneTerms<R>),
+    kronecker: &mut [[R; 6]; BLOCK_PAIRS],
+) {
+    let moduli = point.tangent_moduli();
+    let fa = f.mul_mat(&moduli.metric);
+    let wc = w * moduli.shear;
+    if let (Some(u), Some(lambda), Some(shear)) = (
+        rank_one.u.get_mut(qp),
+        rank_one.lambda.get_mut(qp),
+        rank_one.shear.get_mut(qp),
+    ) {
+        for (ua, g) in u.chunks_exact_mut(3).zip(grads.iter()) {
+            ua.copy_from_slice(&fa.mul_vec(Vec3::from_array(*g)).to_array());
+        }
+        (*lambda, *shear) = (w * moduli.lambda, wc);
+    }
+    // F A Fᵀ from its upper half, so that it is exactly symmetric.
+    let p = fa.mul_mat(&f.transpose()).m;
+    let push = [p[0][0], p[0][1], p[0][2], p[1][1], p[1][2], p[2][2]];
+    let s = point.stress.scale(w);
+    let ca = moduli.metric.scale(wc);
+    let mut pairs = kronecker.iter_mut();
+    for (a, ga) in grads.iter().enumerate() {
+        let ga = Vec3::from_array(*ga);
+        let (sga, aga) = (s.mul_vec(ga), ca.mul_vec(ga));
+        for (gb, sum) in grads[a..].iter().zip(pairs.by_ref()) {
+            let gb = Vec3::from_array(*gb);
+            let (geometric, metric) = (sga.dot(gb), aga.dot(gb));
+            for (v, p) in sum.iter_mut().zip(&push) {
+                *v += metric * *p;
+            }
+            for d in [0, 3, 5] {
+                sum[d] += geometric;
+            }
+        }
+    }
+}
+
+/// Completes K from what [`add_tangent_at_point`] summed: block (a, b), a < b, is its own
+/// storage plus that of block (b, a) plus the Kronecker terms, and block (b, a) becomes its
+/// transpose; a diagonal block, symmetric only to round-off, is averaged with its transpose.
+/// K is then exactly symmetric for solvers that read one triangle.
+fn complete_tangent<R: Real>(
+    kronecker: &[[R; 6]; BLOCK_PAIRS],
+    k: &mut [[R; ELEMENT_COORDS]; ELEMENT_COORDS],
+) {
+    const SYMMETRIC: [[usize; 3]; 3] = [[0, 1, 2], [1, 3, 4], [2, 4, 5]];
+    let mut pairs = kronecker.iter();
+    for a in 0..SHAPE_FUNCTIONS {
+        for b in a..SHAPE_FUNCTIONS {
+            let Some(sum) = pairs.next() else { return };
+            let mut block = [[R::ZERO; 3]; 3];
+            for (x, row) in block.iter_mut().enumerate() {
+                for (y, v) in row.iter_mut().enumerate() {
+                    let rank_one = if a == b {
+                        R::HALF * (k[3 * a + x][3 * a + y] + k[3 * a + y][3 * a + x])
+                    } else {
+                        k[3 * a + x][3 * b + y] + k[3 * b + x][3 * a + y]
+                    };
+                    *v = rank_one + sum[SYMMETRIC[x][y]];
+                }
+            }
+            for (x, row) in block.iter().enumerate() {
+                for (y, &v) in row.iter().enumerate() {
+                    k[3 * a + x][3 * b + y] = v;
+                    k[3 * b + y][3 * a + x] = v;
+                }
+            }
+        }
     }
 }
 

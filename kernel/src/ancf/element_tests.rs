@@ -257,6 +257,67 @@ fn tangent_matches_finite_differences_of_the_force() {
     }
 }
 
+/// K by the generic route, column by column: for coordinate (b, j), δE = sym(f_j ⊗ ∇s_b),
+/// δS = (∂S/∂E) : δE from `stress_increment`, K_(a,i),(b,j) = w (F δS ∇s_a)_i, plus the
+/// geometric part w (∇s_a · S ∇s_b) δ_ij; no symmetry used.
+fn generic_tangent(el: &TetElement<f64>, mat: &Material<f64>, e: &[f64; N]) -> [[f64; N]; N] {
+    let mut k = [[0.0; N]; N];
+    let mut fs = [Mat3::ZERO; FORCE_POINTS];
+    el.deformation_gradients(e, &mut fs);
+    for ((&w, grads), f) in el.weights.iter().zip(el.gradients.iter()).zip(fs) {
+        let point = mat.evaluate(&f).unwrap();
+        for (b, gb) in grads.iter().enumerate() {
+            for j in 0..3 {
+                let mut de = Mat3::ZERO;
+                for x in 0..3 {
+                    for y in 0..3 {
+                        de.m[x][y] = 0.5 * (f.m[j][x] * gb[y] + gb[x] * f.m[j][y]);
+                    }
+                }
+                let fds = f.mul_mat(&point.stress_increment(&de));
+                for (a, ga) in grads.iter().enumerate() {
+                    let v = fds.mul_vec(Vec3::from_array(*ga));
+                    let geometric = point
+                        .stress
+                        .mul_vec(Vec3::from_array(*gb))
+                        .dot(Vec3::from_array(*ga));
+                    for i in 0..3 {
+                        let g = if i == j { geometric } else { 0.0 };
+                        k[3 * a + i][3 * b + j] += w * (v.to_array()[i] + g);
+                    }
+                }
+            }
+        }
+    }
+    k
+}
+
+#[test]
+fn closed_form_tangent_equals_the_generic_formula() {
+    // Reference: the column-by-column tangent through the material's stress increment
+    // (generic_tangent) at a random deformed state; equal to round-off (measured 1.6e-16 SVK,
+    // 3.4e-16 Neo-Hookean, relative to max |K|), for both laws.
+    let mut rng = Lcg(7);
+    let mut k = [[0.0; N]; N];
+    let mut q = [0.0; N];
+    for mat in materials() {
+        let el = element(&mat);
+        let e = random_state(&mut rng);
+        el.elastic_force_and_tangent(&mat, &e, &mut q, &mut k).unwrap();
+        let generic = generic_tangent(&el, &mat, &e);
+        let kmax = k.iter().fold(0.0, |m: f64, row| m.max(max_abs(row)));
+        let worst = (0..N * N).fold(0.0f64, |m, x| {
+            m.max((k[x / N][x % N] - generic[x / N][x % N]).abs())
+        });
+        assert!(
+            worst < 1e-14 * kmax,
+            "{:?}: max difference / max |K| = {:e}",
+            mat.law,
+            worst / kmax
+        );
+    }
+}
+
 /// Numerical rank by Gaussian elimination with full pivoting.
 fn rank(mut a: [[f64; N]; N], tol: f64) -> usize {
     let mut r = 0;

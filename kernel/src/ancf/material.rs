@@ -50,6 +50,19 @@ pub struct MaterialPoint<R> {
     c_inv: Mat3<R>,
 }
 
+/// The material tangent ∂S/∂E at a point in the form both laws share:
+/// (∂S/∂E) : dE = λ (A : dE) A + 2c A dE A with A symmetric
+/// (St. Venant–Kirchhoff: A = I, c = μ; Neo-Hookean: A = C⁻¹, c = μ − λ ln J).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TangentModuli<R> {
+    /// λ.
+    pub lambda: R,
+    /// c.
+    pub shear: R,
+    /// A.
+    pub metric: Mat3<R>,
+}
+
 /// Double contraction A : B.
 pub(crate) fn ddot<R: Real>(a: &Mat3<R>, b: &Mat3<R>) -> R {
     let mut s = R::ZERO;
@@ -194,21 +207,31 @@ fn principal_minors<R: Real>(h: &Mat3<R>) -> R {
 }
 
 impl<R: Real> MaterialPoint<R> {
-    /// Stress increment dS = (∂S/∂E) : dE for a symmetric strain increment dE.
-    pub fn stress_increment(&self, de: &Mat3<R>) -> Mat3<R> {
+    /// The tangent moduli (λ, c, A) of ∂S/∂E at this point.
+    pub fn tangent_moduli(&self) -> TangentModuli<R> {
         match self.law {
             // dS = λ tr(dE) I + 2μ dE.
-            MaterialLaw::StVenantKirchhoff => {
-                combine(self.lambda * trace(de), &Mat3::IDENTITY, R::TWO * self.shear, de)
-            }
+            MaterialLaw::StVenantKirchhoff => TangentModuli {
+                lambda: self.lambda,
+                shear: self.shear,
+                metric: Mat3::IDENTITY,
+            },
             // With dC = 2 dE: d(C⁻¹) = −2 C⁻¹ dE C⁻¹ and d(ln J) = C⁻¹ : dE, so
-            // dS = 2(μ − λ ln J) C⁻¹ dE C⁻¹ + λ (C⁻¹ : dE) C⁻¹.
-            MaterialLaw::NeoHookean => {
-                let ci = &self.c_inv;
-                let cdc = ci.mul_mat(de).mul_mat(ci);
-                combine(self.shear, &cdc, self.lambda * ddot(ci, de), ci)
-            }
+            // dS = 2(μ − λ ln J) C⁻¹ dE C⁻¹ + λ (C⁻¹ : dE) C⁻¹ (`shear` holds 2(μ − λ ln J)).
+            MaterialLaw::NeoHookean => TangentModuli {
+                lambda: self.lambda,
+                shear: R::HALF * self.shear,
+                metric: self.c_inv,
+            },
         }
+    }
+
+    /// Stress increment dS = (∂S/∂E) : dE for a symmetric strain increment dE.
+    pub fn stress_increment(&self, de: &Mat3<R>) -> Mat3<R> {
+        let t = self.tangent_moduli();
+        let a = &t.metric;
+        let ada = a.mul_mat(de).mul_mat(a);
+        combine(R::TWO * t.shear, &ada, t.lambda * ddot(a, de), a)
     }
 }
 

@@ -55,7 +55,7 @@ mod shape;
 
 pub use element::{reference_coordinates, TetElement, ELEMENT_COORDS, NODE_COORDS};
 pub use error::ElementError;
-pub use material::{Material, MaterialLaw, MaterialPoint};
+pub use material::{Material, MaterialLaw, MaterialPoint, TangentModuli};
 pub use quadrature::{TetRule, FORCE_POINTS, FORCE_RULE, MASS_RULE, TET_DEGREE5, TET_DEGREE6};
 pub use shape::{TetShape, SHAPE_FUNCTIONS};
 
