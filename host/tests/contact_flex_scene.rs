@@ -104,13 +104,11 @@ fn tet_collision_scene_elastic_and_plastic() {
 #[ignore = "known defect: node-to-surface contact between the blocks injects energy (about 1 J of 3.1 J in the elastic run, 1.9 J plastic)"]
 fn tet_collision_scene_contact_does_not_create_energy() {
     // Reference: without external work, contact forces (Hertz elastic, Flores and Coulomb
-    // dissipative) cannot raise the mechanical energy E = kinetic + strain + gravity. The
-    // node-to-flat-triangle contact is not work-conjugate with the ANCF surface (a node behind
-    // several faces near an edge is pushed out by each; the face reaction enters at the
-    // reference point of the flat projection), and the run gains energy while the blocks are
-    // pressed together (energy.csv of `ferrodyn run scenes/tet_collision.toml`: 2.94 J at
-    // 0.036 s, 4.16 J at 0.054 s). Taking only the nearest face instead inverts an element
-    // (a node on the plane of a side face is "nearest" to it).
+    // dissipative) cannot raise the mechanical energy E = kinetic + strain + gravity. The run
+    // gains energy while the blocks are pressed together (energy.csv of `ferrodyn run
+    // scenes/tet_collision.toml`: 2.94 J at 0.036 s, 4.16 J at 0.054 s): the cube's edges lie
+    // on the block's boundary edges, so nodes there leave and re-enter the flat-face
+    // projections at depth (README, "Contact (host)", for what was tried).
     for preset in ["elastic", "plastic"] {
         let r = collide(scene(preset), 0.06);
         assert!(
