@@ -29,19 +29,24 @@ unsafe impl GlobalAlloc for FailingAllocator {
 #[global_allocator]
 static ALLOCATOR: FailingAllocator = FailingAllocator;
 
+/// The five kernel integrators.
+fn every_method() -> [integrators::Method<f64>; 5] {
+    [
+        integrators::Method::Rk4,
+        integrators::Method::rkf45(Default::default()),
+        integrators::Method::dopri45(Default::default()),
+        integrators::Method::SemiImplicitEuler,
+        integrators::Method::VelocityVerlet,
+    ]
+}
+
 #[test]
 fn stepping_a_chain_with_every_integrator_never_allocates() {
     const N: usize = 5;
     let model: Model<f64, N, N, 0, { 5 * N }, { ChainSpec::<f64>::skyline_entries(N) }> =
         revolute_chain(&ChainSpec::standard(N)).unwrap();
     let mut data = Data::new(&model);
-    let mut methods = [
-        integrators::Method::Rk4,
-        integrators::Method::rkf45(Default::default()),
-        integrators::Method::dopri45(Default::default()),
-        integrators::Method::SemiImplicitEuler,
-        integrators::Method::VelocityVerlet,
-    ];
+    let mut methods = every_method();
     // The guard itself works: one boxed value under the guard is counted.
     FORBIDDEN.with(|f| f.set(true));
     let probe = std::hint::black_box(Box::new(7u64));
@@ -68,13 +73,7 @@ fn stepping_a_tree_with_every_integrator_never_allocates() {
     use ferrodyn::kernel::tree::{self, TreeData, TreeModel};
     let model: TreeModel<f64, 5> = revolute_chain_tree(&ChainSpec::standard(5)).unwrap();
     let mut data = TreeData::new(&model);
-    let mut methods = [
-        integrators::Method::Rk4,
-        integrators::Method::rkf45(Default::default()),
-        integrators::Method::dopri45(Default::default()),
-        integrators::Method::SemiImplicitEuler,
-        integrators::Method::VelocityVerlet,
-    ];
+    let mut methods = every_method();
     let mut accel = [0.0; 5];
     for method in methods.iter_mut() {
         FORBIDDEN.with(|f| f.set(true));

@@ -80,23 +80,9 @@ fn tet_collision_scene_elastic_and_plastic() {
             (r.falling_vz.0 + 1.0).abs() < 1e-12,
             "{name}: starts at 1 m/s down"
         );
-        assert!(r.pair_contacts_seen > 0, "{name}: the blocks met");
-        assert!(
-            r.momentum_error < 1e-9,
-            "{name}: momentum error {}",
-            r.momentum_error
-        );
-        assert!(
-            r.deepest_pair < r.hertz_depth,
-            "{name}: {} beyond {}",
-            r.deepest_pair,
-            r.hertz_depth
-        );
-        assert!(
-            r.deepest_ground < r.hertz_depth,
-            "{name}: ground {}",
-            r.deepest_ground
-        );
+        if let Err(failure) = r.check() {
+            panic!("{name}: {failure}");
+        }
     }
 }
 

@@ -49,6 +49,34 @@ pub struct CollisionReport {
     pub energy_loss: f64,
 }
 
+impl CollisionReport {
+    /// The checks every collision run must pass, the first failure as text: the blocks met,
+    /// the momentum balances (p(T) − p(0) = m g T + J_ground: pair forces cancel), and no node
+    /// went deeper than the Hertz depth.
+    pub fn check(&self) -> Result<(), String> {
+        // Comparisons written so that NaN fails them.
+        let checks = [
+            (self.pair_contacts_seen > 0, "the blocks never met".to_string()),
+            (
+                self.momentum_error < 1e-9,
+                format!("momentum error {}", self.momentum_error),
+            ),
+            (
+                self.deepest_pair < self.hertz_depth,
+                format!("block-block {} beyond {}", self.deepest_pair, self.hertz_depth),
+            ),
+            (
+                self.deepest_ground < self.hertz_depth,
+                format!("ground {} beyond {}", self.deepest_ground, self.hertz_depth),
+            ),
+        ];
+        match checks.into_iter().find(|(passed, _)| !passed) {
+            Some((_, failure)) => Err(failure),
+            None => Ok(()),
+        }
+    }
+}
+
 /// The contact hook, recording the ground impulse RK4 applies (stage weights 1, 2, 2, 1 over
 /// 6, four stages a step).
 pub struct GroundImpulseMeter {
