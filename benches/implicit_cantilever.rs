@@ -14,29 +14,14 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use ferrodyn::host::implicit::{FlexBody, HhtFlex, HhtOptions};
-use ferrodyn::kernel::ancf::{Material, ELEMENT_COORDS, NODE_COORDS};
-use ferrodyn::kernel::flex::Fixity;
-use ferrodyn::kernel::math::Vec3;
-use ferrodyn::kernel::models::add_box_mesh;
+use ferrodyn::kernel::ancf::{ELEMENT_COORDS, NODE_COORDS};
 use std::hint::black_box;
 
 const DT: f64 = 1e-3;
 const SIZES: [[usize; 3]; 3] = [[10, 2, 2], [50, 2, 2], [280, 2, 2]];
 
 fn steel_cantilever(divisions: [usize; 3]) -> FlexBody {
-    let material = Material::st_venant_kirchhoff(2.1e11, 0.3, 7850.0).unwrap();
-    let mut b = FlexBody::new(material, Vec3::new(0.0, 0.0, -9.81));
-    add_box_mesh(
-        &mut b,
-        Vec3::new(0.0, -0.05, -0.05),
-        Vec3::new(1.0, 0.1, 0.1),
-        divisions,
-    )
-    .unwrap();
-    b.fix_plane(0, 0.0, 1e-9, Fixity::ClampedFace { normal_axis: 0 })
-        .unwrap();
-    b.finish().unwrap();
-    b
+    ferrodyn::host::implicit::steel_cantilever(divisions).unwrap()
 }
 
 fn options() -> HhtOptions {

@@ -58,6 +58,26 @@ impl FlexMeshBuilder<f64> for FlexBody {
     }
 }
 
+/// The steel cantilever of the implicit benchmarks and profiles: 1 m × 0.1 m × 0.1 m
+/// (axis x, centred on y = z = 0), E = 2.1e11 Pa, ν = 0.3, ρ = 7850 kg/m³, St. Venant–
+/// Kirchhoff, under gravity −z, clamped at x = 0, meshed into `divisions` boxes; finished.
+pub fn steel_cantilever(divisions: [usize; 3]) -> anyhow::Result<FlexBody> {
+    let failed = |e: &dyn core::fmt::Debug| anyhow::anyhow!("steel cantilever {divisions:?}: {e:?}");
+    let material = Material::st_venant_kirchhoff(2.1e11, 0.3, 7850.0).map_err(|e| failed(&e))?;
+    let mut b = FlexBody::new(material, Vec3::new(0.0, 0.0, -9.81));
+    ferrodyn_kernel::models::add_box_mesh(
+        &mut b,
+        Vec3::new(0.0, -0.05, -0.05),
+        Vec3::new(1.0, 0.1, 0.1),
+        divisions,
+    )
+    .map_err(|e| failed(&e))?;
+    b.fix_plane(0, 0.0, 1e-9, Fixity::ClampedFace { normal_axis: 0 })
+        .map_err(|e| failed(&e))?;
+    b.finish().map_err(|e| failed(&e))?;
+    Ok(b)
+}
+
 impl FlexBody {
     /// An empty body of `material` under `gravity` (global, m/s²).
     pub fn new(material: Material<f64>, gravity: Vec3<f64>) -> Self {

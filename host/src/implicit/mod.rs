@@ -19,7 +19,7 @@ mod run;
 mod sparse;
 
 pub use assembly::{add_damping_force, elastic_force_and_tangent, Pattern};
-pub use body::{FlexBody, FIXED};
+pub use body::{steel_cantilever, FlexBody, FIXED};
 pub use hht::{FlexEnergies, HhtFlex, HhtOptions, StepReport};
 pub use ode::ExplicitFlex;
 pub use run::{flex_body_from_scene, simulate_implicit};
