@@ -50,11 +50,11 @@ pub mod models;
 mod ode;
 mod real;
 mod simulation;
+mod single_trig;
 mod skyline;
 mod storage;
 mod time_function;
 pub mod tree;
-mod trig_f32;
 
 pub use body::{Body, BodyRef, MassProperties};
 pub use constraint::ConstraintRow;

@@ -186,7 +186,7 @@ impl_real!(
     sqrtf,
     sinf,
     cosf,
-    crate::trig_f32::sin_cos,
+    crate::single_trig::sin_cos,
     atan2f,
     expf,
     logf,
