@@ -17,6 +17,10 @@ use ferrodyn::host::implicit::{FlexBody, HhtFlex, HhtOptions};
 use ferrodyn::kernel::ancf::{ELEMENT_COORDS, NODE_COORDS};
 use std::hint::black_box;
 
+#[path = "../tests/common/cpu_time.rs"]
+mod cpu_time;
+use cpu_time::cpu_seconds;
+
 const DT: f64 = 1e-3;
 const SIZES: [[usize; 3]; 3] = [[10, 2, 2], [50, 2, 2], [280, 2, 2]];
 
@@ -255,21 +259,6 @@ fn time(reps: u32, mut f: impl FnMut()) -> f64 {
         f();
     }
     (cpu_seconds() - start) / reps as f64
-}
-
-/// CPU time of this process (s).
-fn cpu_seconds() -> f64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: clock_gettime writes one timespec through a valid pointer.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
-    if rc == 0 {
-        ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
-    } else {
-        f64::NAN
-    }
 }
 
 fn summary() {

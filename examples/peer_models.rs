@@ -21,6 +21,10 @@ use ferrodyn::kernel::{analysis, step, BodyRef, Data, Integrator, Model};
 use serde_json::{json, Value};
 use std::time::Instant;
 
+#[path = "../tests/common/cpu_time.rs"]
+mod cpu_time;
+use cpu_time::cpu_seconds;
+
 /// Time step of every benchmark model (s).
 pub const DT: f64 = 1e-3;
 /// Chain sizes of the comparison.
@@ -28,22 +32,6 @@ pub const CHAIN_LINKS: [usize; 4] = [5, 20, 50, 100];
 /// Pendulum: mass (kg), rod length (m), release angle from the downward vertical (rad), bob
 /// radius (m; its spin is decoupled in our model, so the motion is the point-mass pendulum).
 pub const PENDULUM: (f64, f64, f64, f64) = (1.0, 1.0, std::f64::consts::FRAC_PI_2, 0.01);
-
-/// CPU time of this process (s): the machine is shared, so CPU time is steadier than wall time
-/// (the peers' scripts measure the same, with Python's `time.process_time`).
-fn cpu_seconds() -> f64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: clock_gettime writes one timespec through a valid pointer.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
-    if rc == 0 {
-        ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
-    } else {
-        f64::NAN
-    }
-}
 
 /// Steps of one timing run and the simulated duration of the accuracy run (s) of a model.
 fn budget(links: usize) -> (usize, f64) {
