@@ -7,7 +7,7 @@
 //! body's momentum changes by exactly Σ F (the mass matrix reproduces constant fields).
 
 use super::force::{
-    effective_modulus, friction_force, hertz_stiffness, normal_force, ContactMaterial, Elastic,
+    effective_modulus, friction_damping, hertz_stiffness, normal_force, ContactMaterial, Elastic,
 };
 use super::ContactError;
 use ferrodyn_kernel::ancf::NODE_COORDS;
@@ -236,12 +236,8 @@ impl FlexGroundContact {
             let vn = dot(v, &n);
             let slip = [v[0] - vn * n[0], v[1] - vn * n[1], v[2] - vn * n[2]];
             let (slip_speed, v_reg) = (dot3(slip, slip).sqrt(), self.material.friction_regularization);
-            let ft = friction_force(
-                self.material.friction,
-                f_n,
-                slip,
-                self.material.friction_regularization,
-            );
+            let friction_damping = friction_damping(self.material.friction, f_n, slip_speed, v_reg);
+            let ft = slip.map(|c| -friction_damping * c);
             self.last.push(NodeContact {
                 node,
                 penetration: depth,
@@ -249,7 +245,7 @@ impl FlexGroundContact {
                 force: [f_n * n[0] + ft[0], f_n * n[1] + ft[1], f_n * n[2] + ft[2]],
                 normal_stiffness,
                 normal_damping,
-                friction_damping: self.material.friction * f_n / slip_speed.max(v_reg),
+                friction_damping,
                 sliding_direction: if slip_speed > v_reg {
                     slip.map(|c| c / slip_speed)
                 } else {

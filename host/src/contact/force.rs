@@ -177,8 +177,14 @@ pub fn normal_force(k: f64, chi: f64, delta: f64, delta_rate: f64, impact_speed:
 /// slip velocity is `slip`).
 pub fn friction_force(mu: f64, normal: f64, slip: [f64; 3], v_reg: f64) -> [f64; 3] {
     let speed = (slip[0] * slip[0] + slip[1] * slip[1] + slip[2] * slip[2]).sqrt();
-    let scale = -mu * normal / speed.max(v_reg);
+    let scale = -friction_damping(mu, normal, speed, v_reg);
     [scale * slip[0], scale * slip[1], scale * slip[2]]
+}
+
+/// μ F_n / max(|v_t|, v_reg) (N·s/m): the regularized friction force is minus this times the
+/// slip velocity, so it is also the friction's damping in an implicit tangent.
+pub fn friction_damping(mu: f64, normal: f64, slip_speed: f64, v_reg: f64) -> f64 {
+    mu * normal / slip_speed.max(v_reg)
 }
 
 /// Rebound speed (per unit impact speed) of one impact of x'' = −max(0, x^{3/2}(1 + χ x')),
