@@ -33,21 +33,15 @@ pub struct Material<R> {
     pub rayleigh_stiffness: R,
 }
 
-/// Stress state of a material at one point, with what the stress increment needs.
+/// Stress state of a material at one point, with its tangent moduli.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MaterialPoint<R> {
     /// Second Piola–Kirchhoff stress S.
     pub stress: Mat3<R>,
     /// Strain energy density W per unit reference volume.
     pub energy: R,
-    /// Constitutive law (selects the tangent).
-    law: MaterialLaw,
-    /// λ.
-    lambda: R,
-    /// μ for SVK; 2(μ − λ ln J) for Neo-Hookean.
-    shear: R,
-    /// C⁻¹ (Neo-Hookean only).
-    c_inv: Mat3<R>,
+    /// ∂S/∂E at this point.
+    moduli: TangentModuli<R>,
 }
 
 /// The material tangent ∂S/∂E at a point in the form both laws share:
@@ -168,13 +162,16 @@ impl<R: Real> Material<R> {
                 let tr = trace(&e);
                 let stress = combine(lambda * tr, &Mat3::IDENTITY, R::TWO * mu, &e);
                 let energy = R::HALF * lambda * tr * tr + mu * ddot(&e, &e);
+                // dS = λ tr(dE) I + 2μ dE.
+                let moduli = TangentModuli {
+                    lambda,
+                    shear: mu,
+                    metric: Mat3::IDENTITY,
+                };
                 Some(MaterialPoint {
                     stress,
                     energy,
-                    law: self.law,
-                    lambda,
-                    shear: mu,
-                    c_inv: Mat3::ZERO,
+                    moduli,
                 })
             }
             MaterialLaw::NeoHookean => {
@@ -185,13 +182,17 @@ impl<R: Real> Material<R> {
                 let c_inv_e = c_inv.mul_mat(&e).symmetric_part();
                 let stress = combine(R::TWO * mu, &c_inv_e, lambda * ln_j, &c_inv);
                 let energy = mu * trace(&e) - mu * ln_j + R::HALF * lambda * ln_j * ln_j;
+                // With dC = 2 dE: d(C⁻¹) = −2 C⁻¹ dE C⁻¹ and d(ln J) = C⁻¹ : dE, so
+                // dS = 2(μ − λ ln J) C⁻¹ dE C⁻¹ + λ (C⁻¹ : dE) C⁻¹.
+                let moduli = TangentModuli {
+                    lambda,
+                    shear: mu - lambda * ln_j,
+                    metric: c_inv,
+                };
                 Some(MaterialPoint {
                     stress,
                     energy,
-                    law: self.law,
-                    lambda,
-                    shear: R::TWO * (mu - lambda * ln_j),
-                    c_inv,
+                    moduli,
                 })
             }
         }
@@ -209,21 +210,7 @@ fn principal_minors<R: Real>(h: &Mat3<R>) -> R {
 impl<R: Real> MaterialPoint<R> {
     /// The tangent moduli (λ, c, A) of ∂S/∂E at this point.
     pub fn tangent_moduli(&self) -> TangentModuli<R> {
-        match self.law {
-            // dS = λ tr(dE) I + 2μ dE.
-            MaterialLaw::StVenantKirchhoff => TangentModuli {
-                lambda: self.lambda,
-                shear: self.shear,
-                metric: Mat3::IDENTITY,
-            },
-            // With dC = 2 dE: d(C⁻¹) = −2 C⁻¹ dE C⁻¹ and d(ln J) = C⁻¹ : dE, so
-            // dS = 2(μ − λ ln J) C⁻¹ dE C⁻¹ + λ (C⁻¹ : dE) C⁻¹ (`shear` holds 2(μ − λ ln J)).
-            MaterialLaw::NeoHookean => TangentModuli {
-                lambda: self.lambda,
-                shear: R::HALF * self.shear,
-                metric: self.c_inv,
-            },
-        }
+        self.moduli
     }
 
     /// Stress increment dS = (∂S/∂E) : dE for a symmetric strain increment dE.
