@@ -265,9 +265,9 @@ impl HhtFlex {
 
     /// Puts the body in contact with a ground plane (contacts evaluated at the current state
     /// are committed; the acceleration is made consistent with them).
-    pub fn set_ground_contact(&mut self, mut contact: FlexGroundContact) -> Result<(), ImplicitError> {
-        contact.commit(&[self.q.as_slice(), self.v.as_slice()].concat());
+    pub fn set_ground_contact(&mut self, contact: FlexGroundContact) -> Result<(), ImplicitError> {
         self.ground = Some(contact);
+        self.commit_contacts();
         self.set_state(self.time, None, None)
     }
 
