@@ -12,28 +12,33 @@
 use super::broad::{Aabb, SweepAndPrune};
 use super::flexible::surface_faces;
 use super::force::{
-    effective_modulus, friction_force, hertz_stiffness, normal_force, ContactMaterial, Elastic,
+    effective_modulus, friction_force, hertz_energy, hertz_stiffness, normal_force, ContactMaterial, Elastic,
 };
 use super::ContactError;
 use ferrodyn_kernel::ancf::{TetShape, NODE_COORDS, SHAPE_FUNCTIONS};
 use ferrodyn_kernel::flex::FlexExternalForces;
 use ferrodyn_kernel::math::Vec3;
+use parry3d_f64::math::Vector;
+use parry3d_f64::query::PointQueryWithLocation;
+use parry3d_f64::shape::{Triangle, TrianglePointLocation};
 use std::collections::HashMap;
 
-/// A node of one part pressed into a face of another.
+/// A surface point of one part (a node, or a point on a face) pressed into a face of another.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct NodeFaceContact {
-    /// The node.
+    /// The node, or for a point on a face that face's first vertex (it names the body).
     pub node: usize,
+    /// Index of the point in [`FlexPairContact::probes`].
+    pub probe: usize,
     /// Index of the face in [`FlexPairContact::faces`].
     pub face: usize,
     /// Penetration below the face (m).
     pub penetration: f64,
-    /// Unit normal of the face (outward, towards the node's side).
+    /// Unit direction of the normal force on the point (out of the face's body).
     pub normal: [f64; 3],
-    /// Normal force (N).
+    /// Normal force on the point (N).
     pub normal_force: f64,
-    /// Force on the node (N, global); the face gets the opposite.
+    /// Force on the point (N, global); the face gets the opposite.
     pub force: [f64; 3],
 }
 
@@ -63,14 +68,191 @@ pub struct FlexPairContact {
     group_count: usize,
     /// Law of (node group, face group) at `node_group * group_count + face_group`.
     laws: Vec<Option<GroupLaw>>,
-    nodes: Vec<usize>,
     max_depth: f64,
+    probes: Vec<Probe>,
+    /// Flores impact speed v₀ of each touching (probe, other body).
     impact: HashMap<(usize, usize), f64>,
     sweep: SweepAndPrune,
     boxes: Vec<Aabb>,
     pairs: Vec<(usize, usize)>,
-    last: Vec<(NodeFaceContact, [f64; 3])>,
+    candidates: Vec<(usize, usize)>,
+    face_normals: Vec<Vec3<f64>>,
+    deepest: Vec<Deepest>,
+    /// Contacts of the last evaluation with the forces on their face's vertices.
+    last: Vec<(NodeFaceContact, [[f64; 3]; 3])>,
     active: Vec<NodeFaceContact>,
+}
+
+/// Which points of a body's surface are tested against the faces of the other bodies.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Proximity {
+    /// Every surface node, as a Hertz sphere of the node radius (node-to-surface).
+    #[default]
+    NodeToSurface,
+    /// Three points on every surface face (the degree-2 triangle rule at barycentric
+    /// (2/3, 1/6, 1/6)), placed and loaded through their element's ANCF shape functions; each
+    /// carries the Hertz law scaled by its third of the face's area over the body's mean
+    /// surface area per node, so a uniform press takes the same total force as node-to-surface
+    /// (surface-to-surface: curved faces and faces larger than the other body's are sampled
+    /// inside, not only at their corners).
+    SurfaceToSurface,
+}
+
+/// A point of a body's surface tested against the faces of the others.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Probe {
+    /// Where the point is.
+    pub at: ProbeAt,
+    /// Its body (group).
+    pub group: usize,
+    /// Factor on the Hertz stiffness (1 for a node, its area share for a face point).
+    pub share: f64,
+}
+
+/// Where a [`Probe`] is.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ProbeAt {
+    /// A surface node, with the faces around it (their normals give its own).
+    Node {
+        /// The node.
+        node: usize,
+        /// Indices of the faces around it.
+        faces: Vec<usize>,
+    },
+    /// A point on a surface face: r = Σₖ sₖ eₖ over its element's coordinates.
+    Face {
+        /// Index of the face.
+        face: usize,
+        /// The element's nodes.
+        nodes: [usize; 4],
+        /// Its shape-function values at the point's reference position.
+        shape: [f64; SHAPE_FUNCTIONS],
+    },
+}
+
+impl Probe {
+    /// Position (from the coordinates `e`) or velocity (from `ė`) of the point.
+    fn interpolate(&self, x: &[f64]) -> Vec3<f64> {
+        let at = |i: usize| x.get(i..i + 3).map_or(Vec3::ZERO, v3);
+        match &self.at {
+            ProbeAt::Node { node, .. } => at(NODE_COORDS * node),
+            ProbeAt::Face { nodes, shape, .. } => shape.iter().enumerate().fold(Vec3::ZERO, |r, (k, sk)| {
+                r + at(NODE_COORDS * nodes[k / 4] + 3 * (k % 4)) * *sk
+            }),
+        }
+    }
+
+    /// Adds force `f` on the point into the generalized force `out` (Sᵀ f: for a node its
+    /// position coordinates).
+    fn apply(&self, f: [f64; 3], out: &mut [f64]) {
+        match &self.at {
+            ProbeAt::Node { node, .. } => add_scaled(out, NODE_COORDS * node, 1.0, f),
+            ProbeAt::Face { nodes, shape, .. } => {
+                for (k, sk) in shape.iter().enumerate() {
+                    add_scaled(out, NODE_COORDS * nodes[k / 4] + 3 * (k % 4), *sk, f);
+                }
+            }
+        }
+    }
+
+    /// A node naming the point's body.
+    fn node(&self, faces: &[([usize; 3], usize)]) -> usize {
+        match &self.at {
+            ProbeAt::Node { node, .. } => *node,
+            ProbeAt::Face { face, .. } => faces[*face].0[0],
+        }
+    }
+}
+
+/// The deepest penetration of a node into one other body's faces.
+#[derive(Clone, Copy, Debug)]
+struct Deepest {
+    group: usize,
+    face: usize,
+    penetration: FacePenetration,
+}
+
+/// How far a point is in behind a face, and the gradients that make the contact force
+/// conservative.
+///
+/// δ = d − s, with d the depth of the point below the face's plane and s the in-plane distance
+/// of its projection from the triangle (zero over the face). Beyond a free edge δ thus falls
+/// to zero on a 45° bevel instead of vanishing at depth, so a node sliding off a face's edge,
+/// or across the edge between two faces (δ = d on both sides), sees a continuous penetration.
+/// The force f on the node is f·(−∂δ/∂p) and on vertex i of the face f·(−∂δ/∂xᵢ): the forces
+/// derive from the potential U(δ), sum to zero and have no net moment.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FacePenetration {
+    /// δ > 0 (m).
+    pub depth: f64,
+    /// −∂δ/∂p: n̂ over the face, n̂ + t̂ beyond it (t̂ the in-plane direction away from the
+    /// triangle).
+    pub node_direction: Vec3<f64>,
+    /// −∂δ/∂xᵢ of the face's vertices (they sum to −`node_direction`).
+    pub vertex_directions: [Vec3<f64>; 3],
+    /// Barycentric weights of the face's point closest to the node (its material point for
+    /// the relative velocity and friction).
+    pub weights: [f64; 3],
+}
+
+/// The penetration of `p` behind triangle `t` (outward normal by the right-hand rule), or
+/// `None` when it is in front of the plane, beyond the bevel, or the triangle is degenerate.
+pub fn face_penetration(p: Vec3<f64>, t: [Vec3<f64>; 3]) -> Option<FacePenetration> {
+    let to = |v: Vec3<f64>| Vector::new(v.x, v.y, v.z);
+    let twice_area = (t[1] - t[0]).cross(t[2] - t[0]);
+    let area2 = twice_area.norm();
+    let n = twice_area.normalized()?;
+    let d = -(p - t[0]).dot(n);
+    if !(d > 0.0) {
+        return None;
+    }
+    let q = p + n * d;
+    let triangle = Triangle::new(to(t[0]), to(t[1]), to(t[2]));
+    let (_, location) = triangle.project_local_point_and_get_location(to(q), false);
+    // `None` only for a point inside a solid query, which this is not.
+    let w = location.barycentric_coordinates()?;
+    let closest = t[0] * w[0] + t[1] * w[1] + t[2] * w[2];
+    // In-plane direction away from the triangle: the edge's outward normal, or towards the
+    // projection from a vertex; none over the face.
+    let away = match location {
+        TrianglePointLocation::OnFace(..) | TrianglePointLocation::OnSolid => None,
+        TrianglePointLocation::OnEdge(e, _) => {
+            let (i, j, k) = [(0, 1, 2), (1, 2, 0), (0, 2, 1)][(e as usize).min(2)];
+            let m = (t[j] - t[i]).cross(n).normalized()?;
+            Some(if m.dot(t[k] - t[i]) > 0.0 { -m } else { m })
+        }
+        TrianglePointLocation::OnVertex(_) => (q - closest).normalized(),
+    };
+    let (s, away) = match away {
+        Some(m) => ((q - closest).dot(m).max(0.0), m),
+        None => (0.0, Vec3::ZERO),
+    };
+    let depth = d - s;
+    if !(depth > 0.0) {
+        return None;
+    }
+    // ∂δ/∂xᵢ = wᵢ(n̂ + t̂) + (d + s)(gᵢ·t̂) n̂ with gᵢ = (xⱼ − x_k) × n̂ / 2A the in-plane gradient
+    // of the barycentric coordinate i ((i, j, k) cyclic): the plane's tilt under the point
+    // and the bevel moving with the edge.
+    let vertex_directions = [0, 1, 2].map(|i| {
+        let g = (t[(i + 1) % 3] - t[(i + 2) % 3]).cross(n) * (1.0 / area2);
+        -((n + away) * w[i] + n * ((d + s) * g.dot(away)))
+    });
+    Some(FacePenetration {
+        depth,
+        node_direction: n + away,
+        vertex_directions,
+        weights: w,
+    })
+}
+
+/// out[i..i + 3] += scale · f (nothing when out of range).
+fn add_scaled(out: &mut [f64], i: usize, scale: f64, f: [f64; 3]) {
+    if let Some(o) = out.get_mut(i..i + 3) {
+        for (ok, fk) in o.iter_mut().zip(f) {
+            *ok += scale * fk;
+        }
+    }
 }
 
 fn v3(s: &[f64]) -> Vec3<f64> {
@@ -188,10 +370,7 @@ impl FlexPairContact {
         }
         let max_depth = laws.iter().flatten().fold(0.0_f64, |m, l| m.max(l.max_depth));
         let faces = surface_faces(connectivity, |n| reference[n]);
-        let mut nodes: Vec<usize> = faces.iter().flat_map(|(f, _)| *f).collect();
-        nodes.sort_unstable();
-        nodes.dedup();
-        Ok(Self {
+        let mut contact = Self {
             faces,
             connectivity: connectivity.to_vec(),
             reference: reference.to_vec(),
@@ -199,15 +378,85 @@ impl FlexPairContact {
             group,
             group_count,
             laws,
-            nodes,
             max_depth,
+            probes: Vec::new(),
             impact: HashMap::new(),
             sweep: SweepAndPrune::default(),
             boxes: Vec::new(),
             pairs: Vec::new(),
+            candidates: Vec::new(),
+            face_normals: Vec::new(),
+            deepest: Vec::new(),
             last: Vec::new(),
             active: Vec::new(),
-        })
+        };
+        contact.probes = contact.probes_for(Proximity::NodeToSurface);
+        Ok(contact)
+    }
+
+    /// The same contact with the surface points `proximity` selects.
+    pub fn with_proximity(mut self, proximity: Proximity) -> Self {
+        self.probes = self.probes_for(proximity);
+        self.impact.clear();
+        self
+    }
+
+    fn probes_for(&self, proximity: Proximity) -> Vec<Probe> {
+        let group_of = |n: usize| self.group.get(n).copied().unwrap_or(0);
+        let mut nodes: Vec<usize> = self.faces.iter().flat_map(|(f, _)| *f).collect();
+        nodes.sort_unstable();
+        nodes.dedup();
+        match proximity {
+            Proximity::NodeToSurface => nodes
+                .iter()
+                .map(|&node| Probe {
+                    at: ProbeAt::Node {
+                        node,
+                        faces: (0..self.faces.len())
+                            .filter(|&f| self.faces[f].0.contains(&node))
+                            .collect(),
+                    },
+                    group: group_of(node),
+                    share: 1.0,
+                })
+                .collect(),
+            Proximity::SurfaceToSurface => {
+                let x = |n: usize| Vec3::from_array(self.reference[n]);
+                let area = |f: &[usize; 3]| 0.5 * (x(f[1]) - x(f[0])).cross(x(f[2]) - x(f[0])).norm();
+                // Mean surface area per surface node of each body.
+                let mut per_node = vec![(0.0, 0usize); self.group_count];
+                for (f, _) in &self.faces {
+                    per_node[group_of(f[0])].0 += area(f);
+                }
+                for &n in &nodes {
+                    per_node[group_of(n)].1 += 1;
+                }
+                let mut probes = Vec::with_capacity(3 * self.faces.len());
+                for (face, (f, element)) in self.faces.iter().enumerate() {
+                    let (Some(shape), Some(tet)) =
+                        (self.shapes.get(*element), self.connectivity.get(*element))
+                    else {
+                        continue;
+                    };
+                    let (total, count) = per_node[group_of(f[0])];
+                    let share = area(f) / 3.0 / (total / count.max(1) as f64);
+                    for k in 0..3 {
+                        let w = [0, 1, 2].map(|i| if i == k { 2.0 / 3.0 } else { 1.0 / 6.0 });
+                        let point = x(f[0]) * w[0] + x(f[1]) * w[1] + x(f[2]) * w[2];
+                        probes.push(Probe {
+                            at: ProbeAt::Face {
+                                face,
+                                nodes: *tet,
+                                shape: shape.values(point),
+                            },
+                            group: group_of(f[0]),
+                            share,
+                        });
+                    }
+                }
+                probes
+            }
+        }
     }
 
     /// Boundary faces (vertices, owning element).
@@ -218,9 +467,25 @@ impl FlexPairContact {
     pub fn groups(&self) -> &[usize] {
         &self.group
     }
+    /// The surface points tested.
+    pub fn probes(&self) -> &[Probe] {
+        &self.probes
+    }
     /// Contacts at the last commit.
     pub fn active(&self) -> &[NodeFaceContact] {
         &self.active
+    }
+
+    /// Energy stored in the Hertz springs of the contacts at the last commit,
+    /// Σ (2/5) K δ^{5/2} (J): the potential of the elastic part of the normal force.
+    pub fn elastic_energy(&self) -> f64 {
+        self.active
+            .iter()
+            .filter_map(|c| {
+                let law = self.law(c.node, self.faces[c.face].0[0])?;
+                Some(hertz_energy(law.stiffness, c.penetration))
+            })
+            .sum()
     }
 
     /// The law of a node of `node`'s group against a face holding `face_node`.
@@ -232,103 +497,170 @@ impl FlexPairContact {
     fn evaluate(&mut self, e: &[f64], ed: &[f64], commit: bool) {
         self.last.clear();
         let pos = |n: usize| e.get(NODE_COORDS * n..NODE_COORDS * n + 3).map(v3);
-        let vel = |n: usize| ed.get(NODE_COORDS * n..NODE_COORDS * n + 3).map(v3);
+        // Current faces: twice-area normals (area-weighted in the node normals) and boxes grown
+        // by the deepest penetration searched.
+        self.face_normals.clear();
         self.boxes.clear();
         let grow = self.max_depth;
         for (f, _) in &self.faces {
-            let p: Vec<Vec3<f64>> = f.iter().filter_map(|&n| pos(n)).collect();
-            let mut b = Aabb {
+            let [a, b, c] = f.map(|n| pos(n).unwrap_or(Vec3::ZERO));
+            self.face_normals.push((b - a).cross(c - a));
+            let mut bx = Aabb {
                 min: [f64::INFINITY; 3],
                 max: [f64::NEG_INFINITY; 3],
             };
-            for q in &p {
-                for (k, c) in q.to_array().into_iter().enumerate() {
-                    b.min[k] = b.min[k].min(c - grow);
-                    b.max[k] = b.max[k].max(c + grow);
+            for q in [a, b, c] {
+                for (k, v) in q.to_array().into_iter().enumerate() {
+                    bx.min[k] = bx.min[k].min(v - grow);
+                    bx.max[k] = bx.max[k].max(v + grow);
                 }
             }
-            self.boxes.push(b);
+            self.boxes.push(bx);
         }
-        for &n in &self.nodes {
-            let p = pos(n).unwrap_or(Vec3::ZERO).to_array();
+        for probe in &self.probes {
+            let p = probe.interpolate(e).to_array();
             self.boxes.push(Aabb { min: p, max: p });
         }
         self.sweep.pairs(&self.boxes, &mut self.pairs);
         let face_count = self.faces.len();
+        // (probe, face) candidates, grouped by probe in a fixed order.
+        self.candidates.clear();
+        self.candidates.extend(
+            self.pairs
+                .iter()
+                .filter(|&&(i, j)| i < face_count && j >= face_count)
+                .map(|&(face, j)| (j - face_count, face)),
+        );
+        self.candidates.sort_unstable();
         let mut touching = Vec::new();
-        for &(i, j) in &self.pairs {
-            // Face–node pairs only (faces first in the box list).
-            if i >= face_count || j < face_count {
-                continue;
-            }
-            let (face, node) = (i, self.nodes[j - face_count]);
-            let (f, _) = self.faces[face];
-            let Some(law) = self.law(node, f[0]) else {
-                continue;
-            };
-            let (Some(a), Some(b), Some(c), Some(p)) = (pos(f[0]), pos(f[1]), pos(f[2]), pos(node)) else {
-                continue;
-            };
-            let Some(n) = (b - a).cross(c - a).normalized() else {
-                continue;
-            };
-            let depth = -(p - a).dot(n);
-            if depth <= 0.0 || depth > law.max_depth {
-                continue;
-            }
-            // Barycentric coordinates of the projection; outside the triangle: no contact here.
-            let q = p + n * depth;
-            let area2 = (b - a).cross(c - a).dot(n);
-            let wa = (b - q).cross(c - q).dot(n) / area2;
-            let wb = (c - q).cross(a - q).dot(n) / area2;
-            let wc = 1.0 - wa - wb;
-            if wa < 0.0 || wb < 0.0 || wc < 0.0 {
-                continue;
-            }
-            let v_face = vel(f[0]).unwrap_or(Vec3::ZERO) * wa
-                + vel(f[1]).unwrap_or(Vec3::ZERO) * wb
-                + vel(f[2]).unwrap_or(Vec3::ZERO) * wc;
-            let rel = vel(node).unwrap_or(Vec3::ZERO) - v_face;
-            let rate = -rel.dot(n);
-            let key = (node, face);
-            let v0 = match self.impact.get(&key) {
-                Some(&v0) => v0,
-                None => {
-                    let v0 = rate.max(law.material.min_impact_speed);
-                    if commit {
-                        self.impact.insert(key, v0);
-                    }
-                    v0
+        let mut start = 0;
+        while start < self.candidates.len() {
+            let slot = self.candidates[start].0;
+            let end = start + self.candidates[start..].partition_point(|c| c.0 == slot);
+            let probe = &self.probes[slot];
+            let own_normal = match &probe.at {
+                ProbeAt::Node { faces, .. } => {
+                    faces.iter().fold(Vec3::ZERO, |s, &f| s + self.face_normals[f])
                 }
+                ProbeAt::Face { face, .. } => self.face_normals[*face],
             };
-            if commit {
-                touching.push(key);
+            let (p, node) = (probe.interpolate(e), probe.node(&self.faces));
+            if let Some(own_normal) = own_normal.normalized() {
+                // One contact per (point, other body): its deepest penetration behind that
+                // body's faces that face the point (normals against its own; side faces of a
+                // block under a node pressing its top are left out). The maximum of
+                // continuous penetrations is continuous, and no face is counted twice.
+                self.deepest.clear();
+                for &(_, face) in &self.candidates[start..end] {
+                    let (verts, _) = self.faces[face];
+                    if self.law(node, verts[0]).is_none() || self.face_normals[face].dot(own_normal) >= 0.0 {
+                        continue;
+                    }
+                    let Some(penetration) = face_penetration(p, verts.map(|n| pos(n).unwrap_or(Vec3::ZERO)))
+                    else {
+                        continue;
+                    };
+                    let found = Deepest {
+                        group: self.group[verts[0]],
+                        face,
+                        penetration,
+                    };
+                    match self.deepest.iter_mut().find(|c| c.group == found.group) {
+                        Some(c) if penetration.depth > c.penetration.depth => *c = found,
+                        Some(_) => {}
+                        None => self.deepest.push(found),
+                    }
+                }
+                for k in 0..self.deepest.len() {
+                    let found = self.deepest[k];
+                    self.contact(slot, found, ed, commit, &mut touching);
+                }
             }
-            let f_n = normal_force(law.stiffness, law.chi, depth, rate, v0);
-            let slip = rel - n * rel.dot(n);
-            let ft = friction_force(
-                law.material.friction,
-                f_n,
-                slip.to_array(),
-                law.material.friction_regularization,
-            );
-            let force = (n * f_n + Vec3::from_array(ft)).to_array();
-            self.last.push((
-                NodeFaceContact {
-                    node,
-                    face,
-                    penetration: depth,
-                    normal: n.to_array(),
-                    normal_force: f_n,
-                    force,
-                },
-                [wa, wb, wc],
-            ));
+            start = end;
         }
         if commit {
             self.impact.retain(|k, _| touching.contains(k));
             self.active = self.last.iter().map(|(c, _)| *c).collect();
         }
+    }
+
+    /// The Hertz–Flores–Coulomb contact of probe `slot` with its deepest penetration `found`
+    /// of another body's faces, unless deeper than searched.
+    fn contact(
+        &mut self,
+        slot: usize,
+        found: Deepest,
+        ed: &[f64],
+        commit: bool,
+        touching: &mut Vec<(usize, usize)>,
+    ) {
+        let verts = self.faces[found.face].0;
+        let probe = &self.probes[slot];
+        let node = probe.node(&self.faces);
+        let Some(law) = self.law(node, verts[0]) else {
+            return;
+        };
+        let FacePenetration {
+            depth,
+            node_direction,
+            vertex_directions,
+            weights: w,
+        } = found.penetration;
+        if depth > law.max_depth {
+            return;
+        }
+        let vel = |n: usize| {
+            ed.get(NODE_COORDS * n..NODE_COORDS * n + 3)
+                .map_or(Vec3::ZERO, v3)
+        };
+        let v_probe = probe.interpolate(ed);
+        // δ̇ = ∂δ/∂p·ṗ + Σ ∂δ/∂xᵢ·ẋᵢ, so the Flores damper only dissipates.
+        let rate = -node_direction.dot(v_probe)
+            - (0..3)
+                .map(|i| vertex_directions[i].dot(vel(verts[i])))
+                .sum::<f64>();
+        let key = (slot, found.group);
+        let v0 = match self.impact.get(&key) {
+            Some(&v0) => v0,
+            None => {
+                let v0 = rate.max(law.material.min_impact_speed);
+                if commit {
+                    self.impact.insert(key, v0);
+                }
+                v0
+            }
+        };
+        if commit {
+            touching.push(key);
+        }
+        let f = probe.share * normal_force(law.stiffness, law.chi, depth, rate, v0);
+        // Friction against the face's material point under the probe, across the normal.
+        let Some(n) = node_direction.normalized() else {
+            return;
+        };
+        let v_face = vel(verts[0]) * w[0] + vel(verts[1]) * w[1] + vel(verts[2]) * w[2];
+        let rel = v_probe - v_face;
+        let slip = rel - n * rel.dot(n);
+        let normal_on_node = node_direction * f;
+        let ft = Vec3::from_array(friction_force(
+            law.material.friction,
+            normal_on_node.norm(),
+            slip.to_array(),
+            law.material.friction_regularization,
+        ));
+        let on_vertex = [0, 1, 2].map(|i| (vertex_directions[i] * f - ft * w[i]).to_array());
+        self.last.push((
+            NodeFaceContact {
+                node,
+                probe: slot,
+                face: found.face,
+                penetration: depth,
+                normal: n.to_array(),
+                normal_force: normal_on_node.norm(),
+                force: (normal_on_node + ft).to_array(),
+            },
+            on_vertex,
+        ));
     }
 
     /// Evaluates contacts at the accepted flat state `[e | ė]` (after every step).
@@ -337,32 +669,14 @@ impl FlexPairContact {
         self.evaluate(e, ed, true);
     }
 
-    /// Adds the forces of the last evaluation into the generalized force `out`.
+    /// Adds the forces of the last evaluation into the generalized force `out`: on the probe
+    /// through its shape functions, on the face's vertices by the gradients of the
+    /// penetration (friction by the barycentric weights of the face point under the probe).
     fn scatter(&self, out: &mut [f64]) {
-        for (c, w) in &self.last {
-            let i = NODE_COORDS * c.node;
-            if let Some(f) = out.get_mut(i..i + 3) {
-                for (fk, ck) in f.iter_mut().zip(c.force) {
-                    *fk += ck;
-                }
-            }
-            let (verts, element) = self.faces[c.face];
-            let (Some(shape), Some(tet)) = (self.shapes.get(element), self.connectivity.get(element)) else {
-                continue;
-            };
-            let x = (0..3).fold(Vec3::ZERO, |s, k| {
-                s + Vec3::from_array(self.reference[verts[k]]) * w[k]
-            });
-            let s: [f64; SHAPE_FUNCTIONS] = shape.values(x);
-            // Shape function k = 4·(local node) + (value, ∂X, ∂Y, ∂Z) multiplies that node's
-            // 3-vector coordinate k mod 4.
-            for (k, sk) in s.iter().enumerate() {
-                let at = NODE_COORDS * tet[k / 4] + 3 * (k % 4);
-                if let Some(f) = out.get_mut(at..at + 3) {
-                    for (fk, ck) in f.iter_mut().zip(c.force) {
-                        *fk -= sk * ck;
-                    }
-                }
+        for (c, on_vertex) in &self.last {
+            self.probes[c.probe].apply(c.force, out);
+            for (&vertex, &force) in self.faces[c.face].0.iter().zip(on_vertex) {
+                add_scaled(out, NODE_COORDS * vertex, 1.0, force);
             }
         }
     }
@@ -393,6 +707,14 @@ impl FlexContacts {
         if let Some(p) = self.pair.as_mut() {
             p.commit(state);
         }
+    }
+}
+
+impl FlexContacts {
+    /// Energy stored in the Hertz springs of every contact at the last commit (J).
+    pub fn elastic_energy(&self) -> f64 {
+        let ground: f64 = self.ground.iter().map(|g| g.elastic_energy()).sum();
+        ground + self.pair.as_ref().map_or(0.0, |p| p.elastic_energy())
     }
 }
 
@@ -430,6 +752,58 @@ mod tests {
         assert!((r - x).norm() < 1e-12, "{r:?}");
         // Partition of unity of the value functions: Σ_i s_{4i} = 1.
         assert!(((0..4).map(|i| s[4 * i]).sum::<f64>() - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn face_penetration_gradients_match_finite_differences() {
+        // Reference: central differences of δ(p, x₀, x₁, x₂) (step 1e-7) for a point over the
+        // face, beyond each kind of edge and beyond a vertex, all behind the plane.
+        let t = [
+            Vec3::new(0.0, 0.0, 0.0),
+            Vec3::new(0.3, 0.02, 0.01),
+            Vec3::new(0.05, 0.25, -0.02),
+        ];
+        let depth = |p: Vec3<f64>, t: [Vec3<f64>; 3]| face_penetration(p, t).map_or(0.0, |c| c.depth);
+        let normal = (t[1] - t[0]).cross(t[2] - t[0]).normalized().unwrap();
+        let points = [
+            (0.1, 0.08, "face"),
+            (0.15, -0.01, "edge 0-1"),
+            (0.19, 0.135, "edge 1-2"),
+            (0.01, 0.1, "edge 0-2"),
+            (-0.008, -0.006, "vertex 0"),
+            (0.31, 0.0, "vertex 1"),
+        ];
+        for (x, y, region) in points {
+            let p = Vec3::new(x, y, 0.0) - normal * 0.03;
+            let c = face_penetration(p, t).unwrap_or_else(|| panic!("{region}: no penetration"));
+            let h = 1e-7;
+            let mut worst = 0.0_f64;
+            for k in 0..3 {
+                let mut e = [0.0; 3];
+                e[k] = h;
+                let e = Vec3::from_array(e);
+                let dp = (depth(p + e, t) - depth(p - e, t)) / (2.0 * h);
+                worst = worst.max((dp + c.node_direction.to_array()[k]).abs());
+                for i in 0..3 {
+                    let (mut plus, mut minus) = (t, t);
+                    plus[i] += e;
+                    minus[i] -= e;
+                    let dx = (depth(p, plus) - depth(p, minus)) / (2.0 * h);
+                    worst = worst.max((dx + c.vertex_directions[i].to_array()[k]).abs());
+                }
+            }
+            println!(
+                "{region}: δ = {:.4e} m, worst gradient error {worst:.1e}",
+                c.depth
+            );
+            assert!(worst < 1e-6, "{region}: gradient error {worst}");
+            // The forces balance: Σ vertex directions = −node direction.
+            let sum = c.vertex_directions.iter().fold(c.node_direction, |s, &v| s + v);
+            assert!(sum.norm() < 1e-12, "{region}: {sum:?}");
+        }
+        // In front of the plane, or beyond the 45° bevel of an edge: no penetration.
+        assert!(face_penetration(Vec3::new(0.1, 0.08, 0.0) + normal * 0.01, t).is_none());
+        assert!(face_penetration(Vec3::new(0.1, -0.05, 0.0) - normal * 0.03, t).is_none());
     }
 
     #[test]

@@ -7,7 +7,8 @@
 //! body's momentum changes by exactly Σ F (the mass matrix reproduces constant fields).
 
 use super::force::{
-    effective_modulus, friction_damping, hertz_stiffness, normal_force, ContactMaterial, Elastic,
+    effective_modulus, friction_damping, hertz_energy, hertz_stiffness, normal_force, ContactMaterial,
+    Elastic,
 };
 use super::ContactError;
 use ferrodyn_kernel::ancf::NODE_COORDS;
@@ -185,6 +186,14 @@ impl FlexGroundContact {
     /// Contacts at the last commit.
     pub fn active(&self) -> &[NodeContact] {
         &self.active
+    }
+
+    /// Energy stored in the Hertz springs of the contacts at the last commit (J).
+    pub fn elastic_energy(&self) -> f64 {
+        self.active
+            .iter()
+            .map(|c| hertz_energy(self.stiffness, c.penetration))
+            .sum()
     }
 
     /// Contacts at the last force evaluation (what the forces just applied came from).

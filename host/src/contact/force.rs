@@ -173,6 +173,14 @@ pub fn normal_force(k: f64, chi: f64, delta: f64, delta_rate: f64, impact_speed:
     (k * delta * delta.sqrt() * (1.0 + chi * delta_rate / impact_speed)).max(0.0)
 }
 
+/// Energy of a Hertz spring K δ^{3/2} compressed by δ: ∫₀^δ K x^{3/2} dx = (2/5) K δ^{5/2} (J).
+pub fn hertz_energy(k: f64, delta: f64) -> f64 {
+    if delta <= 0.0 {
+        return 0.0;
+    }
+    0.4 * k * delta * delta * delta.sqrt()
+}
+
 /// Regularized Coulomb friction −μ F_n v_t / max(|v_t|, v_reg) (on the body whose tangential
 /// slip velocity is `slip`).
 pub fn friction_force(mu: f64, normal: f64, slip: [f64; 3], v_reg: f64) -> [f64; 3] {
