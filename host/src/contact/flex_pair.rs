@@ -3,11 +3,11 @@
 //!
 //! Every evaluation refits the boxes of the boundary triangles (current vertex positions,
 //! grown by the largest depth searched) and of the surface nodes, and sweeps them
-//! ([`SweepAndPrune`]); each node of one part found in a triangle box of another part is
-//! projected on the flat triangle through the current vertices. The force on the node enters
-//! its position coordinates; its reaction enters the face's element through the shape
-//! functions at the contact point's reference position, Sᵀ(X) F, so the pair conserves
-//! momentum exactly (partition of unity of the value functions).
+//! ([`SweepAndPrune`]). A node touches another body at its deepest [`face_penetration`] behind
+//! that body's faces that face it: continuous as the node slides across face edges or off a
+//! free edge, so the Hertz force has a potential, and the forces on the node and on the face's
+//! vertices are that potential's gradients (energy conserved without damping and friction,
+//! momentum exactly).
 
 use super::broad::{Aabb, SweepAndPrune};
 use super::flexible::surface_faces;
@@ -15,7 +15,7 @@ use super::force::{
     effective_modulus, friction_force, hertz_energy, hertz_stiffness, normal_force, ContactMaterial, Elastic,
 };
 use super::ContactError;
-use ferrodyn_kernel::ancf::{TetShape, NODE_COORDS, SHAPE_FUNCTIONS};
+use ferrodyn_kernel::ancf::NODE_COORDS;
 use ferrodyn_kernel::flex::FlexExternalForces;
 use ferrodyn_kernel::math::Vec3;
 use parry3d_f64::math::Vector;
@@ -23,22 +23,20 @@ use parry3d_f64::query::PointQueryWithLocation;
 use parry3d_f64::shape::{Triangle, TrianglePointLocation};
 use std::collections::HashMap;
 
-/// A surface point of one part (a node, or a point on a face) pressed into a face of another.
+/// A surface node of one part pressed into a face of another.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct NodeFaceContact {
-    /// The node, or for a point on a face that face's first vertex (it names the body).
+    /// The node.
     pub node: usize,
-    /// Index of the point in [`FlexPairContact::probes`].
-    pub probe: usize,
     /// Index of the face in [`FlexPairContact::faces`].
     pub face: usize,
     /// Penetration below the face (m).
     pub penetration: f64,
-    /// Unit direction of the normal force on the point (out of the face's body).
+    /// Unit direction of the normal force on the node (out of the face's body).
     pub normal: [f64; 3],
-    /// Normal force on the point (N).
+    /// Normal force on the node (N).
     pub normal_force: f64,
-    /// Force on the point (N, global); the face gets the opposite.
+    /// Force on the node (N, global); the face gets the opposite.
     pub force: [f64; 3],
 }
 
@@ -61,16 +59,13 @@ pub struct GroupLaw {
 /// or the bodies of a scene merged into one model).
 pub struct FlexPairContact {
     faces: Vec<([usize; 3], usize)>,
-    connectivity: Vec<[usize; 4]>,
-    reference: Vec<[f64; 3]>,
-    shapes: Vec<TetShape<f64>>,
     group: Vec<usize>,
     group_count: usize,
     /// Law of (node group, face group) at `node_group * group_count + face_group`.
     laws: Vec<Option<GroupLaw>>,
     max_depth: f64,
-    probes: Vec<Probe>,
-    /// Flores impact speed v₀ of each touching (probe, other body).
+    surface_nodes: Vec<SurfaceNode>,
+    /// Flores impact speed v₀ of each touching (node, other body).
     impact: HashMap<(usize, usize), f64>,
     sweep: SweepAndPrune,
     boxes: Vec<Aabb>,
@@ -83,85 +78,12 @@ pub struct FlexPairContact {
     active: Vec<NodeFaceContact>,
 }
 
-/// Which points of a body's surface are tested against the faces of the other bodies.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Proximity {
-    /// Every surface node, as a Hertz sphere of the node radius (node-to-surface).
-    #[default]
-    NodeToSurface,
-    /// Three points on every surface face (the degree-2 triangle rule at barycentric
-    /// (2/3, 1/6, 1/6)), placed and loaded through their element's ANCF shape functions; each
-    /// carries the Hertz law scaled by its third of the face's area over the body's mean
-    /// surface area per node, so a uniform press takes the same total force as node-to-surface
-    /// (surface-to-surface: curved faces and faces larger than the other body's are sampled
-    /// inside, not only at their corners).
-    SurfaceToSurface,
-}
-
-/// A point of a body's surface tested against the faces of the others.
+/// A surface node tested against the faces of the other bodies.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Probe {
-    /// Where the point is.
-    pub at: ProbeAt,
-    /// Its body (group).
-    pub group: usize,
-    /// Factor on the Hertz stiffness (1 for a node, its area share for a face point).
-    pub share: f64,
-}
-
-/// Where a [`Probe`] is.
-#[derive(Clone, Debug, PartialEq)]
-pub enum ProbeAt {
-    /// A surface node, with the faces around it (their normals give its own).
-    Node {
-        /// The node.
-        node: usize,
-        /// Indices of the faces around it.
-        faces: Vec<usize>,
-    },
-    /// A point on a surface face: r = Σₖ sₖ eₖ over its element's coordinates.
-    Face {
-        /// Index of the face.
-        face: usize,
-        /// The element's nodes.
-        nodes: [usize; 4],
-        /// Its shape-function values at the point's reference position.
-        shape: [f64; SHAPE_FUNCTIONS],
-    },
-}
-
-impl Probe {
-    /// Position (from the coordinates `e`) or velocity (from `ė`) of the point.
-    fn interpolate(&self, x: &[f64]) -> Vec3<f64> {
-        let at = |i: usize| x.get(i..i + 3).map_or(Vec3::ZERO, v3);
-        match &self.at {
-            ProbeAt::Node { node, .. } => at(NODE_COORDS * node),
-            ProbeAt::Face { nodes, shape, .. } => shape.iter().enumerate().fold(Vec3::ZERO, |r, (k, sk)| {
-                r + at(NODE_COORDS * nodes[k / 4] + 3 * (k % 4)) * *sk
-            }),
-        }
-    }
-
-    /// Adds force `f` on the point into the generalized force `out` (Sᵀ f: for a node its
-    /// position coordinates).
-    fn apply(&self, f: [f64; 3], out: &mut [f64]) {
-        match &self.at {
-            ProbeAt::Node { node, .. } => add_scaled(out, NODE_COORDS * node, 1.0, f),
-            ProbeAt::Face { nodes, shape, .. } => {
-                for (k, sk) in shape.iter().enumerate() {
-                    add_scaled(out, NODE_COORDS * nodes[k / 4] + 3 * (k % 4), *sk, f);
-                }
-            }
-        }
-    }
-
-    /// A node naming the point's body.
-    fn node(&self, faces: &[([usize; 3], usize)]) -> usize {
-        match &self.at {
-            ProbeAt::Node { node, .. } => *node,
-            ProbeAt::Face { face, .. } => faces[*face].0[0],
-        }
-    }
+struct SurfaceNode {
+    node: usize,
+    /// The faces around it (their normals give its own).
+    faces: Vec<usize>,
 }
 
 /// The deepest penetration of a node into one other body's faces.
@@ -337,19 +259,14 @@ impl FlexPairContact {
                 format!("{} node groups for {} nodes", group.len(), reference.len()),
             ));
         }
-        let mut shapes = Vec::with_capacity(connectivity.len());
-        for (e, tet) in connectivity.iter().enumerate() {
-            let vertex = |k: usize| reference.get(tet[k]).map(|p| Vec3::from_array(*p));
-            let (Some(a), Some(b), Some(c), Some(d)) = (vertex(0), vertex(1), vertex(2), vertex(3)) else {
-                return Err(ContactError::invalid(
-                    item,
-                    format!("element {e} refers to a missing node"),
-                ));
-            };
-            shapes.push(
-                TetShape::new([a, b, c, d])
-                    .map_err(|err| ContactError::invalid(item, format!("element {e}: {err:?}")))?,
-            );
+        if let Some(e) = connectivity
+            .iter()
+            .position(|t| t.iter().any(|&n| n >= reference.len()))
+        {
+            return Err(ContactError::invalid(
+                item,
+                format!("element {e} refers to a missing node"),
+            ));
         }
         let group_count = group.iter().max().map_or(0, |g| g + 1);
         let mut laws = Vec::with_capacity(group_count * group_count);
@@ -372,14 +289,11 @@ impl FlexPairContact {
         let faces = surface_faces(connectivity, |n| reference[n]);
         let mut contact = Self {
             faces,
-            connectivity: connectivity.to_vec(),
-            reference: reference.to_vec(),
-            shapes,
             group,
             group_count,
             laws,
             max_depth,
-            probes: Vec::new(),
+            surface_nodes: Vec::new(),
             impact: HashMap::new(),
             sweep: SweepAndPrune::default(),
             boxes: Vec::new(),
@@ -390,73 +304,19 @@ impl FlexPairContact {
             last: Vec::new(),
             active: Vec::new(),
         };
-        contact.probes = contact.probes_for(Proximity::NodeToSurface);
-        Ok(contact)
-    }
-
-    /// The same contact with the surface points `proximity` selects.
-    pub fn with_proximity(mut self, proximity: Proximity) -> Self {
-        self.probes = self.probes_for(proximity);
-        self.impact.clear();
-        self
-    }
-
-    fn probes_for(&self, proximity: Proximity) -> Vec<Probe> {
-        let group_of = |n: usize| self.group.get(n).copied().unwrap_or(0);
-        let mut nodes: Vec<usize> = self.faces.iter().flat_map(|(f, _)| *f).collect();
+        let mut nodes: Vec<usize> = contact.faces.iter().flat_map(|(f, _)| *f).collect();
         nodes.sort_unstable();
         nodes.dedup();
-        match proximity {
-            Proximity::NodeToSurface => nodes
-                .iter()
-                .map(|&node| Probe {
-                    at: ProbeAt::Node {
-                        node,
-                        faces: (0..self.faces.len())
-                            .filter(|&f| self.faces[f].0.contains(&node))
-                            .collect(),
-                    },
-                    group: group_of(node),
-                    share: 1.0,
-                })
-                .collect(),
-            Proximity::SurfaceToSurface => {
-                let x = |n: usize| Vec3::from_array(self.reference[n]);
-                let area = |f: &[usize; 3]| 0.5 * (x(f[1]) - x(f[0])).cross(x(f[2]) - x(f[0])).norm();
-                // Mean surface area per surface node of each body.
-                let mut per_node = vec![(0.0, 0usize); self.group_count];
-                for (f, _) in &self.faces {
-                    per_node[group_of(f[0])].0 += area(f);
-                }
-                for &n in &nodes {
-                    per_node[group_of(n)].1 += 1;
-                }
-                let mut probes = Vec::with_capacity(3 * self.faces.len());
-                for (face, (f, element)) in self.faces.iter().enumerate() {
-                    let (Some(shape), Some(tet)) =
-                        (self.shapes.get(*element), self.connectivity.get(*element))
-                    else {
-                        continue;
-                    };
-                    let (total, count) = per_node[group_of(f[0])];
-                    let share = area(f) / 3.0 / (total / count.max(1) as f64);
-                    for k in 0..3 {
-                        let w = [0, 1, 2].map(|i| if i == k { 2.0 / 3.0 } else { 1.0 / 6.0 });
-                        let point = x(f[0]) * w[0] + x(f[1]) * w[1] + x(f[2]) * w[2];
-                        probes.push(Probe {
-                            at: ProbeAt::Face {
-                                face,
-                                nodes: *tet,
-                                shape: shape.values(point),
-                            },
-                            group: group_of(f[0]),
-                            share,
-                        });
-                    }
-                }
-                probes
-            }
-        }
+        contact.surface_nodes = nodes
+            .into_iter()
+            .map(|node| SurfaceNode {
+                node,
+                faces: (0..contact.faces.len())
+                    .filter(|&f| contact.faces[f].0.contains(&node))
+                    .collect(),
+            })
+            .collect();
+        Ok(contact)
     }
 
     /// Boundary faces (vertices, owning element).
@@ -466,10 +326,6 @@ impl FlexPairContact {
     /// Group (part or body) of every node.
     pub fn groups(&self) -> &[usize] {
         &self.group
-    }
-    /// The surface points tested.
-    pub fn probes(&self) -> &[Probe] {
-        &self.probes
     }
     /// Contacts at the last commit.
     pub fn active(&self) -> &[NodeFaceContact] {
@@ -517,13 +373,13 @@ impl FlexPairContact {
             }
             self.boxes.push(bx);
         }
-        for probe in &self.probes {
-            let p = probe.interpolate(e).to_array();
+        for s in &self.surface_nodes {
+            let p = pos(s.node).unwrap_or(Vec3::ZERO).to_array();
             self.boxes.push(Aabb { min: p, max: p });
         }
         self.sweep.pairs(&self.boxes, &mut self.pairs);
         let face_count = self.faces.len();
-        // (probe, face) candidates, grouped by probe in a fixed order.
+        // (surface node slot, face) candidates, grouped by node in a fixed order.
         self.candidates.clear();
         self.candidates.extend(
             self.pairs
@@ -537,15 +393,9 @@ impl FlexPairContact {
         while start < self.candidates.len() {
             let slot = self.candidates[start].0;
             let end = start + self.candidates[start..].partition_point(|c| c.0 == slot);
-            let probe = &self.probes[slot];
-            let own_normal = match &probe.at {
-                ProbeAt::Node { faces, .. } => {
-                    faces.iter().fold(Vec3::ZERO, |s, &f| s + self.face_normals[f])
-                }
-                ProbeAt::Face { face, .. } => self.face_normals[*face],
-            };
-            let (p, node) = (probe.interpolate(e), probe.node(&self.faces));
-            if let Some(own_normal) = own_normal.normalized() {
+            let (node, around) = (self.surface_nodes[slot].node, &self.surface_nodes[slot].faces);
+            let own_normal = around.iter().fold(Vec3::ZERO, |s, &f| s + self.face_normals[f]);
+            if let (Some(p), Some(own_normal)) = (pos(node), own_normal.normalized()) {
                 // One contact per (point, other body): its deepest penetration behind that
                 // body's faces that face the point (normals against its own; side faces of a
                 // block under a node pressing its top are left out). The maximum of
@@ -584,7 +434,7 @@ impl FlexPairContact {
         }
     }
 
-    /// The Hertz–Flores–Coulomb contact of probe `slot` with its deepest penetration `found`
+    /// The Hertz–Flores–Coulomb contact of surface node `slot` with its deepest penetration `found`
     /// of another body's faces, unless deeper than searched.
     fn contact(
         &mut self,
@@ -595,8 +445,7 @@ impl FlexPairContact {
         touching: &mut Vec<(usize, usize)>,
     ) {
         let verts = self.faces[found.face].0;
-        let probe = &self.probes[slot];
-        let node = probe.node(&self.faces);
+        let node = self.surface_nodes[slot].node;
         let Some(law) = self.law(node, verts[0]) else {
             return;
         };
@@ -613,9 +462,9 @@ impl FlexPairContact {
             ed.get(NODE_COORDS * n..NODE_COORDS * n + 3)
                 .map_or(Vec3::ZERO, v3)
         };
-        let v_probe = probe.interpolate(ed);
+        let v_node = vel(node);
         // δ̇ = ∂δ/∂p·ṗ + Σ ∂δ/∂xᵢ·ẋᵢ, so the Flores damper only dissipates.
-        let rate = -node_direction.dot(v_probe)
+        let rate = -node_direction.dot(v_node)
             - (0..3)
                 .map(|i| vertex_directions[i].dot(vel(verts[i])))
                 .sum::<f64>();
@@ -633,13 +482,13 @@ impl FlexPairContact {
         if commit {
             touching.push(key);
         }
-        let f = probe.share * normal_force(law.stiffness, law.chi, depth, rate, v0);
-        // Friction against the face's material point under the probe, across the normal.
+        let f = normal_force(law.stiffness, law.chi, depth, rate, v0);
+        // Friction against the face's material point under the node, across the normal.
         let Some(n) = node_direction.normalized() else {
             return;
         };
         let v_face = vel(verts[0]) * w[0] + vel(verts[1]) * w[1] + vel(verts[2]) * w[2];
-        let rel = v_probe - v_face;
+        let rel = v_node - v_face;
         let slip = rel - n * rel.dot(n);
         let normal_on_node = node_direction * f;
         let ft = Vec3::from_array(friction_force(
@@ -652,7 +501,6 @@ impl FlexPairContact {
         self.last.push((
             NodeFaceContact {
                 node,
-                probe: slot,
                 face: found.face,
                 penetration: depth,
                 normal: n.to_array(),
@@ -669,12 +517,12 @@ impl FlexPairContact {
         self.evaluate(e, ed, true);
     }
 
-    /// Adds the forces of the last evaluation into the generalized force `out`: on the probe
-    /// through its shape functions, on the face's vertices by the gradients of the
-    /// penetration (friction by the barycentric weights of the face point under the probe).
+    /// Adds the forces of the last evaluation into the generalized force `out`: on the node's
+    /// position coordinates and on the face's vertices' by the gradients of the penetration
+    /// (friction by the barycentric weights of the face point under the node).
     fn scatter(&self, out: &mut [f64]) {
         for (c, on_vertex) in &self.last {
-            self.probes[c.probe].apply(c.force, out);
+            add_scaled(out, NODE_COORDS * c.node, 1.0, c.force);
             for (&vertex, &force) in self.faces[c.face].0.iter().zip(on_vertex) {
                 add_scaled(out, NODE_COORDS * vertex, 1.0, force);
             }
@@ -732,27 +580,6 @@ impl FlexExternalForces<f64> for FlexContacts {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ferrodyn_kernel::ancf::reference_coordinates;
-
-    #[test]
-    fn shape_function_k_multiplies_element_vector_k() {
-        // The layout `scatter` relies on: r(X) = Σ_k s_k(X) e[3k..3k+3] with the element's
-        // reference coordinates reproduces X (Kronecker and gradient identity).
-        let v = [
-            Vec3::new(0.0, 0.0, 0.0),
-            Vec3::new(0.2, 0.0, 0.0),
-            Vec3::new(0.0, 0.1, 0.0),
-            Vec3::new(0.0, 0.0, 0.3),
-        ];
-        let shape = TetShape::new(v).unwrap();
-        let e = reference_coordinates(&v);
-        let x = Vec3::new(0.05, 0.02, 0.07);
-        let s = shape.values(x);
-        let r = (0..SHAPE_FUNCTIONS).fold(Vec3::ZERO, |acc, k| acc + v3(&e[3 * k..3 * k + 3]) * s[k]);
-        assert!((r - x).norm() < 1e-12, "{r:?}");
-        // Partition of unity of the value functions: Σ_i s_{4i} = 1.
-        assert!(((0..4).map(|i| s[4 * i]).sum::<f64>() - 1.0).abs() < 1e-12);
-    }
 
     #[test]
     fn face_penetration_gradients_match_finite_differences() {
