@@ -512,6 +512,43 @@ mod tests {
         assert_eq!(pairs, brute_self_pairs(&boxes));
     }
 
+    /// Any coordinates, NaN and infinities included, half of them from a small range so boxes
+    /// overlap often.
+    fn any_aabb() -> impl proptest::strategy::Strategy<Value = Aabb> {
+        use proptest::prelude::*;
+        proptest::array::uniform6(prop_oneof![any::<f64>(), -3.0..3.0f64]).prop_map(|c| Aabb {
+            min: [c[0], c[1], c[2]],
+            max: [c[3], c[4], c[5]],
+        })
+    }
+
+    proptest::proptest! {
+        /// Arbitrary (also inverted, NaN or infinite) boxes: no panic, same answers as brute force.
+        #[test]
+        fn arbitrary_boxes_match_brute_force(
+            boxes in proptest::collection::vec(any_aabb(), 0..40),
+            moved in proptest::collection::vec(any_aabb(), 0..40),
+            query in any_aabb(),
+        ) {
+            let mut tree = AabbTree::build(&boxes);
+            let mut items = Vec::new();
+            tree.overlapping(&query, &mut items);
+            proptest::prop_assert_eq!(&items, &brute_overlapping(&boxes, &query));
+            let mut pairs = Vec::new();
+            tree.self_pairs(&mut pairs);
+            proptest::prop_assert_eq!(&pairs, &brute_self_pairs(&boxes));
+            let other = AabbTree::build(&moved);
+            tree.pairs_with(&other, &mut pairs);
+            proptest::prop_assert_eq!(&pairs, &brute_pairs(&boxes, &moved));
+            if tree.refit(&moved).is_ok() {
+                tree.overlapping(&query, &mut items);
+                proptest::prop_assert_eq!(&items, &brute_overlapping(&moved, &query));
+            } else {
+                proptest::prop_assert_ne!(boxes.len(), moved.len());
+            }
+        }
+    }
+
     #[test]
     fn refit_with_wrong_count_is_an_error_and_keeps_the_tree() {
         let mut rng = Lcg(1);
