@@ -3,6 +3,7 @@
 //! forces inside the kernel's dynamics at every integrator stage (see [`ContactWorld`]).
 
 pub mod broad;
+pub mod bvh;
 pub mod flex_pair;
 pub mod flexible;
 pub mod force;
