@@ -4,7 +4,7 @@
 //! then find every triangle–node box overlap
 //! - `bvh`: refit the `AabbTree` built once over the triangles, one `overlapping` query per node;
 //! - `sweep`: `SweepAndPrune::pairs` over the triangle and node boxes together (what
-//!   `flex_pair` does today), keeping the triangle–node pairs.
+//!   `flex_pair` did before it switched to the tree), keeping the triangle–node pairs.
 //!
 //! Both find the same pairs (checked at setup). Figures of merit, from one run (the machine is
 //! shared and noisy: only ratios within a run count): the ratio sweep/bvh per size, and the
@@ -23,7 +23,7 @@
 //! for the tree (O(n) refit + n·O(log n + hits) queries). The sweep is superlinear because the
 //! cube's flat faces x = 0 and x = 1 give 2·n² triangle boxes of zero x extent, all open at the
 //! same time, and it also enumerates every triangle–triangle pair of neighbours, which
-//! `flex_pair` then throws away.
+//! a contact would throw away.
 //!
 //! Run: `cargo bench --bench flex_surface_broadphase`
 

@@ -1,15 +1,16 @@
 //! Contact between the disconnected parts of one flexible model (two ANCF bodies meshed into
 //! one model, e.g. two blocks): node-to-surface Hertz–Flores–Coulomb.
 //!
-//! Every evaluation refits the boxes of the boundary triangles (current vertex positions,
-//! grown by the largest depth searched) and of the surface nodes, and sweeps them
-//! ([`SweepAndPrune`]). A node touches another body at its deepest [`face_penetration`] behind
+//! Every evaluation refits an [`AabbTree`] over the boxes of the boundary triangles (current
+//! vertex positions, grown by the largest depth searched) and queries it at every surface
+//! node. A node touches another body at its deepest [`face_penetration`] behind
 //! that body's faces that face it: continuous as the node slides across face edges or off a
 //! free edge, so the Hertz force has a potential, and the forces on the node and on the face's
 //! vertices are that potential's gradients (energy conserved without damping and friction,
 //! momentum exactly).
 
-use super::broad::{Aabb, SweepAndPrune};
+use super::broad::Aabb;
+use super::bvh::AabbTree;
 use super::flexible::surface_faces;
 use super::force::{
     effective_modulus, friction_force, hertz_energy, hertz_stiffness, normal_force, ContactMaterial, Elastic,
@@ -67,10 +68,9 @@ pub struct FlexPairContact {
     surface_nodes: Vec<SurfaceNode>,
     /// Flores impact speed v₀ of each touching (node, other body).
     impact: HashMap<(usize, usize), f64>,
-    sweep: SweepAndPrune,
+    tree: AabbTree,
     boxes: Vec<Aabb>,
-    pairs: Vec<(usize, usize)>,
-    candidates: Vec<(usize, usize)>,
+    near: Vec<usize>,
     face_normals: Vec<Vec3<f64>>,
     deepest: Vec<Deepest>,
     /// Contacts of the last evaluation with the forces on their face's vertices.
@@ -295,10 +295,9 @@ impl FlexPairContact {
             max_depth,
             surface_nodes: Vec::new(),
             impact: HashMap::new(),
-            sweep: SweepAndPrune::default(),
+            tree: AabbTree::default(),
             boxes: Vec::new(),
-            pairs: Vec::new(),
-            candidates: Vec::new(),
+            near: Vec::new(),
             face_normals: Vec::new(),
             deepest: Vec::new(),
             last: Vec::new(),
@@ -373,35 +372,28 @@ impl FlexPairContact {
             }
             self.boxes.push(bx);
         }
-        for s in &self.surface_nodes {
-            let p = pos(s.node).unwrap_or(Vec3::ZERO).to_array();
-            self.boxes.push(Aabb { min: p, max: p });
+        // The tree is built over the faces at the first evaluation (the topology never
+        // changes) and refitted afterwards.
+        if self.tree.len() != self.boxes.len() || self.tree.refit(&self.boxes).is_err() {
+            self.tree = AabbTree::build(&self.boxes);
         }
-        self.sweep.pairs(&self.boxes, &mut self.pairs);
-        let face_count = self.faces.len();
-        // (surface node slot, face) candidates, grouped by node in a fixed order.
-        self.candidates.clear();
-        self.candidates.extend(
-            self.pairs
-                .iter()
-                .filter(|&&(i, j)| i < face_count && j >= face_count)
-                .map(|&(face, j)| (j - face_count, face)),
-        );
-        self.candidates.sort_unstable();
+        let mut near = std::mem::take(&mut self.near);
         let mut touching = Vec::new();
-        let mut start = 0;
-        while start < self.candidates.len() {
-            let slot = self.candidates[start].0;
-            let end = start + self.candidates[start..].partition_point(|c| c.0 == slot);
+        for slot in 0..self.surface_nodes.len() {
+            let Some(p) = pos(self.surface_nodes[slot].node) else {
+                continue;
+            };
+            let at = p.to_array();
+            self.tree.overlapping(&Aabb { min: at, max: at }, &mut near);
             let (node, around) = (self.surface_nodes[slot].node, &self.surface_nodes[slot].faces);
             let own_normal = around.iter().fold(Vec3::ZERO, |s, &f| s + self.face_normals[f]);
-            if let (Some(p), Some(own_normal)) = (pos(node), own_normal.normalized()) {
+            if let Some(own_normal) = own_normal.normalized() {
                 // One contact per (point, other body): its deepest penetration behind that
                 // body's faces that face the point (normals against its own; side faces of a
                 // block under a node pressing its top are left out). The maximum of
                 // continuous penetrations is continuous, and no face is counted twice.
                 self.deepest.clear();
-                for &(_, face) in &self.candidates[start..end] {
+                for &face in &near {
                     let (verts, _) = self.faces[face];
                     if self.law(node, verts[0]).is_none() || self.face_normals[face].dot(own_normal) >= 0.0 {
                         continue;
@@ -426,8 +418,8 @@ impl FlexPairContact {
                     self.contact(slot, found, ed, commit, &mut touching);
                 }
             }
-            start = end;
         }
+        self.near = near;
         if commit {
             self.impact.retain(|k, _| touching.contains(k));
             self.active = self.last.iter().map(|(c, _)| *c).collect();
