@@ -125,7 +125,7 @@ pub fn face_penetration(p: Vec3<f64>, t: [Vec3<f64>; 3]) -> Option<FacePenetrati
     let area2 = twice_area.norm();
     let n = twice_area.normalized()?;
     let d = -(p - t[0]).dot(n);
-    if !(d > 0.0) {
+    if d.is_nan() || d <= 0.0 {
         return None;
     }
     let q = p + n * d;
@@ -150,7 +150,7 @@ pub fn face_penetration(p: Vec3<f64>, t: [Vec3<f64>; 3]) -> Option<FacePenetrati
         None => (0.0, Vec3::ZERO),
     };
     let depth = d - s;
-    if !(depth > 0.0) {
+    if depth.is_nan() || depth <= 0.0 {
         return None;
     }
     // ∂δ/∂xᵢ = wᵢ(n̂ + t̂) + (d + s)(gᵢ·t̂) n̂ with gᵢ = (xⱼ − x_k) × n̂ / 2A the in-plane gradient
