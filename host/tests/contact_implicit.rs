@@ -191,3 +191,98 @@ fn hht_flexible_block_rests_on_the_ground_with_contact_in_the_tangent() {
     assert!((support / weight - 1.0).abs() < 1e-6, "{support} vs {weight}");
     assert!(speed < 1e-6, "still moving: {speed}");
 }
+
+#[test]
+fn hht_cube_rests_on_a_block_with_node_to_surface_contact() {
+    // Reference: static equilibrium of each body. A 0.512 kg rubber cube (0.08 m, Neo-Hookean
+    // E = 10 MPa) set on the middle of a 2 kg block that rests on the steel ground, both one HHT
+    // body (two parts of one mesh): at rest the node-to-surface forces on the cube carry its
+    // weight m_c g, and the ground carries both, (m_c + m_b) g (elastic forces of a free body
+    // sum to zero). 5 ms steps, 1 s; friction regularized at 5 cm/s as in the block test.
+    use ferrodyn_host::contact::flex_pair::{mesh_parts, FlexPairContact};
+    use ferrodyn_host::contact::flexible::{surface_triangles, FlexGroundContact};
+    use ferrodyn_host::implicit::{FlexBody, HhtFlex, HhtOptions};
+    use ferrodyn_kernel::ancf::Material;
+    use ferrodyn_kernel::models::add_box_mesh;
+    let (youngs, nu, dt) = (1e7, 0.3, 5e-3_f64);
+    let material = Material::neo_hookean(youngs, nu, 1000.0).unwrap();
+    let mut body = FlexBody::new(material, Vec3::new(0.0, 0.0, -G));
+    add_box_mesh(&mut body, Vec3::ZERO, Vec3::new(0.2, 0.1, 0.1), [2, 1, 1]).unwrap();
+    add_box_mesh(
+        &mut body,
+        Vec3::new(0.06, 0.01, 0.1),
+        Vec3::new(0.08, 0.08, 0.08),
+        [1, 1, 1],
+    )
+    .unwrap();
+    let mut hht = HhtFlex::new(body, HhtOptions::hht(-0.1).unwrap()).unwrap();
+    let reference: Vec<[f64; 3]> = hht.body().reference().iter().map(|p| p.to_array()).collect();
+    let connectivity = hht.body().connectivity().to_vec();
+    let rubber = Elastic {
+        youngs_modulus: youngs,
+        poisson_ratio: nu,
+    };
+    let material = ContactMaterial {
+        friction_regularization: 0.05,
+        ..ContactMaterial::plastic()
+    };
+    let surface = surface_triangles(&connectivity, |n| reference[n]);
+    let ground = FlexGroundContact::new(
+        &surface,
+        [0.0; 3],
+        [0.0, 0.0, 1.0],
+        0.05,
+        rubber,
+        Elastic::STEEL,
+        material,
+    )
+    .unwrap();
+    let pair = FlexPairContact::new(&reference, &connectivity, 0.05, 0.03, rubber, material).unwrap();
+    hht.set_ground_contact(ground).unwrap();
+    hht.set_pair_contact(pair).unwrap();
+    let cube = mesh_parts(reference.len(), &connectivity);
+    let cube_part = cube[reference.len() - 1];
+    let (mut iterations, mut deepest) = (0u64, 0.0f64);
+    let steps = (1.0 / dt).round() as usize;
+    for _ in 0..steps {
+        iterations += u64::from(hht.step(dt).unwrap().newton_iterations);
+        let pair = hht.contacts().pair.as_ref().unwrap();
+        deepest = pair.active().iter().fold(deepest, |d, c| d.max(c.penetration));
+    }
+    let contacts = hht.contacts();
+    let pair = contacts.pair.as_ref().unwrap();
+    // Vertical force on the cube: + from its nodes pressed into the block, − from the block's
+    // nodes pressed into its faces.
+    let on_cube: f64 = pair
+        .active()
+        .iter()
+        .map(|c| {
+            if cube[c.node] == cube_part {
+                c.force[2]
+            } else {
+                -c.force[2]
+            }
+        })
+        .sum();
+    let ground: f64 = contacts.ground[0].active().iter().map(|c| c.normal_force).sum();
+    let cube_weight = 1000.0 * 0.08f64.powi(3) * G;
+    let speed = hht.rates().chunks(12).fold(0.0f64, |m, v| {
+        m.max(v[..3].iter().map(|x| x * x).sum::<f64>().sqrt())
+    });
+    println!(
+        "HHT cube on block: cube carried {on_cube:.6} N vs {:.6} N ({:+.1e}), ground {ground:.6} N vs {:.6} N ({:+.1e}), {} contacts, deepest {deepest:.3e} m, {:.2} Newton iterations a step, max node speed {speed:.1e} m/s",
+        cube_weight,
+        on_cube / cube_weight - 1.0,
+        cube_weight + 2.0 * G,
+        ground / (cube_weight + 2.0 * G) - 1.0,
+        pair.active().len(),
+        iterations as f64 / steps as f64
+    );
+    assert!((on_cube / cube_weight - 1.0).abs() < 1e-6, "cube: {on_cube}");
+    assert!(
+        (ground / (cube_weight + 2.0 * G) - 1.0).abs() < 1e-6,
+        "ground: {ground}"
+    );
+    // At rest: far below the speed g h a node would gain in one step unsupported.
+    assert!(speed < 1e-3 * G * dt, "still moving: {speed}");
+}

@@ -13,7 +13,8 @@ use super::broad::Aabb;
 use super::bvh::AabbTree;
 use super::flexible::surface_faces;
 use super::force::{
-    effective_modulus, friction_force, hertz_energy, hertz_stiffness, normal_force, ContactMaterial, Elastic,
+    effective_modulus, friction_damping, friction_force, hertz_energy, hertz_stiffness, normal_force,
+    normal_force_derivatives, ContactMaterial, Elastic,
 };
 use super::ContactError;
 use ferrodyn_kernel::ancf::NODE_COORDS;
@@ -58,6 +59,7 @@ pub struct GroupLaw {
 
 /// Node-to-surface contact between groups of nodes of a flexible model (the parts of a mesh,
 /// or the bodies of a scene merged into one model).
+#[derive(Clone)]
 pub struct FlexPairContact {
     faces: Vec<([usize; 3], usize)>,
     group: Vec<usize>,
@@ -75,7 +77,32 @@ pub struct FlexPairContact {
     deepest: Vec<Deepest>,
     /// Contacts of the last evaluation with the forces on their face's vertices.
     last: Vec<(NodeFaceContact, [[f64; 3]; 3])>,
+    tangents: Vec<PairTangent>,
     active: Vec<NodeFaceContact>,
+}
+
+/// What an implicit tangent needs of one node–face contact: the generalized force on
+/// participant a (the node, then the face's vertices) is f(δ, δ̇)·Dₐ plus friction ωₐ·F_t, so
+/// −∂Qₐ/∂x_b = k_n Dₐ D_bᵀ and −∂Qₐ/∂v_b = c_n Dₐ D_bᵀ + c_t ωₐ ω_b (I − n nᵀ − d dᵀ) (the
+/// curvature of δ is left out).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PairTangent {
+    /// The node and the face's three vertices.
+    pub nodes: [usize; 4],
+    /// Dₐ = −∂δ/∂xₐ of each.
+    pub directions: [[f64; 3]; 4],
+    /// ωₐ: the slip velocity is Σ ωₐ vₐ (1 for the node, minus the barycentric weights).
+    pub slip_weights: [f64; 4],
+    /// ∂f/∂δ (N/m).
+    pub normal_stiffness: f64,
+    /// ∂f/∂δ̇ (N·s/m).
+    pub normal_damping: f64,
+    /// μ f / max(|v_t|, v_reg) (N·s/m).
+    pub friction_damping: f64,
+    /// Unit normal direction of the force on the node.
+    pub normal: [f64; 3],
+    /// Unit slip direction while sliding, zero while sticking.
+    pub sliding_direction: [f64; 3],
 }
 
 /// A surface node tested against the faces of the other bodies.
@@ -301,6 +328,7 @@ impl FlexPairContact {
             face_normals: Vec::new(),
             deepest: Vec::new(),
             last: Vec::new(),
+            tangents: Vec::new(),
             active: Vec::new(),
         };
         let mut nodes: Vec<usize> = contact.faces.iter().flat_map(|(f, _)| *f).collect();
@@ -331,6 +359,11 @@ impl FlexPairContact {
         &self.active
     }
 
+    /// Tangent data of the contacts of the last force evaluation.
+    pub fn evaluated_tangents(&self) -> &[PairTangent] {
+        &self.tangents
+    }
+
     /// Energy stored in the Hertz springs of the contacts at the last commit,
     /// Σ (2/5) K δ^{5/2} (J): the potential of the elastic part of the normal force.
     pub fn elastic_energy(&self) -> f64 {
@@ -349,8 +382,8 @@ impl FlexPairContact {
         self.laws.get(a * self.group_count + b).copied().flatten()
     }
 
-    fn evaluate(&mut self, e: &[f64], ed: &[f64], commit: bool) {
-        self.last.clear();
+    /// Face normals and the face tree at the positions `e`.
+    fn refit(&mut self, e: &[f64]) {
         let pos = |n: usize| e.get(NODE_COORDS * n..NODE_COORDS * n + 3).map(v3);
         // Current faces: twice-area normals (area-weighted in the node normals) and boxes grown
         // by the deepest penetration searched.
@@ -377,6 +410,38 @@ impl FlexPairContact {
         if self.tree.len() != self.boxes.len() || self.tree.refit(&self.boxes).is_err() {
             self.tree = AabbTree::build(&self.boxes);
         }
+    }
+
+    /// The (surface node, face vertex) pairs of different bodies that may meet at the positions
+    /// `e` (the node within the face's box grown by the deepest penetration searched): what an
+    /// implicit matrix must couple.
+    pub fn couplings(&mut self, e: &[f64]) -> Vec<(usize, usize)> {
+        self.refit(e);
+        let mut out = Vec::new();
+        let mut near = Vec::new();
+        for s in &self.surface_nodes {
+            let Some(p) = e.get(NODE_COORDS * s.node..NODE_COORDS * s.node + 3) else {
+                continue;
+            };
+            let at = [p[0], p[1], p[2]];
+            self.tree.overlapping(&Aabb { min: at, max: at }, &mut near);
+            for &face in &near {
+                let verts = self.faces[face].0;
+                if self.law(s.node, verts[0]).is_some() {
+                    out.extend(verts.map(|v| (s.node, v)));
+                }
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    fn evaluate(&mut self, e: &[f64], ed: &[f64], commit: bool) {
+        self.last.clear();
+        self.tangents.clear();
+        self.refit(e);
+        let pos = |n: usize| e.get(NODE_COORDS * n..NODE_COORDS * n + 3).map(v3);
         let mut near = std::mem::take(&mut self.near);
         let mut touching = Vec::new();
         for slot in 0..self.surface_nodes.len() {
@@ -461,14 +526,14 @@ impl FlexPairContact {
                 .map(|i| vertex_directions[i].dot(vel(verts[i])))
                 .sum::<f64>();
         let key = (slot, found.group);
-        let v0 = match self.impact.get(&key) {
-            Some(&v0) => v0,
+        let (v0, v0_follows_rate) = match self.impact.get(&key) {
+            Some(&v0) => (v0, false),
             None => {
                 let v0 = rate.max(law.material.min_impact_speed);
                 if commit {
                     self.impact.insert(key, v0);
                 }
-                v0
+                (v0, rate > law.material.min_impact_speed)
             }
         };
         if commit {
@@ -490,6 +555,34 @@ impl FlexPairContact {
             law.material.friction_regularization,
         ));
         let on_vertex = [0, 1, 2].map(|i| (vertex_directions[i] * f - ft * w[i]).to_array());
+        let (normal_stiffness, normal_damping) =
+            normal_force_derivatives(law.stiffness, law.chi, depth, rate, v0, v0_follows_rate);
+        let slip_speed = slip.norm();
+        let v_reg = law.material.friction_regularization;
+        self.tangents.push(PairTangent {
+            nodes: [node, verts[0], verts[1], verts[2]],
+            directions: [
+                node_direction.to_array(),
+                vertex_directions[0].to_array(),
+                vertex_directions[1].to_array(),
+                vertex_directions[2].to_array(),
+            ],
+            slip_weights: [1.0, -w[0], -w[1], -w[2]],
+            normal_stiffness,
+            normal_damping,
+            friction_damping: friction_damping(
+                law.material.friction,
+                normal_on_node.norm(),
+                slip_speed,
+                v_reg,
+            ),
+            normal: n.to_array(),
+            sliding_direction: if slip_speed > v_reg {
+                (slip * (1.0 / slip_speed)).to_array()
+            } else {
+                [0.0; 3]
+            },
+        });
         self.last.push((
             NodeFaceContact {
                 node,
@@ -530,7 +623,7 @@ impl FlexExternalForces<f64> for FlexPairContact {
 }
 
 /// Ground and part-to-part contact of one flexible model, as one hook.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct FlexContacts {
     /// Nodes against ground planes (one entry per body and plane).
     pub ground: Vec<super::flexible::FlexGroundContact>,

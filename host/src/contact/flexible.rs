@@ -7,8 +7,8 @@
 //! body's momentum changes by exactly Σ F (the mass matrix reproduces constant fields).
 
 use super::force::{
-    effective_modulus, friction_damping, hertz_energy, hertz_stiffness, normal_force, ContactMaterial,
-    Elastic,
+    effective_modulus, friction_damping, hertz_energy, hertz_stiffness, normal_force,
+    normal_force_derivatives, ContactMaterial, Elastic,
 };
 use super::ContactError;
 use ferrodyn_kernel::ancf::NODE_COORDS;
@@ -228,20 +228,8 @@ impl FlexGroundContact {
                 }
             };
             let f_n = normal_force(self.stiffness, self.chi, depth, rate, v0);
-            let (normal_stiffness, normal_damping) = if f_n > 0.0 {
-                let hertz = self.stiffness * depth * depth.sqrt();
-                let damping = if v0_follows_rate {
-                    0.0
-                } else {
-                    hertz * self.chi / v0
-                };
-                (
-                    1.5 * self.stiffness * depth.sqrt() * (1.0 + self.chi * rate / v0),
-                    damping,
-                )
-            } else {
-                (0.0, 0.0)
-            };
+            let (normal_stiffness, normal_damping) =
+                normal_force_derivatives(self.stiffness, self.chi, depth, rate, v0, v0_follows_rate);
             let vn = dot(v, &n);
             let slip = [v[0] - vn * n[0], v[1] - vn * n[1], v[2] - vn * n[2]];
             let (slip_speed, v_reg) = (dot3(slip, slip).sqrt(), self.material.friction_regularization);

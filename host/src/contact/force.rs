@@ -173,6 +173,29 @@ pub fn normal_force(k: f64, chi: f64, delta: f64, delta_rate: f64, impact_speed:
     (k * delta * delta.sqrt() * (1.0 + chi * delta_rate / impact_speed)).max(0.0)
 }
 
+/// ∂F_n/∂δ and ∂F_n/∂δ̇ of [`normal_force`] (N/m, N·s/m), the contact's part of an implicit
+/// tangent; zero while the damper holds the force at zero. With `v0_follows_rate` (a contact
+/// not yet committed takes v₀ = δ̇) the damper term χδ̇/v₀ is the constant χ: no rate part.
+pub fn normal_force_derivatives(
+    k: f64,
+    chi: f64,
+    delta: f64,
+    delta_rate: f64,
+    impact_speed: f64,
+    v0_follows_rate: bool,
+) -> (f64, f64) {
+    if normal_force(k, chi, delta, delta_rate, impact_speed) <= 0.0 {
+        return (0.0, 0.0);
+    }
+    let stiffness = 1.5 * k * delta.sqrt() * (1.0 + chi * delta_rate / impact_speed);
+    let damping = if v0_follows_rate {
+        0.0
+    } else {
+        k * delta * delta.sqrt() * chi / impact_speed
+    };
+    (stiffness, damping)
+}
+
 /// Energy of a Hertz spring K δ^{3/2} compressed by δ: ∫₀^δ K x^{3/2} dx = (2/5) K δ^{5/2} (J).
 pub fn hertz_energy(k: f64, delta: f64) -> f64 {
     if delta <= 0.0 {

@@ -24,6 +24,12 @@ pub struct Pattern {
 impl Pattern {
     /// Builds the pattern of `body` (which must be finished).
     pub fn new(body: &FlexBody) -> Result<Self, ImplicitError> {
+        Self::with_couplings(body, &[])
+    }
+
+    /// The pattern of `body` with the position coordinates of each node pair in `couplings`
+    /// coupled too (contact between nodes of different elements).
+    pub fn with_couplings(body: &FlexBody, couplings: &[(usize, usize)]) -> Result<Self, ImplicitError> {
         let n = body.dof_count();
         let mut columns: Vec<Vec<usize>> = vec![Vec::new(); n];
         let dofs: Vec<[usize; ELEMENT_COORDS]> =
@@ -31,6 +37,22 @@ impl Pattern {
         for d in &dofs {
             for &r in d.iter().filter(|&&r| r != FIXED) {
                 for &c in d.iter().filter(|&&c| c != FIXED && r <= c) {
+                    columns[c].push(r);
+                }
+            }
+        }
+        let position_dofs = |node: usize| body.dof().get(node).map_or(&[][..], |d| &d[..3]);
+        for &(a, b) in couplings {
+            for &r in position_dofs(a)
+                .iter()
+                .chain(position_dofs(b))
+                .filter(|&&r| r != FIXED)
+            {
+                for &c in position_dofs(a)
+                    .iter()
+                    .chain(position_dofs(b))
+                    .filter(|&&c| c != FIXED && r <= c)
+                {
                     columns[c].push(r);
                 }
             }

@@ -9,9 +9,12 @@
 //! v_{n+1} = v_n + h ((1 − γ) a_n + γ a_{n+1}),
 //!
 //! with the Newton matrix S = ∂r/∂q_{n+1} = M/(βh²) + (1 + α)(K + γ/(βh) D), K = −∂Q_e/∂q
-//! from the kernel element routine. Ground contact (node-to-plane Hertz–Flores–Coulomb,
-//! [`FlexGroundContact`]) adds its forces to Q and (1 + α)(k_n + γ/(βh) c_n) n nᵀ per touching
-//! node to S, with k_n = ∂F_n/∂δ and c_n = ∂F_n/∂δ̇ (friction is left out of S). HHT: α ∈ [−1/3, 0], β = (1 − α)²/4, γ = ½ − α
+//! from the kernel element routine. Contact ([`FlexContacts`]: node-to-plane with the ground,
+//! node-to-surface between the body's parts, Hertz–Flores–Coulomb) adds its forces to Q and
+//! (1 + α)(k_n + γ/(βh) c_n) D Dᵀ per contact to S, with k_n = ∂F_n/∂δ, c_n = ∂F_n/∂δ̇ and D
+//! the gradient of the penetration (n for the ground), plus the friction's damping across the
+//! slip. Node–face pairs of different parts that may meet are added to the matrix pattern (and
+//! the symbolic factorization redone) when they first come near. HHT: α ∈ [−1/3, 0], β = (1 − α)²/4, γ = ½ − α
 //! (unconditionally stable, second order, numerical damping of high frequencies growing as α
 //! goes to −1/3); α = 0 is the trapezoidal rule (Newmark β = ¼, γ = ½), which conserves the
 //! energy of linear systems.
@@ -20,6 +23,7 @@ use super::assembly::{add_damping_force, elastic_force_and_tangent, Pattern};
 use super::body::{gather, FlexBody};
 use super::sparse::SparseLdlt;
 use super::ImplicitError;
+use crate::contact::flex_pair::{FlexContacts, FlexPairContact};
 use crate::contact::flexible::FlexGroundContact;
 use ferrodyn_kernel::ancf::ELEMENT_COORDS;
 use ferrodyn_kernel::flex::FlexExternalForces;
@@ -179,8 +183,11 @@ pub struct HhtFlex {
     vn: Vec<f64>,
     residual: Vec<f64>,
     work: Vec<f64>,
-    /// Node-to-plane contact with the ground, committed after every accepted (sub)step.
-    ground: Option<FlexGroundContact>,
+    /// Node-to-plane contact with the ground and node-to-surface contact between the body's
+    /// parts, committed after every accepted (sub)step.
+    contacts: FlexContacts,
+    /// Node pairs of different parts coupled in the pattern for contact (sorted).
+    couplings: Vec<(usize, usize)>,
 }
 
 impl HhtFlex {
@@ -213,7 +220,8 @@ impl HhtFlex {
             vn: vec![0.0; nc],
             residual: vec![0.0; nf],
             work: vec![0.0; nf],
-            ground: None,
+            contacts: FlexContacts::default(),
+            couplings: Vec::new(),
             q,
             body,
         };
@@ -266,14 +274,28 @@ impl HhtFlex {
     /// Puts the body in contact with a ground plane (contacts evaluated at the current state
     /// are committed; the acceleration is made consistent with them).
     pub fn set_ground_contact(&mut self, contact: FlexGroundContact) -> Result<(), ImplicitError> {
-        self.ground = Some(contact);
-        self.commit_contacts();
+        self.contacts.ground.push(contact);
+        self.commit_contacts()?;
         self.set_state(self.time, None, None)
     }
 
-    /// The ground contact, if any (its `active()` contacts are those of the current state).
+    /// Puts the body's parts in node-to-surface contact with each other (committed and made
+    /// consistent as [`Self::set_ground_contact`]).
+    pub fn set_pair_contact(&mut self, contact: FlexPairContact) -> Result<(), ImplicitError> {
+        self.contacts.pair = Some(contact);
+        self.commit_contacts()?;
+        self.set_state(self.time, None, None)
+    }
+
+    /// The first ground contact, if any (its `active()` contacts are those of the current
+    /// state).
     pub fn ground_contact(&self) -> Option<&FlexGroundContact> {
-        self.ground.as_ref()
+        self.contacts.ground.first()
+    }
+
+    /// All contacts (ground and between parts) at the current state.
+    pub fn contacts(&self) -> &FlexContacts {
+        &self.contacts
     }
 
     /// Total force Q at (t, q, v) over the free coordinates into `self.force`; with
@@ -302,30 +324,52 @@ impl HhtFlex {
         for (e, i) in ext.iter_mut().zip(&internal) {
             *e += i;
         }
-        if let Some(ground) = self.ground.as_mut() {
-            ground.apply(t, q, v, &mut ext);
-            if let Some((_, h)) = tangent {
-                let o = &self.options;
-                let (stiffness, damping) = (1.0 + o.alpha, (1.0 + o.alpha) * o.gamma / (o.beta * h));
+        self.contacts.apply(t, q, v, &mut ext);
+        if let Some((_, h)) = tangent {
+            let o = &self.options;
+            let (stiffness, damping) = (1.0 + o.alpha, (1.0 + o.alpha) * o.gamma / (o.beta * h));
+            let mut add = |a: usize, b: usize, value: &dyn Fn(usize, usize) -> f64| {
+                let (rows, cols) = (&body.dof()[a][..3], &body.dof()[b][..3]);
+                for (i, &r) in rows.iter().enumerate() {
+                    for (j, &col) in cols.iter().enumerate() {
+                        // The upper triangle only (fixed coordinates are not stored); entries
+                        // outside the pattern (nodes of different parts) are left out: Newton
+                        // then converges linearly while they touch, the residual stays exact.
+                        if r <= col {
+                            if let Some(p) = self.pattern.position(r, col) {
+                                self.matrix[p] += value(i, j);
+                            }
+                        }
+                    }
+                }
+            };
+            // Friction's damping across the slip: I − n nᵀ − d dᵀ (d: sliding direction, zero
+            // while sticking).
+            let across = |n: [f64; 3], d: [f64; 3], i: usize, j: usize| {
+                let identity = if i == j { 1.0 } else { 0.0 };
+                identity - n[i] * n[j] - d[i] * d[j]
+            };
+            for ground in &self.contacts.ground {
                 let n = ground.normal();
                 for c in ground.evaluated() {
-                    // Normal: k n nᵀ; friction: its damping on I − n nᵀ − d dᵀ (d: sliding
-                    // direction, zero while sticking).
                     let k = stiffness * c.normal_stiffness + damping * c.normal_damping;
                     let t = damping * c.friction_damping;
-                    let dofs = &body.dof()[c.node][..3];
-                    for (i, &r) in dofs.iter().enumerate() {
-                        for (j, &col) in dofs.iter().enumerate() {
-                            // The upper triangle only (fixed coordinates are not stored).
-                            if r > col {
-                                continue;
-                            }
-                            if let Some(p) = self.pattern.position(r, col) {
-                                let d = c.sliding_direction;
-                                let identity = if i == j { 1.0 } else { 0.0 };
-                                let across = identity - n[i] * n[j] - d[i] * d[j];
-                                self.matrix[p] += k * n[i] * n[j] + t * across;
-                            }
+                    add(c.node, c.node, &|i, j| {
+                        k * n[i] * n[j] + t * across(n, c.sliding_direction, i, j)
+                    });
+                }
+            }
+            if let Some(pair) = &self.contacts.pair {
+                for c in pair.evaluated_tangents() {
+                    let k = stiffness * c.normal_stiffness + damping * c.normal_damping;
+                    let t = damping * c.friction_damping;
+                    for a in 0..4 {
+                        for b in 0..4 {
+                            let (da, db) = (c.directions[a], c.directions[b]);
+                            let w = c.slip_weights[a] * c.slip_weights[b];
+                            add(c.nodes[a], c.nodes[b], &|i, j| {
+                                k * da[i] * db[j] + t * w * across(c.normal, c.sliding_direction, i, j)
+                            });
                         }
                     }
                 }
@@ -337,10 +381,28 @@ impl HhtFlex {
     }
 
     /// Commits the contacts at the accepted state.
-    fn commit_contacts(&mut self) {
-        if let Some(ground) = self.ground.as_mut() {
-            ground.commit(&[self.q.as_slice(), self.v.as_slice()].concat());
+    fn commit_contacts(&mut self) -> Result<(), ImplicitError> {
+        self.contacts
+            .commit(&[self.q.as_slice(), self.v.as_slice()].concat());
+        // Node–face pairs that may meet next must be in the matrix pattern: when new ones
+        // appear the pattern and the symbolic factorization are rebuilt (pairs are kept, so
+        // this happens while bodies first approach, not every step).
+        let Some(pair) = self.contacts.pair.as_mut() else {
+            return Ok(());
+        };
+        let near = pair.couplings(&self.q);
+        if near.iter().all(|c| self.couplings.binary_search(c).is_ok()) {
+            return Ok(());
         }
+        self.couplings.extend(near);
+        self.couplings.sort_unstable();
+        self.couplings.dedup();
+        self.pattern = Pattern::with_couplings(&self.body, &self.couplings)?;
+        self.mass = self.pattern.mass(&self.body);
+        self.solver = SparseLdlt::new(&self.pattern)?;
+        self.matrix = vec![0.0; self.pattern.nnz()];
+        self.factor_for = None;
+        Ok(())
     }
 
     /// The body.
@@ -461,7 +523,7 @@ impl HhtFlex {
             self.v.clone(),
             self.a.clone(),
             self.force.clone(),
-            self.ground.clone(),
+            self.contacts.clone(),
         );
         let mut report = StepReport::default();
         let result = self.step_levels(h, 0, &mut report);
@@ -480,7 +542,7 @@ impl HhtFlex {
                     self.v,
                     self.a,
                     self.force,
-                    self.ground,
+                    self.contacts,
                 ) = snapshot;
                 self.factor_for = None;
                 Err(e)
@@ -491,7 +553,7 @@ impl HhtFlex {
     fn step_levels(&mut self, h: f64, level: u32, report: &mut StepReport) -> Result<(), ImplicitError> {
         let (iterations, failure) = match self.attempt(h, report)? {
             (_, Attempt::Converged) => {
-                self.commit_contacts();
+                self.commit_contacts()?;
                 report.substeps += 1;
                 report.halvings = report.halvings.max(level);
                 return Ok(());
