@@ -81,6 +81,13 @@ pub struct FlexPairContact {
     active: Vec<NodeFaceContact>,
 }
 
+/// A face counts for a node when their normals are more than 75.5° from parallel,
+/// n_f·n_p < −¼. A box's corner node (its normal 125° from each face it may press) and edge
+/// node (135°) count with a wide margin, and faces at right angles to the node do not: those
+/// are a block's side faces whose 45° bevel reaches under the block, and a dot product that
+/// flickers about zero as they deform switched such contacts on and off at depth.
+const FACING: f64 = 0.25;
+
 /// What an implicit tangent needs of one node–face contact: the generalized force on
 /// participant a (the node, then the face's vertices) is f(δ, δ̇)·Dₐ plus friction ωₐ·F_t, so
 /// −∂Qₐ/∂x_b = k_n Dₐ D_bᵀ and −∂Qₐ/∂v_b = c_n Dₐ D_bᵀ + c_t ωₐ ω_b (I − n nᵀ − d dᵀ) (the
@@ -460,7 +467,9 @@ impl FlexPairContact {
                 self.deepest.clear();
                 for &face in &near {
                     let (verts, _) = self.faces[face];
-                    if self.law(node, verts[0]).is_none() || self.face_normals[face].dot(own_normal) >= 0.0 {
+                    let facing =
+                        self.face_normals[face].dot(own_normal) < -FACING * self.face_normals[face].norm();
+                    if self.law(node, verts[0]).is_none() || !facing {
                         continue;
                     }
                     let Some(penetration) = face_penetration(p, verts.map(|n| pos(n).unwrap_or(Vec3::ZERO)))
