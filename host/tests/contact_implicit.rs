@@ -193,7 +193,14 @@ fn hht_flexible_block_rests_on_the_ground_with_contact_in_the_tangent() {
 }
 
 #[test]
-fn hht_cube_rests_on_a_block_with_node_to_surface_contact() {
+fn hht_cube_rests_on_a_block_with_node_to_surface_and_surface_to_surface_contact() {
+    use ferrodyn_host::contact::flex_pair::Proximity;
+    for proximity in [Proximity::NodeToSurface, Proximity::SurfaceToSurface] {
+        hht_cube_on_block(proximity);
+    }
+}
+
+fn hht_cube_on_block(proximity: ferrodyn_host::contact::flex_pair::Proximity) {
     // Reference: static equilibrium of each body. A 0.512 kg rubber cube (0.08 m, Neo-Hookean
     // E = 10 MPa) set on the middle of a 2 kg block that rests on the steel ground, both one HHT
     // body (two parts of one mesh): at rest the node-to-surface forces on the cube carry its
@@ -237,7 +244,10 @@ fn hht_cube_rests_on_a_block_with_node_to_surface_contact() {
         material,
     )
     .unwrap();
-    let pair = FlexPairContact::new(&reference, &connectivity, 0.05, 0.03, rubber, material).unwrap();
+    let pair = FlexPairContact::new(&reference, &connectivity, 0.05, 0.03, rubber, material)
+        .unwrap()
+        .with_proximity(|_| proximity)
+        .unwrap();
     hht.set_ground_contact(ground).unwrap();
     hht.set_pair_contact(pair).unwrap();
     let cube = mesh_parts(reference.len(), &connectivity);
@@ -270,7 +280,7 @@ fn hht_cube_rests_on_a_block_with_node_to_surface_contact() {
         m.max(v[..3].iter().map(|x| x * x).sum::<f64>().sqrt())
     });
     println!(
-        "HHT cube on block: cube carried {on_cube:.6} N vs {:.6} N ({:+.1e}), ground {ground:.6} N vs {:.6} N ({:+.1e}), {} contacts, deepest {deepest:.3e} m, {:.2} Newton iterations a step, max node speed {speed:.1e} m/s",
+        "HHT cube on block, {proximity:?}: cube carried {on_cube:.6} N vs {:.6} N ({:+.1e}), ground {ground:.6} N vs {:.6} N ({:+.1e}), {} contacts, deepest {deepest:.3e} m, {:.2} Newton iterations a step, max node speed {speed:.1e} m/s",
         cube_weight,
         on_cube / cube_weight - 1.0,
         cube_weight + 2.0 * G,

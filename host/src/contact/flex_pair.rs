@@ -17,7 +17,7 @@ use super::force::{
     normal_force_derivatives, ContactMaterial, Elastic,
 };
 use super::ContactError;
-use ferrodyn_kernel::ancf::NODE_COORDS;
+use ferrodyn_kernel::ancf::{TetShape, NODE_COORDS};
 use ferrodyn_kernel::flex::FlexExternalForces;
 use ferrodyn_kernel::math::Vec3;
 use parry3d_f64::math::Vector;
@@ -28,8 +28,10 @@ use std::collections::HashMap;
 /// A surface node of one part pressed into a face of another.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct NodeFaceContact {
-    /// The node.
+    /// The node, or for a point on a face the face's first vertex (it names the body).
     pub node: usize,
+    /// Index of the surface point (a node, or a point on a face with surface-to-surface).
+    pub point: usize,
     /// Index of the face in [`FlexPairContact::faces`].
     pub face: usize,
     /// Penetration below the face (m).
@@ -67,7 +69,9 @@ pub struct FlexPairContact {
     /// Law of (node group, face group) at `node_group * group_count + face_group`.
     laws: Vec<Option<GroupLaw>>,
     max_depth: f64,
-    surface_nodes: Vec<SurfaceNode>,
+    points: Vec<SurfacePoint>,
+    reference: Vec<[f64; 3]>,
+    connectivity: Vec<[usize; 4]>,
     /// Flores impact speed v₀ of each touching (node, other body).
     impact: HashMap<(usize, usize), f64>,
     tree: AabbTree,
@@ -92,14 +96,11 @@ const FACING: f64 = 0.25;
 /// participant a (the node, then the face's vertices) is f(δ, δ̇)·Dₐ plus friction ωₐ·F_t, so
 /// −∂Qₐ/∂x_b = k_n Dₐ D_bᵀ and −∂Qₐ/∂v_b = c_n Dₐ D_bᵀ + c_t ωₐ ω_b (I − n nᵀ − d dᵀ) (the
 /// curvature of δ is left out).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct PairTangent {
-    /// The node and the face's three vertices.
-    pub nodes: [usize; 4],
-    /// Dₐ = −∂δ/∂xₐ of each.
-    pub directions: [[f64; 3]; 4],
-    /// ωₐ: the slip velocity is Σ ωₐ vₐ (1 for the node, minus the barycentric weights).
-    pub slip_weights: [f64; 4],
+    /// The coordinate triples the contact acts on: the surface point's, then the face's three
+    /// vertices' positions.
+    pub participants: Vec<Participant>,
     /// ∂f/∂δ (N/m).
     pub normal_stiffness: f64,
     /// ∂f/∂δ̇ (N·s/m).
@@ -112,12 +113,55 @@ pub struct PairTangent {
     pub sliding_direction: [f64; 3],
 }
 
-/// A surface node tested against the faces of the other bodies.
+/// One coordinate triple of a contact's [`PairTangent`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Participant {
+    /// The node.
+    pub node: usize,
+    /// Which of its four coordinate triples (0: position, 1–3: gradients).
+    pub triple: usize,
+    /// Dₐ = −∂δ/∂xₐ.
+    pub direction: [f64; 3],
+    /// ωₐ: the slip velocity is Σ ωₐ ẋₐ.
+    pub slip_weight: f64,
+}
+
+/// Which points of a body's surface are tested against the faces of the other bodies.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Proximity {
+    /// Every surface node, a Hertz sphere of the node radius (node-to-surface).
+    #[default]
+    NodeToSurface,
+    /// Three points on every surface face (barycentric (⅔, ⅙, ⅙) and its rotations), placed
+    /// and loaded through their element's ANCF shape functions; each carries the Hertz law
+    /// times its third of the face's area over the body's mean surface area per node, so a
+    /// surface pressed evenly takes the force of as many nodes as it has area for
+    /// (surface-to-surface: large and curved faces are sampled inside, not at corners only).
+    SurfaceToSurface,
+}
+
+/// A point of a body's surface tested against the faces of the other bodies.
 #[derive(Clone, Debug, PartialEq)]
-struct SurfaceNode {
-    node: usize,
-    /// The faces around it (their normals give its own).
+struct SurfacePoint {
+    /// r = Σ w·e[node, triple]: for a node its position alone, for a face point the shape
+    /// functions of its element at the point's reference position.
+    terms: Vec<(usize, usize, f64)>,
+    /// The faces whose normals give the point's own (around a node, or the point's face).
     faces: Vec<usize>,
+    /// A node of the point's body (names the body).
+    node: usize,
+    /// Factor on the Hertz stiffness (1 for a node).
+    share: f64,
+}
+
+impl SurfacePoint {
+    /// Position (from the coordinates `e`) or velocity (from `ė`).
+    fn interpolate(&self, x: &[f64]) -> Vec3<f64> {
+        self.terms.iter().fold(Vec3::ZERO, |r, &(node, triple, w)| {
+            let i = NODE_COORDS * node + 3 * triple;
+            r + x.get(i..i + 3).map_or(Vec3::ZERO, v3) * w
+        })
+    }
 }
 
 /// The deepest penetration of a node into one other body's faces.
@@ -327,7 +371,9 @@ impl FlexPairContact {
             group_count,
             laws,
             max_depth,
-            surface_nodes: Vec::new(),
+            points: Vec::new(),
+            reference: reference.to_vec(),
+            connectivity: connectivity.to_vec(),
             impact: HashMap::new(),
             tree: AabbTree::default(),
             boxes: Vec::new(),
@@ -338,19 +384,72 @@ impl FlexPairContact {
             tangents: Vec::new(),
             active: Vec::new(),
         };
-        let mut nodes: Vec<usize> = contact.faces.iter().flat_map(|(f, _)| *f).collect();
+        contact.points = contact.points_for(|_| Proximity::NodeToSurface)?;
+        Ok(contact)
+    }
+
+    /// The same contact with the surface points `proximity(group)` selects for each group.
+    pub fn with_proximity(mut self, proximity: impl Fn(usize) -> Proximity) -> Result<Self, ContactError> {
+        self.points = self.points_for(proximity)?;
+        self.impact.clear();
+        Ok(self)
+    }
+
+    fn points_for(&self, proximity: impl Fn(usize) -> Proximity) -> Result<Vec<SurfacePoint>, ContactError> {
+        let group_of = |n: usize| self.group.get(n).copied().unwrap_or(0);
+        let mut nodes: Vec<usize> = self.faces.iter().flat_map(|(f, _)| *f).collect();
         nodes.sort_unstable();
         nodes.dedup();
-        contact.surface_nodes = nodes
-            .into_iter()
-            .map(|node| SurfaceNode {
-                node,
-                faces: (0..contact.faces.len())
-                    .filter(|&f| contact.faces[f].0.contains(&node))
+        let mut points: Vec<SurfacePoint> = nodes
+            .iter()
+            .filter(|&&n| proximity(group_of(n)) == Proximity::NodeToSurface)
+            .map(|&node| SurfacePoint {
+                terms: vec![(node, 0, 1.0)],
+                faces: (0..self.faces.len())
+                    .filter(|&f| self.faces[f].0.contains(&node))
                     .collect(),
+                node,
+                share: 1.0,
             })
             .collect();
-        Ok(contact)
+        let x = |n: usize| Vec3::from_array(self.reference[n]);
+        let area = |f: &[usize; 3]| 0.5 * (x(f[1]) - x(f[0])).cross(x(f[2]) - x(f[0])).norm();
+        // Surface area and surface nodes of each body: its mean area per node.
+        let mut per_node = vec![(0.0, 0usize); self.group_count];
+        for (f, _) in &self.faces {
+            per_node[group_of(f[0])].0 += area(f);
+        }
+        for &n in &nodes {
+            per_node[group_of(n)].1 += 1;
+        }
+        let item = "flexible pair contact";
+        for (face, &(f, element)) in self.faces.iter().enumerate() {
+            if proximity(group_of(f[0])) != Proximity::SurfaceToSurface {
+                continue;
+            }
+            let tet = self.connectivity[element];
+            let shape = TetShape::new(tet.map(x))
+                .map_err(|err| ContactError::invalid(item, format!("element {element}: {err:?}")))?;
+            let (total, count) = per_node[group_of(f[0])];
+            let share = area(&f) / 3.0 / (total / count.max(1) as f64);
+            for k in 0..3 {
+                let w = [0, 1, 2].map(|i| if i == k { 2.0 / 3.0 } else { 1.0 / 6.0 });
+                let s = shape.values(x(f[0]) * w[0] + x(f[1]) * w[1] + x(f[2]) * w[2]);
+                // Shape function j multiplies coordinate triple j mod 4 of local node j / 4.
+                let terms = s
+                    .iter()
+                    .enumerate()
+                    .map(|(j, &sj)| (tet[j / 4], j % 4, sj))
+                    .collect();
+                points.push(SurfacePoint {
+                    terms,
+                    faces: vec![face],
+                    node: f[0],
+                    share,
+                });
+            }
+        }
+        Ok(points)
     }
 
     /// Boundary faces (vertices, owning element).
@@ -378,7 +477,7 @@ impl FlexPairContact {
             .iter()
             .filter_map(|c| {
                 let law = self.law(c.node, self.faces[c.face].0[0])?;
-                Some(hertz_energy(law.stiffness, c.penetration))
+                Some(self.points[c.point].share * hertz_energy(law.stiffness, c.penetration))
             })
             .sum()
     }
@@ -426,16 +525,15 @@ impl FlexPairContact {
         self.refit(e);
         let mut out = Vec::new();
         let mut near = Vec::new();
-        for s in &self.surface_nodes {
-            let Some(p) = e.get(NODE_COORDS * s.node..NODE_COORDS * s.node + 3) else {
-                continue;
-            };
-            let at = [p[0], p[1], p[2]];
+        for point in &self.points {
+            let at = point.interpolate(e).to_array();
             self.tree.overlapping(&Aabb { min: at, max: at }, &mut near);
             for &face in &near {
                 let verts = self.faces[face].0;
-                if self.law(s.node, verts[0]).is_some() {
-                    out.extend(verts.map(|v| (s.node, v)));
+                if self.law(point.node, verts[0]).is_some() {
+                    for &(node, _, _) in &point.terms {
+                        out.extend(verts.map(|v| (node, v)));
+                    }
                 }
             }
         }
@@ -451,13 +549,11 @@ impl FlexPairContact {
         let pos = |n: usize| e.get(NODE_COORDS * n..NODE_COORDS * n + 3).map(v3);
         let mut near = std::mem::take(&mut self.near);
         let mut touching = Vec::new();
-        for slot in 0..self.surface_nodes.len() {
-            let Some(p) = pos(self.surface_nodes[slot].node) else {
-                continue;
-            };
+        for slot in 0..self.points.len() {
+            let p = self.points[slot].interpolate(e);
             let at = p.to_array();
             self.tree.overlapping(&Aabb { min: at, max: at }, &mut near);
-            let (node, around) = (self.surface_nodes[slot].node, &self.surface_nodes[slot].faces);
+            let (node, around) = (self.points[slot].node, &self.points[slot].faces);
             let own_normal = around.iter().fold(Vec3::ZERO, |s, &f| s + self.face_normals[f]);
             if let Some(own_normal) = own_normal.normalized() {
                 // One contact per (point, other body): its deepest penetration behind that
@@ -511,7 +607,8 @@ impl FlexPairContact {
         touching: &mut Vec<(usize, usize)>,
     ) {
         let verts = self.faces[found.face].0;
-        let node = self.surface_nodes[slot].node;
+        let point = &self.points[slot];
+        let node = point.node;
         let Some(law) = self.law(node, verts[0]) else {
             return;
         };
@@ -528,7 +625,7 @@ impl FlexPairContact {
             ed.get(NODE_COORDS * n..NODE_COORDS * n + 3)
                 .map_or(Vec3::ZERO, v3)
         };
-        let v_node = vel(node);
+        let (v_node, share) = (point.interpolate(ed), point.share);
         // δ̇ = ∂δ/∂p·ṗ + Σ ∂δ/∂xᵢ·ẋᵢ, so the Flores damper only dissipates.
         let rate = -node_direction.dot(v_node)
             - (0..3)
@@ -548,7 +645,7 @@ impl FlexPairContact {
         if commit {
             touching.push(key);
         }
-        let f = normal_force(law.stiffness, law.chi, depth, rate, v0);
+        let f = share * normal_force(law.stiffness, law.chi, depth, rate, v0);
         // Friction against the face's material point under the node, across the normal.
         let Some(n) = node_direction.normalized() else {
             return;
@@ -566,19 +663,27 @@ impl FlexPairContact {
         let on_vertex = [0, 1, 2].map(|i| (vertex_directions[i] * f - ft * w[i]).to_array());
         let (normal_stiffness, normal_damping) =
             normal_force_derivatives(law.stiffness, law.chi, depth, rate, v0, v0_follows_rate);
+        let point_terms = self.points[slot]
+            .terms
+            .iter()
+            .map(|&(node, triple, weight)| Participant {
+                node,
+                triple,
+                direction: (node_direction * weight).to_array(),
+                slip_weight: weight,
+            });
+        let vertex_terms = (0..3).map(|i| Participant {
+            node: verts[i],
+            triple: 0,
+            direction: vertex_directions[i].to_array(),
+            slip_weight: -w[i],
+        });
         let slip_speed = slip.norm();
         let v_reg = law.material.friction_regularization;
         self.tangents.push(PairTangent {
-            nodes: [node, verts[0], verts[1], verts[2]],
-            directions: [
-                node_direction.to_array(),
-                vertex_directions[0].to_array(),
-                vertex_directions[1].to_array(),
-                vertex_directions[2].to_array(),
-            ],
-            slip_weights: [1.0, -w[0], -w[1], -w[2]],
-            normal_stiffness,
-            normal_damping,
+            participants: point_terms.chain(vertex_terms).collect(),
+            normal_stiffness: share * normal_stiffness,
+            normal_damping: share * normal_damping,
             friction_damping: friction_damping(
                 law.material.friction,
                 normal_on_node.norm(),
@@ -595,6 +700,7 @@ impl FlexPairContact {
         self.last.push((
             NodeFaceContact {
                 node,
+                point: slot,
                 face: found.face,
                 penetration: depth,
                 normal: n.to_array(),
@@ -611,12 +717,15 @@ impl FlexPairContact {
         self.evaluate(e, ed, true);
     }
 
-    /// Adds the forces of the last evaluation into the generalized force `out`: on the node's
-    /// position coordinates and on the face's vertices' by the gradients of the penetration
-    /// (friction by the barycentric weights of the face point under the node).
+    /// Adds the forces of the last evaluation into the generalized force `out`: on the surface
+    /// point's coordinates through its shape functions (a node's position alone), on the face's
+    /// vertices by the gradients of the penetration (friction by the barycentric weights of the
+    /// face point under the surface point).
     fn scatter(&self, out: &mut [f64]) {
         for (c, on_vertex) in &self.last {
-            add_scaled(out, NODE_COORDS * c.node, 1.0, c.force);
+            for &(node, triple, weight) in &self.points[c.point].terms {
+                add_scaled(out, NODE_COORDS * node + 3 * triple, weight, c.force);
+            }
             for (&vertex, &force) in self.faces[c.face].0.iter().zip(on_vertex) {
                 add_scaled(out, NODE_COORDS * vertex, 1.0, force);
             }

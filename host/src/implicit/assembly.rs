@@ -27,8 +27,8 @@ impl Pattern {
         Self::with_couplings(body, &[])
     }
 
-    /// The pattern of `body` with the position coordinates of each node pair in `couplings`
-    /// coupled too (contact between nodes of different elements).
+    /// The pattern of `body` with the coordinates of each node pair in `couplings` coupled too
+    /// (contact between nodes of different elements).
     pub fn with_couplings(body: &FlexBody, couplings: &[(usize, usize)]) -> Result<Self, ImplicitError> {
         let n = body.dof_count();
         let mut columns: Vec<Vec<usize>> = vec![Vec::new(); n];
@@ -41,16 +41,12 @@ impl Pattern {
                 }
             }
         }
-        let position_dofs = |node: usize| body.dof().get(node).map_or(&[][..], |d| &d[..3]);
+        let node_dofs = |node: usize| body.dof().get(node).map_or(&[][..], |d| &d[..]);
         for &(a, b) in couplings {
-            for &r in position_dofs(a)
-                .iter()
-                .chain(position_dofs(b))
-                .filter(|&&r| r != FIXED)
-            {
-                for &c in position_dofs(a)
+            for &r in node_dofs(a).iter().chain(node_dofs(b)).filter(|&&r| r != FIXED) {
+                for &c in node_dofs(a)
                     .iter()
-                    .chain(position_dofs(b))
+                    .chain(node_dofs(b))
                     .filter(|&&c| c != FIXED && r <= c)
                 {
                     columns[c].push(r);

@@ -328,13 +328,13 @@ impl HhtFlex {
         if let Some((_, h)) = tangent {
             let o = &self.options;
             let (stiffness, damping) = (1.0 + o.alpha, (1.0 + o.alpha) * o.gamma / (o.beta * h));
-            let mut add = |a: usize, b: usize, value: &dyn Fn(usize, usize) -> f64| {
-                let (rows, cols) = (&body.dof()[a][..3], &body.dof()[b][..3]);
+            // Adds value(i, j) at coordinate triples (node, triple) a and b.
+            let mut add = |a: (usize, usize), b: (usize, usize), value: &dyn Fn(usize, usize) -> f64| {
+                let triple = |(node, k): (usize, usize)| &body.dof()[node][3 * k..3 * k + 3];
+                let (rows, cols) = (triple(a), triple(b));
                 for (i, &r) in rows.iter().enumerate() {
                     for (j, &col) in cols.iter().enumerate() {
-                        // The upper triangle only (fixed coordinates are not stored); entries
-                        // outside the pattern (nodes of different parts) are left out: Newton
-                        // then converges linearly while they touch, the residual stays exact.
+                        // The upper triangle only (fixed coordinates are not stored).
                         if r <= col {
                             if let Some(p) = self.pattern.position(r, col) {
                                 self.matrix[p] += value(i, j);
@@ -354,7 +354,7 @@ impl HhtFlex {
                 for c in ground.evaluated() {
                     let k = stiffness * c.normal_stiffness + damping * c.normal_damping;
                     let t = damping * c.friction_damping;
-                    add(c.node, c.node, &|i, j| {
+                    add((c.node, 0), (c.node, 0), &|i, j| {
                         k * n[i] * n[j] + t * across(n, c.sliding_direction, i, j)
                     });
                 }
@@ -363,11 +363,11 @@ impl HhtFlex {
                 for c in pair.evaluated_tangents() {
                     let k = stiffness * c.normal_stiffness + damping * c.normal_damping;
                     let t = damping * c.friction_damping;
-                    for a in 0..4 {
-                        for b in 0..4 {
-                            let (da, db) = (c.directions[a], c.directions[b]);
-                            let w = c.slip_weights[a] * c.slip_weights[b];
-                            add(c.nodes[a], c.nodes[b], &|i, j| {
+                    for a in &c.participants {
+                        for b in &c.participants {
+                            let (da, db) = (a.direction, b.direction);
+                            let w = a.slip_weight * b.slip_weight;
+                            add((a.node, a.triple), (b.node, b.triple), &|i, j| {
                                 k * da[i] * db[j] + t * w * across(c.normal, c.sliding_direction, i, j)
                             });
                         }

@@ -6,7 +6,7 @@ use super::error::{ErrorKind, ItemName, SceneError};
 use super::format::{RawContactMaterial, RawShape};
 use super::validate::{Checker, Names, GROUND};
 use super::Scene;
-use crate::contact::flex_pair::{FlexContacts, FlexPairContact, GroupLaw};
+use crate::contact::flex_pair::{FlexContacts, FlexPairContact, GroupLaw, Proximity};
 use crate::contact::flexible::{surface_triangles, FlexGroundContact};
 use crate::contact::force::{effective_modulus, hertz_stiffness};
 use crate::contact::obj::read_obj;
@@ -416,7 +416,12 @@ impl Scene {
                     max_depth: kb.max_depth,
                 })
             };
+            let proximity = |b: usize| {
+                let contact = self.flexibles.get(b).and_then(|f| f.contact);
+                contact.map_or(Proximity::NodeToSurface, |k| k.proximity)
+            };
             let pair = FlexPairContact::with_groups(&reference, model.connectivity(), body_of, law)
+                .and_then(|p| p.with_proximity(proximity))
                 .map_err(|e| fail(0, e))?;
             contacts.pair = Some(pair);
         }

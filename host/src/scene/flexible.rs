@@ -1,6 +1,7 @@
 //! Flexible bodies: the `[[flexible]]` table checked against its mesh (physical groups by
 //! name, face detection for clamps), then compiled into a kernel `FlexModel` and attachments.
 
+use crate::contact::flex_pair::Proximity;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -105,10 +106,22 @@ pub(super) fn validate(
         return Err(c.invalid(&v.span(), "velocity", reason));
     }
     let contact = match &r.contact {
-        Some(k) => Some(FlexContactSpec {
-            node_radius: c.number("node_radius", &k.get_ref().node_radius, Rule::Positive)?,
-            max_depth: c.number("max_depth", &k.get_ref().max_depth, Rule::Positive)?,
-        }),
+        Some(k) => {
+            let k = k.get_ref();
+            let proximity = match k.proximity.as_ref().map(|p| (p, p.get_ref().as_str())) {
+                None | Some((_, "node_to_surface")) => Proximity::NodeToSurface,
+                Some((_, "surface_to_surface")) => Proximity::SurfaceToSurface,
+                Some((p, other)) => {
+                    let reason = format!("\"{other}\" is not one of node_to_surface, surface_to_surface");
+                    return Err(c.invalid(&p.span(), "proximity", reason));
+                }
+            };
+            Some(FlexContactSpec {
+                node_radius: c.number("node_radius", &k.node_radius, Rule::Positive)?,
+                max_depth: c.number("max_depth", &k.max_depth, Rule::Positive)?,
+                proximity,
+            })
+        }
         None => None,
     };
     Ok(FlexibleSpec {

@@ -354,7 +354,7 @@ pub struct RawBox {
     pub divisions: Spanned<[i64; 3]>,
 }
 
-/// `contact = { node_radius, max_depth }` of a flexible body.
+/// `contact = { node_radius, max_depth, proximity }` of a flexible body.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawFlexContact {
@@ -362,6 +362,9 @@ pub struct RawFlexContact {
     pub node_radius: Num,
     /// Deepest penetration into this body's faces searched (m).
     pub max_depth: Num,
+    /// node_to_surface (default) | surface_to_surface: which of this body's surface points
+    /// are tested against the other bodies' faces.
+    pub proximity: Option<Spanned<String>>,
 }
 
 /// `[output]`: which series to write.

@@ -21,6 +21,7 @@ mod validate;
 
 use std::path::{Path, PathBuf};
 
+use crate::contact::flex_pair::Proximity;
 use crate::dae::HostMethod;
 use ferrodyn_kernel::ancf::Material;
 use ferrodyn_kernel::flex::Fixity;
@@ -136,6 +137,8 @@ pub struct FlexContactSpec {
     pub node_radius: f64,
     /// Deepest penetration into this body's faces searched (m).
     pub max_depth: f64,
+    /// Which of this body's surface points are tested against the other bodies' faces.
+    pub proximity: Proximity,
 }
 
 /// A validated scene file.
