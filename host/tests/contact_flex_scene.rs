@@ -267,6 +267,14 @@ fn bad_flexible_contact_input_names_file_line_and_item() {
         "max_depth = -1.0 }\n\n[[shape]]",
     );
     assert!(e.contains("flexible \"upper\"") && e.contains("max_depth"), "{e}");
+    let e = error_with(
+        "max_depth = 0.03 }\n\n[[shape]]",
+        "max_depth = 0.03, proximity = \"edge_to_edge\" }\n\n[[shape]]",
+    );
+    assert!(
+        e.contains("flexible \"upper\"") && e.contains("proximity") && e.contains("edge_to_edge"),
+        "{e}"
+    );
     let e = error_with("preset = \"elastic\"", "bodies = [\"upper\", \"moon\"]");
     assert!(
         e.contains(&at("preset = ")) && e.contains("moon") && e.contains("does not exist"),
