@@ -104,7 +104,7 @@ fn backward_differences_land_a_dropped_sphere_at_the_hertz_depth_with_5ms_steps(
 /// stepped by HHT-α (α = −0.1) at `dt` for 1 s with node-to-plane contact in the residual and
 /// the tangent: (Σ F_n at the end, largest node speed, Newton iterations, largest penetration).
 fn hht_block_on_ground(dt: f64) -> (f64, f64, u64, f64) {
-    use ferrodyn_host::contact::flexible::{surface_triangles, FlexGroundContact};
+    use ferrodyn_host::contact::flexible::surface_triangles;
     use ferrodyn_host::implicit::{FlexBody, HhtFlex, HhtOptions};
     use ferrodyn_kernel::ancf::Material;
     use ferrodyn_kernel::models::add_box_mesh;
@@ -119,19 +119,7 @@ fn hht_block_on_ground(dt: f64) -> (f64, f64, u64, f64) {
         youngs_modulus: youngs,
         poisson_ratio: nu,
     };
-    let contact = FlexGroundContact::new(
-        &surface,
-        [0.0; 3],
-        [0.0, 0.0, 1.0],
-        0.05,
-        rubber,
-        Elastic::STEEL,
-        ContactMaterial {
-            friction_regularization: 0.05,
-            ..ContactMaterial::plastic()
-        },
-    )
-    .unwrap();
+    let (contact, _) = rubber_on_steel_ground(&surface, rubber);
     hht.set_ground_contact(contact).unwrap();
     let (mut iterations, mut deepest) = (0, 0.0f64);
     for _ in 0..(1.0 / dt).round() as usize {
@@ -150,6 +138,33 @@ fn hht_block_on_ground(dt: f64) -> (f64, f64, u64, f64) {
         m.max(v[..3].iter().map(|x| x * x).sum::<f64>().sqrt())
     });
     (support, speed, iterations, deepest)
+}
+
+/// Node-to-plane contact of the `surface` nodes (Hertz radius 5 cm) of a `rubber` body with a
+/// steel ground z = 0, and its material: plastic, friction regularized at 5 cm/s (at 1 mm/s
+/// Newton cycles between stick and slip at 5 ms steps).
+fn rubber_on_steel_ground(
+    surface: &[[usize; 3]],
+    rubber: Elastic,
+) -> (
+    ferrodyn_host::contact::flexible::FlexGroundContact,
+    ContactMaterial,
+) {
+    let material = ContactMaterial {
+        friction_regularization: 0.05,
+        ..ContactMaterial::plastic()
+    };
+    let ground = ferrodyn_host::contact::flexible::FlexGroundContact::new(
+        surface,
+        [0.0; 3],
+        [0.0, 0.0, 1.0],
+        0.05,
+        rubber,
+        Elastic::STEEL,
+        material,
+    )
+    .unwrap();
+    (ground, material)
 }
 
 /// RK4 stability limit of the same block without contact (kernel power iteration on M⁻¹K).
@@ -207,7 +222,7 @@ fn hht_cube_on_block(proximity: ferrodyn_host::contact::flex_pair::Proximity) {
     // weight m_c g, and the ground carries both, (m_c + m_b) g (elastic forces of a free body
     // sum to zero). 5 ms steps, 1 s; friction regularized at 5 cm/s as in the block test.
     use ferrodyn_host::contact::flex_pair::{mesh_parts, FlexPairContact};
-    use ferrodyn_host::contact::flexible::{surface_triangles, FlexGroundContact};
+    use ferrodyn_host::contact::flexible::surface_triangles;
     use ferrodyn_host::implicit::{FlexBody, HhtFlex, HhtOptions};
     use ferrodyn_kernel::ancf::Material;
     use ferrodyn_kernel::models::add_box_mesh;
@@ -229,21 +244,8 @@ fn hht_cube_on_block(proximity: ferrodyn_host::contact::flex_pair::Proximity) {
         youngs_modulus: youngs,
         poisson_ratio: nu,
     };
-    let material = ContactMaterial {
-        friction_regularization: 0.05,
-        ..ContactMaterial::plastic()
-    };
     let surface = surface_triangles(&connectivity, |n| reference[n]);
-    let ground = FlexGroundContact::new(
-        &surface,
-        [0.0; 3],
-        [0.0, 0.0, 1.0],
-        0.05,
-        rubber,
-        Elastic::STEEL,
-        material,
-    )
-    .unwrap();
+    let (ground, material) = rubber_on_steel_ground(&surface, rubber);
     let pair = FlexPairContact::new(&reference, &connectivity, 0.05, 0.03, rubber, material)
         .unwrap()
         .with_proximity(|_| proximity)
