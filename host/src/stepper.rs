@@ -9,7 +9,7 @@
 use crate::contact::ContactWorld;
 use crate::dae::HostMethod;
 use crate::flex_run::{FlexScene, HostCoupled, HostFlexible};
-use crate::implicit::{flex_body_from_scene, HhtFlex};
+use crate::implicit::{hht_from_scene, HhtFlex};
 use crate::model::{HostData, HostModel};
 use crate::scene::Scene;
 use crate::scenes::CoupledRigid;
@@ -370,14 +370,7 @@ fn build_rigid(scene: &Scene) -> Result<Models> {
 #[inline(never)]
 fn build_flexible(scene: &Scene) -> Result<Models> {
     if let Some(options) = scene.simulation.implicit {
-        if !scene.bodies.is_empty() {
-            bail!(
-                "{}: the implicit integrators run one flexible body without rigid bodies",
-                scene.path().display()
-            );
-        }
-        let body = flex_body_from_scene(scene, 0)?;
-        let hht = HhtFlex::new(body, options).map_err(|e| anyhow!("{}: {e}", scene.path().display()))?;
+        let (hht, _) = hht_from_scene(scene, options)?;
         return Ok(Models::Implicit { hht: Box::new(hht) });
     }
     if scene.bodies.is_empty() {

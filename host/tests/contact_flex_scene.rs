@@ -333,3 +333,56 @@ fn flexible_bodies_of_different_materials_are_a_named_error() {
         "{e}"
     );
 }
+
+#[test]
+fn tet_collision_scene_under_hht() {
+    // scenes/tet_collision.toml with `integrator = "hht"` (α = −0.05; friction regularized at
+    // 5 cm/s: at 1 mm/s Newton cycles between stick and slip), both proximities. References:
+    // no node deeper than the Hertz depth of one node stopping the cube; energy (kinetic +
+    // strain + gravity + contact springs) only lost (HHT damps, friction dissipates); the
+    // cube rebounds. Printed beside the RK4 run of the same scene.
+    use ferrodyn_host::implicit::hht_from_scene;
+    let base = std::fs::read_to_string(scene_path()).unwrap().replace(
+        "min_impact_speed = 0.2",
+        "min_impact_speed = 0.2\nfriction_regularization = 0.05",
+    );
+    for proximity in ["node_to_surface", "surface_to_surface"] {
+        let explicit = base.replace(
+            "max_depth = 0.03 }",
+            &format!("max_depth = 0.03, proximity = \"{proximity}\" }}"),
+        );
+        let implicit = explicit
+            .replace(
+                "output_interval = 2e-3",
+                "output_interval = 2e-3\n\n[simulation.implicit]\nmax_halvings = 6",
+            )
+            .replace("integrator = \"rk4\"", "integrator = \"hht\"");
+        let rk4 = collide(Scene::parse(&scene_path(), &explicit).unwrap(), 0.07);
+        let scene = Scene::parse(&scene_path(), &implicit).unwrap();
+        let (vz, e_loss, deepest, halvings) = with_stack(move || {
+            let options = scene.simulation.implicit.unwrap();
+            let (mut hht, ranges) = hht_from_scene(&scene, options).unwrap();
+            let energy = |h: &ferrodyn_host::implicit::HhtFlex| {
+                h.energies().unwrap().total() + h.contacts().elastic_energy()
+            };
+            let e0 = energy(&hht);
+            let (mut deepest, mut halvings) = (0.0f64, 0u32);
+            for _ in 0..700 {
+                halvings = halvings.max(hht.step(1e-4).unwrap().halvings);
+                let pair = hht.contacts().pair.as_ref().unwrap();
+                deepest = pair.active().iter().fold(deepest, |d, c| d.max(c.penetration));
+            }
+            // Mean vertical speed of the cube's nodes (printed beside RK4's centre-of-mass speed).
+            let cube = ranges[1].clone();
+            let vz = cube.clone().map(|n| hht.velocity(n)[2]).sum::<f64>() / cube.len() as f64;
+            (vz, e0 - energy(&hht), deepest, halvings)
+        });
+        println!(
+            "tet_collision under HHT, {proximity}: cube vz → {vz:.4} m/s (RK4 centre of mass {:.4}), energy lost {e_loss:.4} J (RK4 {:.4}), deepest block-block {deepest:.3e} m (bound {:.3e}), deepest halving {halvings}",
+            rk4.falling_vz.1, rk4.energy_loss, rk4.hertz_depth
+        );
+        assert!(deepest < rk4.hertz_depth && deepest > 0.0, "{deepest}");
+        assert!(e_loss > 0.0, "{e_loss}");
+        assert!(vz > 0.0, "the cube rebounds: {vz}");
+    }
+}

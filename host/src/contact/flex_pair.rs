@@ -750,6 +750,11 @@ pub struct FlexContacts {
 }
 
 impl FlexContacts {
+    /// Whether there is no contact at all (no ground plane, no pair contact).
+    pub fn is_empty(&self) -> bool {
+        self.ground.is_empty() && self.pair.is_none()
+    }
+
     /// Evaluates both at the accepted flat state `[e | ė]` (after every step).
     pub fn commit(&mut self, state: &[f64]) {
         for g in &mut self.ground {

@@ -279,6 +279,13 @@ impl HhtFlex {
         self.set_state(self.time, None, None)
     }
 
+    /// Replaces all contacts (committed and made consistent as [`Self::set_ground_contact`]).
+    pub fn set_contacts(&mut self, contacts: FlexContacts) -> Result<(), ImplicitError> {
+        self.contacts = contacts;
+        self.commit_contacts()?;
+        self.set_state(self.time, None, None)
+    }
+
     /// Puts the body's parts in node-to-surface contact with each other (committed and made
     /// consistent as [`Self::set_ground_contact`]).
     pub fn set_pair_contact(&mut self, contact: FlexPairContact) -> Result<(), ImplicitError> {

@@ -1,14 +1,18 @@
-//! `ferrodyn run` for a scene whose `integrator` is "hht" or "newmark": one flexible body
-//! integrated by [`HhtFlex`], with the outputs of the explicit flexible run (a VTU file per
-//! output time, the PVD collection, energy.csv and energy.png).
+//! `ferrodyn run` for a scene whose `integrator` is "hht" or "newmark": its flexible bodies
+//! (with their contacts) integrated as one body by [`HhtFlex`], with the outputs of the
+//! explicit flexible run (a VTU file per output time, the PVD collection, energy.csv and
+//! energy.png, flex_contacts.csv with contact).
 
 use super::{FlexBody, HhtFlex, HhtOptions};
+use crate::contact::output::FlexContactCsv;
+use crate::flex_run::FlexScene;
 use crate::output::{energy_plot, progress_bar, OutputDir};
-use crate::scene::Scene;
+use crate::scene::{FlexibleSpec, Scene};
 use crate::vtu::{write_pvd, write_vtu, Field, VtuMesh};
 use anyhow::{bail, Context, Result};
 use ferrodyn_kernel::flex::FlexMeshBuilder;
 use ferrodyn_kernel::math::Vec3;
+use std::ops::Range;
 use std::path::Path;
 
 /// Builds the host flexible body `index` of a scene (nodes, tets, supports, loads, gravity).
@@ -17,43 +21,97 @@ pub fn flex_body_from_scene(scene: &Scene, index: usize) -> Result<FlexBody> {
         .flexibles
         .get(index)
         .with_context(|| format!("{}: no flexible body {index}", scene.path().display()))?;
-    let at = |e: ferrodyn_kernel::BuildError| -> anyhow::Error {
-        anyhow::anyhow!(
-            "{}:{}: flexible \"{}\": {e}",
-            scene.path().display(),
-            spec.line,
-            spec.name
-        )
-    };
     let mut body = FlexBody::new(spec.material, scene.simulation.gravity);
+    add_flexible(scene, spec, 0, &mut body)?;
+    body.finish().map_err(|e| build_error(scene, spec, e))?;
+    Ok(body)
+}
+
+/// The HHT integrator of all flexible bodies of a scene as one host body (nodes numbered in
+/// file order, as in the kernel model of [`Scene::build_flexibles`]), each at its initial
+/// velocity, with their contacts (ground planes, node-to-surface or surface-to-surface between
+/// them); and the node range of each body.
+pub fn hht_from_scene(scene: &Scene, options: HhtOptions) -> Result<(HhtFlex, Vec<Range<usize>>)> {
+    let path = scene.path().display();
+    if !scene.bodies.is_empty() {
+        bail!("{path}: the implicit integrators run flexible bodies without rigid bodies");
+    }
+    let Some(first) = scene.flexibles.first() else {
+        bail!("{path}: no flexible body");
+    };
+    // The kernel model of the scene gives the contacts (and checks one shared material).
+    let (ranges, contacts) = if scene.flexibles.len() > 1 || first.contact.is_some() {
+        let kernel = FlexScene::new(scene)?;
+        (kernel.bodies, kernel.contacts)
+    } else {
+        (std::iter::once(0..first.mesh.nodes().len()).collect(), None)
+    };
+    let mut body = FlexBody::new(first.material, scene.simulation.gravity);
+    for (spec, range) in scene.flexibles.iter().zip(&ranges) {
+        add_flexible(scene, spec, range.start, &mut body)?;
+    }
+    body.finish().map_err(|e| build_error(scene, first, e))?;
+    let mut hht = HhtFlex::new(body, options).map_err(|e| scene_error(scene, first.line, &first.name, e))?;
+    if scene.flexibles.iter().any(|f| f.velocity != Vec3::ZERO) {
+        let mut v = vec![0.0; 12 * ranges.last().map_or(0, |r| r.end)];
+        for (spec, range) in scene.flexibles.iter().zip(&ranges) {
+            for node in range.clone() {
+                v[12 * node..12 * node + 3].copy_from_slice(&spec.velocity.to_array());
+            }
+        }
+        hht.set_state(0.0, None, Some(&v))
+            .map_err(|e| scene_error(scene, first.line, &first.name, e))?;
+    }
+    if let Some(contacts) = contacts {
+        hht.set_contacts(contacts)
+            .map_err(|e| scene_error(scene, first.line, &first.name, e))?;
+    }
+    Ok((hht, ranges))
+}
+
+/// Adds flexible body `spec` to `body` with its nodes numbered from `offset`.
+fn add_flexible(scene: &Scene, spec: &FlexibleSpec, offset: usize, body: &mut FlexBody) -> Result<()> {
+    let at = |e| build_error(scene, spec, e);
     for p in spec.mesh.nodes() {
         body.add_node(Vec3::from_array(*p)).map_err(at)?;
     }
     for t in spec.mesh.tets() {
-        body.add_element(t.nodes).map_err(at)?;
+        body.add_element(t.nodes.map(|n| n + offset)).map_err(at)?;
     }
     for &(node, fixity) in &spec.fixities {
-        body.fix(node, fixity).map_err(at)?;
+        body.fix(node + offset, fixity).map_err(at)?;
     }
     for &(node, force) in &spec.loads {
-        body.add_nodal_force(node, force).map_err(at)?;
+        body.add_nodal_force(node + offset, force).map_err(at)?;
     }
-    body.finish().map_err(at)?;
-    Ok(body)
+    Ok(())
+}
+
+/// A build error named by the scene file, line and flexible body.
+fn build_error(scene: &Scene, spec: &FlexibleSpec, e: ferrodyn_kernel::BuildError) -> anyhow::Error {
+    anyhow::anyhow!(
+        "{}:{}: flexible \"{}\": {e}",
+        scene.path().display(),
+        spec.line,
+        spec.name
+    )
 }
 
 /// Runs the scene's flexible body with its implicit integrator, writing into `out`.
 pub fn simulate_implicit(scene: &Scene, options: HhtOptions, out: &Path, force: bool) -> Result<()> {
-    if scene.flexibles.len() != 1 || !scene.bodies.is_empty() {
-        bail!(
-            "{}: the implicit integrators run one flexible body without rigid bodies",
-            scene.path().display()
-        );
-    }
-    let body = flex_body_from_scene(scene, 0)?;
+    let (mut hht, ranges) = hht_from_scene(scene, options)?;
+    let body = hht.body();
     let sim = &scene.simulation;
     let spec = &scene.flexibles[0];
-    let name = &spec.name;
+    let names: Vec<&str> = scene.flexibles.iter().map(|f| f.name.as_str()).collect();
+    // One VTU series: the body's name, or the scene's for several bodies in one model.
+    let name = match names.as_slice() {
+        [one] => one.to_string(),
+        _ => scene
+            .path()
+            .file_stem()
+            .map_or("flexible".into(), |s| s.to_string_lossy().into_owned()),
+    };
     let steps = (sim.end_time / sim.step).round().max(0.0) as u64;
     let every = ((sim.output_interval / sim.step).round() as u64).max(1);
     let kind = if options.alpha != 0.0 {
@@ -62,8 +120,10 @@ pub fn simulate_implicit(scene: &Scene, options: HhtOptions, out: &Path, force: 
         format!("Newmark (β = {}, γ = {})", options.beta, options.gamma)
     };
     println!(
-        "ferrodyn: {} — flexible body \"{name}\" ({} nodes, {} tets, {} DOF), {kind}, dt = {} s, t = 0 … {} s",
+        "ferrodyn: {} — flexible {} \"{}\" ({} nodes, {} tets, {} DOF), {kind}, dt = {} s, t = 0 … {} s",
         scene.path().display(),
+        if names.len() == 1 { "body" } else { "bodies" },
+        names.join("\", \""),
         body.node_count(),
         body.element_count(),
         body.dof_count(),
@@ -72,10 +132,19 @@ pub fn simulate_implicit(scene: &Scene, options: HhtOptions, out: &Path, force: 
     );
     let tets: Vec<[usize; 4]> = body.connectivity().to_vec();
     let reference: Vec<[f64; 3]> = body.reference().iter().map(|p| p.to_array()).collect();
-    let mut hht = HhtFlex::new(body, options).map_err(|e| scene_error(scene, spec.line, name, e))?;
     let (nnz, factor) = hht.sparsity();
     println!("  sparse: {nnz} stored matrix entries (upper), {factor} in the LDLᵀ factor");
     let dir = OutputDir::create(out, force)?;
+    let mut contact_csv = match hht.contacts().is_empty() {
+        true => None,
+        false => {
+            let mut body_of = vec![0; reference.len()];
+            for (b, range) in ranges.iter().enumerate() {
+                body_of[range.clone()].fill(b);
+            }
+            Some(FlexContactCsv::create(&dir, body_of)?)
+        }
+    };
     let mut energies = dir.file("energy.csv")?;
     energies.header(&["time", "kinetic", "strain", "potential", "total"])?;
     let mut history: [Vec<(f64, f64)>; 3] = Default::default();
@@ -86,9 +155,12 @@ pub fn simulate_implicit(scene: &Scene, options: HhtOptions, out: &Path, force: 
         if k % every == 0 || k == steps {
             let e = hht
                 .energies()
-                .map_err(|e| scene_error(scene, spec.line, name, e))?;
+                .map_err(|e| scene_error(scene, spec.line, &spec.name, e))?;
             let t = hht.time();
             energies.row(&[t, e.kinetic, e.strain, e.gravity, e.total()])?;
+            if let Some(csv) = contact_csv.as_mut() {
+                csv.write(t, hht.contacts())?;
+            }
             for (h, v) in history.iter_mut().zip([e.kinetic, e.strain, e.total()]) {
                 h.push((t, v));
             }
@@ -122,7 +194,7 @@ pub fn simulate_implicit(scene: &Scene, options: HhtOptions, out: &Path, force: 
         if k < steps {
             let report = hht
                 .step(sim.step)
-                .map_err(|e| scene_error(scene, spec.line, name, e))
+                .map_err(|e| scene_error(scene, spec.line, &spec.name, e))
                 .with_context(|| format!("step {} at t = {} s", k + 1, hht.time()))?;
             iterations += u64::from(report.newton_iterations);
             factorizations += u64::from(report.factorizations);
@@ -136,7 +208,8 @@ pub fn simulate_implicit(scene: &Scene, options: HhtOptions, out: &Path, force: 
     let pvd = dir.claim(&format!("{name}.pvd"))?;
     write_pvd(&pvd, &frames)?;
     let plot = energy_plot(&dir, ["kinetic", "strain", "total"], &history)?;
-    for f in [pvd, energies.finish()?, plot] {
+    let contacts = contact_csv.map(|c| c.finish()).transpose()?;
+    for f in [pvd, energies.finish()?, plot].into_iter().chain(contacts) {
         println!("wrote {}", f.display());
     }
     Ok(())

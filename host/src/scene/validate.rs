@@ -186,21 +186,9 @@ pub(super) fn validate(source: Source, text: &str) -> Result<Scene, SceneError> 
         .find_map(|f| f.get_ref().contact.as_ref().map(|k| (f, k)));
     if let Some((f, k)) = in_contact {
         c.item = Some(ItemName::new("flexible", f.get_ref().name.get_ref()));
-        let reason = if !raw.body.is_empty() {
-            Some("flexible contact runs scenes without rigid bodies")
-        } else if raw
-            .simulation
-            .get_ref()
-            .integrator
-            .as_ref()
-            .is_some_and(|i| super::IMPLICIT_NAMES.contains(&i.get_ref().as_str()))
-        {
-            Some("flexible contact runs with the explicit integrators")
-        } else {
-            None
-        };
-        if let Some(reason) = reason {
-            return Err(c.invalid(&k.span(), "contact", reason.into()));
+        if !raw.body.is_empty() {
+            let reason = "flexible contact runs scenes without rigid bodies".into();
+            return Err(c.invalid(&k.span(), "contact", reason));
         }
         if let Some(s) = raw.shape.iter().find(|s| s.get_ref().kind.get_ref() != "plane") {
             c.item = Some(ItemName::new("shape", s.get_ref().name.get_ref()));
@@ -217,10 +205,10 @@ pub(super) fn validate(source: Source, text: &str) -> Result<Scene, SceneError> 
         in_contact.is_some(),
     )?;
     if let (Some(_), Some(name)) = (simulation.implicit, raw.simulation.get_ref().integrator.as_ref()) {
-        if raw.flexible.len() != 1 || !raw.body.is_empty() {
+        if raw.flexible.is_empty() || !raw.body.is_empty() {
             c.item = Some(ItemName::new("simulation", ""));
             let reason = format!(
-                "\"{}\" integrates one flexible body without rigid bodies (this scene has {} flexible and {} rigid)",
+                "\"{}\" integrates flexible bodies without rigid bodies (this scene has {} flexible and {} rigid)",
                 name.get_ref(),
                 raw.flexible.len(),
                 raw.body.len()
