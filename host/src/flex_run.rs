@@ -249,6 +249,18 @@ impl Recorder {
     }
 }
 
+/// Name of a scene's VTU series: its flexible body's, or the scene file's for several bodies
+/// in one model.
+pub fn series_name(scene: &Scene) -> String {
+    match scene.flexibles.as_slice() {
+        [one] => one.name.clone(),
+        _ => scene
+            .path()
+            .file_stem()
+            .map_or("flexible".into(), |s| s.to_string_lossy().into_owned()),
+    }
+}
+
 fn simulate(scene: &Scene, out: &Path, force: bool) -> Result<()> {
     if let Some(options) = scene.simulation.implicit {
         return crate::implicit::simulate_implicit(scene, options, out, force);
@@ -259,14 +271,7 @@ fn simulate(scene: &Scene, out: &Path, force: bool) -> Result<()> {
     let mut method = scene.integrator();
     let progress = progress_bar(steps);
     let names: Vec<&str> = scene.flexibles.iter().map(|f| f.name.as_str()).collect();
-    // One VTU series: the body's name, or the scene's for several bodies in one model.
-    let series = match names.as_slice() {
-        [one] => one.to_string(),
-        _ => scene
-            .path()
-            .file_stem()
-            .map_or("flexible".into(), |s| s.to_string_lossy().into_owned()),
-    };
+    let series = series_name(scene);
     let flex_row = |flex: &HostFlexible, data: &HostFlexData| -> Result<EnergyRow> {
         let e = flex_energy(flex, data)?;
         Ok([e.kinetic, e.strain, e.gravity, e.total()])

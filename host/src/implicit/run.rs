@@ -5,7 +5,7 @@
 
 use super::{FlexBody, HhtFlex, HhtOptions};
 use crate::contact::output::FlexContactCsv;
-use crate::flex_run::FlexScene;
+use crate::flex_run::{series_name, FlexScene};
 use crate::output::{energy_plot, progress_bar, OutputDir};
 use crate::scene::{FlexibleSpec, Scene};
 use crate::vtu::{write_pvd, write_vtu, Field, VtuMesh};
@@ -104,14 +104,7 @@ pub fn simulate_implicit(scene: &Scene, options: HhtOptions, out: &Path, force: 
     let sim = &scene.simulation;
     let spec = &scene.flexibles[0];
     let names: Vec<&str> = scene.flexibles.iter().map(|f| f.name.as_str()).collect();
-    // One VTU series: the body's name, or the scene's for several bodies in one model.
-    let name = match names.as_slice() {
-        [one] => one.to_string(),
-        _ => scene
-            .path()
-            .file_stem()
-            .map_or("flexible".into(), |s| s.to_string_lossy().into_owned()),
-    };
+    let name = series_name(scene);
     let steps = (sim.end_time / sim.step).round().max(0.0) as u64;
     let every = ((sim.output_interval / sim.step).round() as u64).max(1);
     let kind = if options.alpha != 0.0 {
