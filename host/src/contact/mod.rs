@@ -1,6 +1,12 @@
-//! Rigid-body contact: shapes on bodies, broad phase (sweep and prune), narrow phase (parry3d
-//! and a box–plane corner test), and the Hertz–Flores–Coulomb force law, applied as body
-//! forces inside the kernel's dynamics at every integrator stage (see [`ContactWorld`]).
+//! Contact, Hertz–Flores–Coulomb ([`force`]), applied inside the dynamics at every integrator
+//! stage:
+//! - rigid bodies ([`world`]): shapes on bodies, broad phase by sweep and prune ([`broad`]),
+//!   narrow phase by parry3d and a box–plane corner test ([`ContactWorld`]);
+//! - flexible (ANCF) bodies: boundary faces and node-to-plane contact with the ground
+//!   ([`flexible`]), node-to-surface or surface-to-surface contact between bodies with an AABB
+//!   tree refitted every evaluation ([`flex_pair`], [`bvh`]), the tet_collision scenario
+//!   ([`tet_collision`]);
+//! - per-step CSV records of both ([`output`]).
 
 pub mod broad;
 pub mod bvh;
