@@ -44,7 +44,10 @@ impl FlexScene {
         let (model, bodies) = scene.build_flexibles()?;
         let model: Box<HostFlexible> = Box::new(model);
         let data = Box::new(scene.initial_flex_state(&*model, &bodies));
-        let mut contacts = scene.flex_contacts(&*model, &bodies)?;
+        let reference: Vec<[f64; 3]> = (0..model.node_count())
+            .map(|n| model.reference(n).unwrap_or_default().to_array())
+            .collect();
+        let mut contacts = scene.flex_contacts(&reference, model.connectivity(), &bodies)?;
         if let Some(c) = contacts.as_mut() {
             c.commit(data.state());
         }

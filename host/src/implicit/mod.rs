@@ -22,7 +22,7 @@ pub use assembly::{add_damping_force, elastic_force_and_tangent, Pattern};
 pub use body::{steel_cantilever, FlexBody, FIXED};
 pub use hht::{FlexEnergies, HhtFlex, HhtOptions, StepReport};
 pub use ode::ExplicitFlex;
-pub use run::{flex_body_from_scene, hht_from_scene, simulate_implicit};
+pub use run::{hht_from_scene, simulate_implicit};
 pub use sparse::SparseLdlt;
 
 use ferrodyn_kernel::ancf::ElementError;

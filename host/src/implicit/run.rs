@@ -5,7 +5,7 @@
 
 use super::{FlexBody, HhtFlex, HhtOptions};
 use crate::contact::output::FlexContactCsv;
-use crate::flex_run::{series_name, FlexScene};
+use crate::flex_run::series_name;
 use crate::output::{energy_plot, progress_bar, OutputDir};
 use crate::scene::{FlexibleSpec, Scene};
 use crate::vtu::{write_pvd, write_vtu, Field, VtuMesh};
@@ -14,18 +14,6 @@ use ferrodyn_kernel::flex::FlexMeshBuilder;
 use ferrodyn_kernel::math::Vec3;
 use std::ops::Range;
 use std::path::Path;
-
-/// Builds the host flexible body `index` of a scene (nodes, tets, supports, loads, gravity).
-pub fn flex_body_from_scene(scene: &Scene, index: usize) -> Result<FlexBody> {
-    let spec = scene
-        .flexibles
-        .get(index)
-        .with_context(|| format!("{}: no flexible body {index}", scene.path().display()))?;
-    let mut body = FlexBody::new(spec.material, scene.simulation.gravity);
-    add_flexible(scene, spec, 0, &mut body)?;
-    body.finish().map_err(|e| build_error(scene, spec, e))?;
-    Ok(body)
-}
 
 /// The HHT integrator of all flexible bodies of a scene as one host body (nodes numbered in
 /// file order, as in the kernel model of [`Scene::build_flexibles`]), each at its initial
@@ -39,18 +27,15 @@ pub fn hht_from_scene(scene: &Scene, options: HhtOptions) -> Result<(HhtFlex, Ve
     let Some(first) = scene.flexibles.first() else {
         bail!("{path}: no flexible body");
     };
-    // The kernel model of the scene gives the contacts (and checks one shared material).
-    let (ranges, contacts) = if scene.flexibles.len() > 1 || first.contact.is_some() {
-        let kernel = FlexScene::new(scene)?;
-        (kernel.bodies, kernel.contacts)
-    } else {
-        (std::iter::once(0..first.mesh.nodes().len()).collect(), None)
-    };
+    // Checks that the bodies share one material (the host body has one).
+    let ranges = scene.flexible_node_ranges()?;
     let mut body = FlexBody::new(first.material, scene.simulation.gravity);
     for (spec, range) in scene.flexibles.iter().zip(&ranges) {
         add_flexible(scene, spec, range.start, &mut body)?;
     }
     body.finish().map_err(|e| build_error(scene, first, e))?;
+    let reference: Vec<[f64; 3]> = body.reference().iter().map(|p| p.to_array()).collect();
+    let contacts = scene.flex_contacts(&reference, body.connectivity(), &ranges)?;
     let mut hht = HhtFlex::new(body, options).map_err(|e| scene_error(scene, first.line, &first.name, e))?;
     if scene.flexibles.iter().any(|f| f.velocity != Vec3::ZERO) {
         let mut v = vec![0.0; 12 * ranges.last().map_or(0, |r| r.end)];

@@ -12,7 +12,6 @@ use crate::contact::force::{effective_modulus, hertz_stiffness};
 use crate::contact::obj::read_obj;
 use crate::contact::{ContactError, ContactMaterial, ContactWorld, Dissipation, Elastic, Geometry, Shape};
 use ferrodyn_kernel::ancf::Material;
-use ferrodyn_kernel::flex::FlexModel;
 use ferrodyn_kernel::math::{Quat, Vec3};
 use std::collections::HashMap;
 use std::ops::Range;
@@ -343,12 +342,14 @@ fn surface_elastic(m: &Material<f64>) -> Elastic {
 }
 
 impl Scene {
-    /// The contacts of the flexible bodies of `model`, built by [`Scene::build_flexibles`] with
-    /// node ranges `bodies`: every body with `contact` against every ground plane and against
-    /// the other such bodies. `None` when no flexible body has `contact`.
-    pub fn flex_contacts<const N: usize, const E: usize, const S: usize>(
+    /// The contacts of the flexible bodies merged into one model (node `reference` positions,
+    /// tets `connectivity`, node ranges `bodies`, as [`Scene::build_flexibles`] numbers them):
+    /// every body with `contact` against every ground plane and against the other such bodies.
+    /// `None` when no flexible body has `contact`.
+    pub fn flex_contacts(
         &self,
-        model: &FlexModel<f64, N, E, S>,
+        reference: &[[f64; 3]],
+        connectivity: &[[usize; 4]],
         bodies: &[Range<usize>],
     ) -> Result<Option<FlexContacts>, SceneError> {
         let (Some(spec), true) = (&self.contact, self.flexibles.iter().any(|f| f.contact.is_some())) else {
@@ -363,9 +364,6 @@ impl Scene {
             self.source
                 .error(Some(f.line), Some(ItemName::new("flexible", &f.name)), kind)
         };
-        let reference: Vec<[f64; 3]> = (0..model.node_count())
-            .map(|n| model.reference(n).unwrap_or_default().to_array())
-            .collect();
         let mut body_of = vec![0; reference.len()];
         for (b, nodes) in bodies.iter().enumerate() {
             for n in nodes.clone() {
@@ -374,7 +372,7 @@ impl Scene {
                 }
             }
         }
-        let surface = surface_triangles(model.connectivity(), |n| reference[n]);
+        let surface = surface_triangles(connectivity, |n| reference[n]);
         let elastic: Vec<Elastic> = self
             .flexibles
             .iter()
@@ -420,7 +418,7 @@ impl Scene {
                 let contact = self.flexibles.get(b).and_then(|f| f.contact);
                 contact.map_or(Proximity::NodeToSurface, |k| k.proximity)
             };
-            let pair = FlexPairContact::with_groups(&reference, model.connectivity(), body_of, law)
+            let pair = FlexPairContact::with_groups(reference, connectivity, body_of, law)
                 .and_then(|p| p.with_proximity(proximity))
                 .map_err(|e| fail(0, e))?;
             contacts.pair = Some(pair);

@@ -312,10 +312,16 @@ impl Scene {
         data
     }
 
-    fn build_flexible_set<const N: usize, const E: usize, const S: usize>(
-        &self,
-        specs: &[FlexibleSpec],
-    ) -> Result<(FlexModel<f64, N, E, S>, Vec<Range<usize>>), SceneError> {
+    /// The node range of every flexible body when all are merged into one model in file order
+    /// (as [`Scene::build_flexibles`] does), after checking that they share one material.
+    pub fn flexible_node_ranges(&self) -> Result<Vec<Range<usize>>, SceneError> {
+        self.flexible(0)?;
+        Ok(self.merged_layout(&self.flexibles)?.0)
+    }
+
+    /// Node ranges and first element of each of `specs` merged in order; they must share one
+    /// material.
+    fn merged_layout(&self, specs: &[FlexibleSpec]) -> Result<(Vec<Range<usize>>, Vec<usize>), SceneError> {
         let first = &specs[0];
         let (mut node_ranges, mut element_starts) = (Vec::new(), Vec::new());
         let (mut nodes, mut elements) = (0, 0);
@@ -337,6 +343,19 @@ impl Scene {
             nodes += spec.mesh.nodes().len();
             elements += spec.mesh.tets().len();
         }
+        Ok((node_ranges, element_starts))
+    }
+
+    fn build_flexible_set<const N: usize, const E: usize, const S: usize>(
+        &self,
+        specs: &[FlexibleSpec],
+    ) -> Result<(FlexModel<f64, N, E, S>, Vec<Range<usize>>), SceneError> {
+        let (node_ranges, element_starts) = self.merged_layout(specs)?;
+        let (nodes, elements) = (
+            node_ranges.last().map_or(0, |r| r.end),
+            specs.iter().map(|s| s.mesh.tets().len()).sum(),
+        );
+        let first = &specs[0];
         // A kernel error names a node or element of the merged model: find its body.
         let fail = |e: BuildError| {
             let body = match e {
