@@ -13,7 +13,7 @@ use super::broad::Aabb;
 use super::bvh::AabbTree;
 use super::flexible::surface_faces;
 use super::force::{
-    effective_modulus, friction_damping, friction_force, hertz_energy, hertz_stiffness, normal_force,
+    effective_modulus, friction_damping, hertz_energy, hertz_stiffness, normal_force,
     normal_force_derivatives, ContactMaterial, Elastic,
 };
 use super::ContactError;
@@ -519,10 +519,9 @@ impl FlexPairContact {
     }
 
     /// The (surface node, face vertex) pairs of different bodies that may meet at the positions
-    /// `e` (the node within the face's box grown by the deepest penetration searched): what an
-    /// implicit matrix must couple.
-    pub fn couplings(&mut self, e: &[f64]) -> Vec<(usize, usize)> {
-        self.refit(e);
+    /// `e` of the last evaluation or commit (the node within the face's box, refitted then and
+    /// grown by the deepest penetration searched): what an implicit matrix must couple.
+    pub fn couplings(&self, e: &[f64]) -> Vec<(usize, usize)> {
         let mut out = Vec::new();
         let mut near = Vec::new();
         for point in &self.points {
@@ -654,12 +653,10 @@ impl FlexPairContact {
         let rel = v_node - v_face;
         let slip = rel - n * rel.dot(n);
         let normal_on_node = node_direction * f;
-        let ft = Vec3::from_array(friction_force(
-            law.material.friction,
-            normal_on_node.norm(),
-            slip.to_array(),
-            law.material.friction_regularization,
-        ));
+        let (slip_speed, v_reg) = (slip.norm(), law.material.friction_regularization);
+        let friction_damping =
+            friction_damping(law.material.friction, normal_on_node.norm(), slip_speed, v_reg);
+        let ft = slip * -friction_damping;
         let on_vertex = [0, 1, 2].map(|i| (vertex_directions[i] * f - ft * w[i]).to_array());
         let (normal_stiffness, normal_damping) =
             normal_force_derivatives(law.stiffness, law.chi, depth, rate, v0, v0_follows_rate);
@@ -678,18 +675,11 @@ impl FlexPairContact {
             direction: vertex_directions[i].to_array(),
             slip_weight: -w[i],
         });
-        let slip_speed = slip.norm();
-        let v_reg = law.material.friction_regularization;
         self.tangents.push(PairTangent {
             participants: point_terms.chain(vertex_terms).collect(),
             normal_stiffness: share * normal_stiffness,
             normal_damping: share * normal_damping,
-            friction_damping: friction_damping(
-                law.material.friction,
-                normal_on_node.norm(),
-                slip_speed,
-                v_reg,
-            ),
+            friction_damping,
             normal: n.to_array(),
             sliding_direction: if slip_speed > v_reg {
                 (slip * (1.0 / slip_speed)).to_array()

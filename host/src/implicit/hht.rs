@@ -274,9 +274,9 @@ impl HhtFlex {
     /// Puts the body in contact with a ground plane (contacts evaluated at the current state
     /// are committed; the acceleration is made consistent with them).
     pub fn set_ground_contact(&mut self, contact: FlexGroundContact) -> Result<(), ImplicitError> {
-        self.contacts.ground.push(contact);
-        self.commit_contacts()?;
-        self.set_state(self.time, None, None)
+        let mut contacts = std::mem::take(&mut self.contacts);
+        contacts.ground.push(contact);
+        self.set_contacts(contacts)
     }
 
     /// Replaces all contacts (committed and made consistent as [`Self::set_ground_contact`]).
@@ -289,9 +289,9 @@ impl HhtFlex {
     /// Puts the body's parts in node-to-surface contact with each other (committed and made
     /// consistent as [`Self::set_ground_contact`]).
     pub fn set_pair_contact(&mut self, contact: FlexPairContact) -> Result<(), ImplicitError> {
-        self.contacts.pair = Some(contact);
-        self.commit_contacts()?;
-        self.set_state(self.time, None, None)
+        let mut contacts = std::mem::take(&mut self.contacts);
+        contacts.pair = Some(contact);
+        self.set_contacts(contacts)
     }
 
     /// The first ground contact, if any (its `active()` contacts are those of the current
@@ -394,7 +394,7 @@ impl HhtFlex {
         // Node–face pairs that may meet next must be in the matrix pattern: when new ones
         // appear the pattern and the symbolic factorization are rebuilt (pairs are kept, so
         // this happens while bodies first approach, not every step).
-        let Some(pair) = self.contacts.pair.as_mut() else {
+        let Some(pair) = self.contacts.pair.as_ref() else {
             return Ok(());
         };
         let near = pair.couplings(&self.q);
