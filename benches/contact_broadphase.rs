@@ -8,7 +8,8 @@
 //! Run: `cargo bench --bench contact_broadphase`
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use ferrodyn::host::contact::{ContactMaterial, ContactWorld, Geometry, Shape};
+use ferrodyn::host::contact::ContactWorld;
+use ferrodyn::host::spec::{ContactMaterial, Geometry, Shape};
 use std::hint::black_box;
 
 /// N spheres (r = 0.05 m, 0.2 m apart) touching a ground plane, and their positions.

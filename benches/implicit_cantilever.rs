@@ -13,7 +13,9 @@
 //! alternating rounds on the same state, medians and the range over the rounds).
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use ferrodyn::host::implicit::{FlexBody, HhtFlex, HhtOptions};
+use ferrodyn::host::implicit::HhtFlex;
+use ferrodyn::host::spec::HhtOptions;
+use ferrodyn::host::storage::FlexModel;
 use ferrodyn::kernel::ancf::{ELEMENT_COORDS, NODE_COORDS};
 use std::hint::black_box;
 
@@ -21,12 +23,12 @@ use std::hint::black_box;
 mod cpu_time;
 use cpu_time::cpu_seconds;
 
+#[path = "../tests/common/cantilever.rs"]
+mod cantilever;
+use cantilever::steel_cantilever;
+
 const DT: f64 = 1e-3;
 const SIZES: [[usize; 3]; 3] = [[10, 2, 2], [50, 2, 2], [280, 2, 2]];
-
-fn steel_cantilever(divisions: [usize; 3]) -> FlexBody {
-    ferrodyn::host::implicit::steel_cantilever(divisions).unwrap()
-}
 
 fn options() -> HhtOptions {
     HhtOptions::hht(-0.05).unwrap()
@@ -43,7 +45,7 @@ fn moving(divisions: [usize; 3]) -> HhtFlex {
 
 /// The same HHT step with a dense finite-difference tangent and dense LU.
 struct DenseFd {
-    body: FlexBody,
+    body: FlexModel,
     mass: Vec<f64>,
     n: usize,
     /// Difference the full residual per column (else only the elements touching the node).
@@ -51,7 +53,7 @@ struct DenseFd {
 }
 
 impl DenseFd {
-    fn new(body: FlexBody, full: bool) -> Self {
+    fn new(body: FlexModel, full: bool) -> Self {
         let n = body.dof_count();
         let mut mass = vec![0.0; n * n];
         for (index, element) in body.elements().iter().enumerate() {

@@ -8,22 +8,16 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use ferrodyn::kernel::integrators::{Rk4, SemiImplicitEuler};
-use ferrodyn::kernel::models::{revolute_chain, simple_pendulum, ChainSpec};
-use ferrodyn::kernel::{step, Data, Integrator, Model, Real};
+use ferrodyn::kernel::rigid::{Data, Model};
+use ferrodyn::kernel::samples::{revolute_chain, simple_pendulum, ChainSpec};
+use ferrodyn::kernel::{step, Fixed, Integrator, Real, Storage};
 use std::hint::black_box;
 
-fn bench_model<
-    R: Real,
-    I: Integrator<R> + Copy,
-    const B: usize,
-    const J: usize,
-    const C: usize,
-    const S: usize,
->(
+fn bench_model<R: Real, I: Integrator<R> + Copy, St: Storage>(
     c: &mut Criterion,
     group: &str,
     parameter: &str,
-    model: &Model<R, B, J, 0, C, S>,
+    model: &Model<R, St>,
     method: I,
 ) {
     let mut method = method;
@@ -47,7 +41,8 @@ fn bench_model<
 }
 
 fn bench_chain<R: Real, const N: usize, const C: usize, const S: usize>(c: &mut Criterion, label: &str) {
-    let model: Box<Model<R, N, N, 0, C, S>> = Box::new(revolute_chain(&ChainSpec::standard(N)).unwrap());
+    let model: Box<Model<R, Fixed<N, N, 0, C, S>>> =
+        Box::new(revolute_chain(&ChainSpec::standard(N)).unwrap());
     let n = N.to_string();
     bench_model(c, &format!("rk4_step_{label}"), &n, &*model, Rk4);
     if label == "f64" {
@@ -56,7 +51,8 @@ fn bench_chain<R: Real, const N: usize, const C: usize, const S: usize>(c: &mut 
 }
 
 fn pendulum(c: &mut Criterion) {
-    let model = simple_pendulum(1.0f64, 1.0, std::f64::consts::FRAC_PI_2).unwrap();
+    // 1 body, 1 joint, no force, 1 constraint row, 1 skyline entry.
+    let model = simple_pendulum::<f64, Fixed<1, 1, 0, 1, 1>>(1.0, 1.0, std::f64::consts::FRAC_PI_2).unwrap();
     bench_model(c, "rk4_step_f64", "pendulum", &model, Rk4);
     bench_model(
         c,

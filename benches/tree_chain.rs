@@ -7,9 +7,9 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use ferrodyn::kernel::integrators::Rk4;
-use ferrodyn::kernel::models::{revolute_chain, revolute_chain_tree, ChainSpec};
-use ferrodyn::kernel::tree::{self, TreeData, TreeModel};
-use ferrodyn::kernel::{step, Data, Model};
+use ferrodyn::kernel::rigid::{Data, Model};
+use ferrodyn::kernel::samples::{revolute_chain, revolute_chain_tree, ChainSpec};
+use ferrodyn::kernel::{step, tree, Fixed};
 use std::hint::black_box;
 
 const DT: f64 = 1e-3;
@@ -18,7 +18,7 @@ fn chain<const N: usize, const C: usize, const S: usize>(c: &mut Criterion) {
     let spec = ChainSpec::standard(N);
     let mut group = c.benchmark_group(format!("chain{N}_rk4_step_f64"));
 
-    let cartesian: Box<Model<f64, N, N, 0, C, S>> = Box::new(revolute_chain(&spec).unwrap());
+    let cartesian: Box<Model<f64, Fixed<N, N, 0, C, S>>> = Box::new(revolute_chain(&spec).unwrap());
     let mut data = Box::new(Data::new(&*cartesian));
     for _ in 0..500 {
         step(&*cartesian, &mut data, &mut Rk4, DT).unwrap();
@@ -34,10 +34,10 @@ fn chain<const N: usize, const C: usize, const S: usize>(c: &mut Criterion) {
         })
     });
 
-    let joint_space: TreeModel<f64, N> = revolute_chain_tree(&spec).unwrap();
-    let mut data = TreeData::new(&joint_space);
+    let joint_space: tree::Model<f64, Fixed<N>> = revolute_chain_tree(&spec).unwrap();
+    let mut data = tree::Data::new(&joint_space);
     for _ in 0..500 {
-        tree::step(&joint_space, &mut data, &mut Rk4, DT).unwrap();
+        step(&joint_space, &mut data, &mut Rk4, DT).unwrap();
     }
     let start = data.clone();
     group.bench_function(BenchmarkId::from_parameter("tree"), |b| {
@@ -45,7 +45,7 @@ fn chain<const N: usize, const C: usize, const S: usize>(c: &mut Criterion) {
             if data.steps() > 1500 {
                 data = start.clone();
             }
-            tree::step(black_box(&joint_space), &mut data, &mut Rk4, DT).unwrap();
+            step(black_box(&joint_space), &mut data, &mut Rk4, DT).unwrap();
         })
     });
     group.finish();

@@ -4,15 +4,18 @@
 //!
 //! Run: `cargo run --release --example cantilever`
 
+use ferrodyn::host::storage::{FlexData, FlexModel};
 use ferrodyn::kernel::ancf::Material;
 use ferrodyn::kernel::flex::*;
 use ferrodyn::kernel::integrators::Rk4;
 use ferrodyn::kernel::math::Vec3;
-use ferrodyn::kernel::models::add_box_mesh;
+use ferrodyn::kernel::samples::add_box_mesh;
+use ferrodyn::kernel::step;
 
-type Beam = FlexModel<f64, 68, 96, 80_000>;
+/// The beam on the host's growable storage (68 nodes, 96 tets).
+type Beam = FlexModel;
 
-fn beam(gravity: f64) -> Result<Box<Beam>, Box<dyn std::error::Error>> {
+fn beam(gravity: f64) -> Result<Beam, Box<dyn std::error::Error>> {
     let material = Material::st_venant_kirchhoff(1e8, 0.3, 1000.0)?;
     let mut b = Beam::builder(material, Vec3::new(0.0, 0.0, -gravity));
     add_box_mesh(
@@ -22,7 +25,7 @@ fn beam(gravity: f64) -> Result<Box<Beam>, Box<dyn std::error::Error>> {
         [16, 1, 1],
     )?;
     b.fix_plane(0, 0.0, 1e-9, Fixity::ClampedFace { normal_axis: 0 })?;
-    Ok(Box::new(b.build()?))
+    Ok(b.build()?)
 }
 
 fn run() -> Result<(), Box<dyn std::error::Error>> {
@@ -30,14 +33,14 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     let tip: Vec<usize> = (0..free.node_count())
         .filter(|&i| free.reference(i).is_some_and(|x| x.x > 0.999))
         .collect();
-    let deflection = |data: &FlexData<f64, 68, 80_000>| {
+    let deflection = |data: &FlexData| {
         tip.iter()
             .map(|&i| data.position(i).z - free.reference(i).unwrap_or_default().z)
             .sum::<f64>()
             / tip.len() as f64
     };
-    let mut data = Box::new(FlexData::new(&*loaded));
-    let report = solve_static(&*loaded, &mut data, 1, 1e-12, 20)?;
+    let mut data = FlexData::new(&loaded);
+    let report = solve_static(&loaded, &mut data, 1, 1e-12, 20)?;
     let (a, i, q) = (0.01, 1e-4 / 12.0, 1000.0 * 9.81 * 0.01);
     let timoshenko = q / (8.0 * 1e8 * i) + q / (2.0 * 5.0 / 6.0 * 1e8 / 2.6 * a);
     println!(
@@ -50,7 +53,7 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
         -deflection(&data),
         100.0 * (-deflection(&data) - timoshenko) / timoshenko
     );
-    let limit = max_frequency(&*free, &mut data, 500)?;
+    let limit = max_frequency(&free, &mut data, 500)?;
     let dt = 0.8 * limit.rk4();
     println!(
         "ω_max {:.3e} rad/s → RK4 step {dt:.3e} s; free vibration without gravity:",
@@ -59,13 +62,13 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     println!("{:>8} {:>12} {:>12}", "t (s)", "tip z (m)", "E (J)");
     let every = (0.02 / dt).round() as u64;
     while data.time() < 0.4 {
-        step_flex(&*free, &mut data, &mut Rk4, dt)?;
+        step(&free, &mut data, &mut Rk4, dt)?;
         if data.steps() % every == 0 {
             println!(
                 "{:>8.3} {:>12.5e} {:>12.6e}",
                 data.time(),
                 deflection(&data),
-                flex_energy(&*free, &data)?.total()
+                energy(&free, &data)?.total()
             );
         }
     }
@@ -73,13 +76,7 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
 }
 
 fn main() {
-    // Kernel models are fixed-size values: give them a large stack.
-    let worker = std::thread::Builder::new()
-        .stack_size(256 << 20)
-        .spawn(|| run().map_err(|e| e.to_string()));
-    match worker.map(|w| w.join()) {
-        Ok(Ok(Ok(()))) => {}
-        Ok(Ok(Err(e))) => eprintln!("error: {e}"),
-        _ => eprintln!("error: could not run the example thread"),
+    if let Err(e) = run() {
+        eprintln!("error: {e}");
     }
 }

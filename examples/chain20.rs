@@ -3,16 +3,17 @@
 //!
 //! Run: `cargo run --release --example chain20`
 
-use ferrodyn::kernel::models::{revolute_chain, ChainSpec};
-use ferrodyn::kernel::{analysis, integrators::Rk4, step, Data, Model};
+use ferrodyn::kernel::rigid::{self, Data, Model};
+use ferrodyn::kernel::samples::{revolute_chain, ChainSpec};
+use ferrodyn::kernel::{integrators::Rk4, step, Fixed};
 
 const N: usize = 20;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let model: Model<f64, N, N, 0, { 5 * N }, { ChainSpec::<f64>::skyline_entries(N) }> =
+    let model: Model<f64, Fixed<N, N, 0, { 5 * N }, { ChainSpec::<f64>::skyline_entries(N) }>> =
         revolute_chain(&ChainSpec::standard(N))?;
     let mut data = Data::new(&model);
-    let e0 = analysis::energy(&model, &data).total();
+    let e0 = rigid::energy(&model, &data).total();
     println!(
         "{:>5} {:>12} {:>12} {:>12} {:>10}",
         "t (s)", "KE (J)", "ΔE (J)", "|Φ| (m)", "tip z (m)"
@@ -20,8 +21,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for k in 1..=10_000 {
         step(&model, &mut data, &mut Rk4, 1e-3)?;
         if k % 1000 == 0 {
-            let e = analysis::energy(&model, &data);
-            let v = analysis::violation(&model, &data);
+            let e = rigid::energy(&model, &data);
+            let v = rigid::violation(&model, &data);
             let tip = data.position(N - 1).z;
             println!(
                 "{:>5.1} {:>12.4} {:>12.3e} {:>12.2e} {:>10.4}",

@@ -4,15 +4,18 @@
 //!
 //! Run: `cargo run --release --example flex_energy`
 
+use ferrodyn::host::storage::{FlexData, FlexModel};
 use ferrodyn::kernel::ancf::Material;
 use ferrodyn::kernel::flex::*;
 use ferrodyn::kernel::integrators::Rk4;
 use ferrodyn::kernel::math::{Quat, Vec3};
-use ferrodyn::kernel::models::add_box_mesh;
+use ferrodyn::kernel::samples::add_box_mesh;
+use ferrodyn::kernel::step;
 
-type Block = FlexModel<f64, 18, 12, 20_000>;
+/// The block on the host's growable storage (18 nodes, 12 tets).
+type Block = FlexModel;
 
-fn block(gravity: f64, clamped: bool) -> Result<Box<Block>, Box<dyn std::error::Error>> {
+fn block(gravity: f64, clamped: bool) -> Result<Block, Box<dyn std::error::Error>> {
     let mut b = Block::builder(
         Material::neo_hookean(1e6, 0.3, 1000.0)?,
         Vec3::new(0.0, 0.0, -gravity),
@@ -21,18 +24,18 @@ fn block(gravity: f64, clamped: bool) -> Result<Box<Block>, Box<dyn std::error::
     if clamped {
         b.fix_plane(0, 0.0, 1e-9, Fixity::ClampedFace { normal_axis: 0 })?;
     }
-    Ok(Box::new(b.build()?))
+    Ok(b.build()?)
 }
 
 fn report(
     name: &str,
     model: &Block,
-    data: &mut FlexData<f64, 18, 20_000>,
+    data: &mut FlexData,
     duration: f64,
 ) -> Result<(), Box<dyn std::error::Error>> {
     let dt = 0.2 * max_frequency(model, data, 500)?.rk4();
-    let e0 = flex_energy(model, data)?;
-    let (p0, l0) = flex_momentum(model, data);
+    let e0 = energy(model, data)?;
+    let (p0, l0) = momentum(model, data);
     println!("{name}: dt = {dt:.3e} s");
     println!(
         "{:>7} {:>12} {:>12} {:>12} {:>10} {:>10} {:>10}",
@@ -40,10 +43,10 @@ fn report(
     );
     let every = ((duration / 10.0) / dt).round().max(1.0) as u64;
     while data.time() < duration {
-        step_flex(model, data, &mut Rk4, dt)?;
+        step(model, data, &mut Rk4, dt)?;
         if data.steps() % every == 0 {
-            let e = flex_energy(model, data)?;
-            let (p, l) = flex_momentum(model, data);
+            let e = energy(model, data)?;
+            let (p, l) = momentum(model, data);
             println!(
                 "{:>7.4} {:>12.5e} {:>12.5e} {:>12.6e} {:>10.2e} {:>10.2e} {:>10.2e}",
                 data.time(),
@@ -61,10 +64,10 @@ fn report(
 
 fn run() -> Result<(), Box<dyn std::error::Error>> {
     let free = block(0.0, false)?;
-    let mut data = Box::new(FlexData::new(&*free));
+    let mut data = FlexData::new(&free);
     let rotation = Quat::from_roll_pitch_yaw(0.3, -0.2, 0.5).to_matrix();
     data.set_rigid_motion(
-        &*free,
+        &free,
         rotation,
         Vec3::new(1.0, 0.0, 0.5),
         Vec3::new(0.3, -0.1, 0.2),
@@ -73,8 +76,8 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     report("free-flying spinning block", &free, &mut data, 0.2)?;
 
     let clamped = block(0.0, true)?;
-    let mut data = Box::new(FlexData::new(&*clamped));
-    solve_static(&*block(100.0, true)?, &mut data, 1, 1e-12, 20)?;
+    let mut data = FlexData::new(&clamped);
+    solve_static(&block(100.0, true)?, &mut data, 1, 1e-12, 20)?;
     report(
         "clamped block released from its deflected shape (momenta include the clamp reaction)",
         &clamped,
@@ -84,12 +87,7 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
 }
 
 fn main() {
-    let worker = std::thread::Builder::new()
-        .stack_size(64 << 20)
-        .spawn(|| run().map_err(|e| e.to_string()));
-    match worker.map(|w| w.join()) {
-        Ok(Ok(Ok(()))) => {}
-        Ok(Ok(Err(e))) => eprintln!("error: {e}"),
-        _ => eprintln!("error: could not run the example thread"),
+    if let Err(e) = run() {
+        eprintln!("error: {e}");
     }
 }

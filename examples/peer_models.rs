@@ -16,14 +16,18 @@
 
 use ferrodyn::kernel::integrators::{Rk4, SemiImplicitEuler};
 use ferrodyn::kernel::math::Vec3;
-use ferrodyn::kernel::models::{revolute_chain, simple_pendulum, ChainSpec, GRAVITY};
-use ferrodyn::kernel::{analysis, step, BodyRef, Data, Integrator, Model};
+use ferrodyn::kernel::rigid::{self, BodyRef, Data, Model};
+use ferrodyn::kernel::samples::{revolute_chain, simple_pendulum, ChainSpec, GRAVITY};
+use ferrodyn::kernel::{step, Fixed, Integrator, Storage};
 use serde_json::{json, Value};
 use std::time::Instant;
 
 #[path = "../tests/common/cpu_time.rs"]
 mod cpu_time;
 use cpu_time::cpu_seconds;
+
+/// The simple pendulum's capacities: 1 body, 1 joint, no force, 1 row, 1 skyline entry.
+type Pendulum = Fixed<1, 1, 0, 1, 1>;
 
 /// Time step of every benchmark model (s).
 pub const DT: f64 = 1e-3;
@@ -141,15 +145,8 @@ fn energy_scale(links: usize) -> f64 {
 }
 
 /// Timing and accuracy of one model with one integrator.
-fn measure<
-    I: Integrator<f64> + Clone,
-    const B: usize,
-    const J: usize,
-    const F: usize,
-    const C: usize,
-    const S: usize,
->(
-    model: &Model<f64, B, J, F, C, S>,
+fn measure<I: Integrator<f64> + Clone, St: Storage>(
+    model: &Model<f64, St>,
     integrator: &I,
     links: usize,
     entry: &Value,
@@ -175,14 +172,14 @@ fn measure<
     // Accuracy: energy every step, violation every 10 steps, pendulum angle every step.
     let mut data = fresh.clone();
     let mut method = integrator.clone();
-    let e0 = analysis::energy(model, &data).total();
+    let e0 = rigid::energy(model, &data).total();
     let (mut drift, mut violation, mut velocity_violation) = (0.0f64, 0.0f64, 0.0f64);
     let mut samples = Vec::new();
     let total = (duration / DT).round() as usize;
     for k in 0..=total {
-        drift = drift.max((analysis::energy(model, &data).total() - e0).abs());
+        drift = drift.max((rigid::energy(model, &data).total() - e0).abs());
         if k % 10 == 0 {
-            let v = analysis::violation(model, &data);
+            let v = rigid::violation(model, &data);
             violation = violation.max(v.position);
             velocity_violation = velocity_violation.max(v.velocity);
         }
@@ -221,8 +218,8 @@ fn measure<
     Ok(out)
 }
 
-fn measure_both<const B: usize, const J: usize, const F: usize, const C: usize, const S: usize>(
-    model: &Model<f64, B, J, F, C, S>,
+fn measure_both<St: Storage>(
+    model: &Model<f64, St>,
     links: usize,
     entry: &Value,
 ) -> Result<Value, Box<dyn std::error::Error>> {
@@ -235,7 +232,7 @@ fn measure_both<const B: usize, const J: usize, const F: usize, const C: usize, 
 fn chain<const N: usize, const C: usize, const S: usize>(
     entry: &Value,
 ) -> Result<Value, Box<dyn std::error::Error>> {
-    let model: Box<Model<f64, N, N, 0, C, S>> = Box::new(revolute_chain(&ChainSpec::standard(N))?);
+    let model: Box<Model<f64, Fixed<N, N, 0, C, S>>> = Box::new(revolute_chain(&ChainSpec::standard(N))?);
     measure_both(&*model, N, entry)
 }
 
@@ -251,7 +248,7 @@ fn run(models_path: &str, out_path: &str) -> Result<(), Box<dyn std::error::Erro
         let r = match entry["links"].as_u64().unwrap_or(0) {
             0 => {
                 let (m, l, a, _) = PENDULUM;
-                measure_both(&simple_pendulum(m, l, a)?, 0, entry)?
+                measure_both(&simple_pendulum::<f64, Pendulum>(m, l, a)?, 0, entry)?
             }
             5 => chain::<5, 25, { ChainSpec::<f64>::skyline_entries(5) }>(entry)?,
             20 => chain::<20, 100, { ChainSpec::<f64>::skyline_entries(20) }>(entry)?,
@@ -277,7 +274,7 @@ fn profile(links: &str, steps: &str) -> Result<(), Box<dyn std::error::Error>> {
     fn go<const N: usize, const C: usize, const S: usize>(
         steps: usize,
     ) -> Result<(), Box<dyn std::error::Error>> {
-        let model: Box<Model<f64, N, N, 0, C, S>> = Box::new(revolute_chain(&ChainSpec::standard(N))?);
+        let model: Box<Model<f64, Fixed<N, N, 0, C, S>>> = Box::new(revolute_chain(&ChainSpec::standard(N))?);
         let mut data = Box::new(Data::new(&*model));
         for _ in 0..steps {
             step(&*model, &mut data, &mut Rk4, DT)?;
@@ -306,15 +303,7 @@ fn main() {
             .map_err(Into::into)
             .and_then(|s| std::fs::write(path, s).map_err(Into::into)),
         ["profile", links, steps] => profile(links, steps),
-        ["run", models, out] => {
-            let (models, out) = (models.to_string(), out.to_string());
-            std::thread::Builder::new()
-                .stack_size(64 << 20)
-                .spawn(move || run(&models, &out).map_err(|e| e.to_string()))
-                .map_err(|e| e.to_string())
-                .and_then(|h| h.join().unwrap_or_else(|_| Err("thread panicked".into())))
-                .map_err(Into::into)
-        }
+        ["run", models, out] => run(models, out),
         _ => Err::<(), Box<dyn std::error::Error>>(
             "usage: peer_models models OUT.json | peer_models run MODELS.json OUT.json | peer_models profile LINKS STEPS".into(),
         ),

@@ -3,15 +3,17 @@
 //!
 //! Run: `cargo run --release --example pendulum`
 
-use ferrodyn::kernel::models::{simple_pendulum, GRAVITY};
-use ferrodyn::kernel::{analysis, integrators::Rk4, step, Data};
+use ferrodyn::kernel::rigid::{self, Data};
+use ferrodyn::kernel::samples::{simple_pendulum, GRAVITY};
+use ferrodyn::kernel::{integrators::Rk4, step, Fixed};
 use std::f64::consts::{FRAC_PI_2, PI};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let model = simple_pendulum(1.0, 1.0, FRAC_PI_2)?;
+    // 1 body, 1 joint, no force, 1 constraint row, 1 skyline entry.
+    let model = simple_pendulum::<f64, Fixed<1, 1, 0, 1, 1>>(1.0, 1.0, FRAC_PI_2)?;
     let mut data = Data::new(&model);
     let dt = 1e-3;
-    let e0 = analysis::energy(&model, &data).total();
+    let e0 = rigid::energy(&model, &data).total();
     let (mut last_x, mut crossings) = (data.position(0).x, Vec::new());
     println!(
         "{:>6} {:>10} {:>10} {:>12}",
@@ -26,7 +28,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         last_x = p.x;
         if k % 500 == 0 {
-            let de = analysis::energy(&model, &data).total() - e0;
+            let de = rigid::energy(&model, &data).total() - e0;
             println!("{:>6.2} {:>10.6} {:>10.6} {:>12.3e}", data.time(), p.x, p.z, de);
         }
     }

@@ -4,7 +4,12 @@
 //!
 //! Run: `cargo run --release --example tet_collision -- [elastic|plastic]` (default: both).
 
-use ferrodyn::host::contact::tet_collision::run;
+// The scenario is shared with the host's contact tests (written against the crates
+// `ferrodyn_host` and `ferrodyn_kernel`, both dependencies of this package).
+#[path = "../host/tests/common/tet_collision.rs"]
+mod tet_collision;
+
+use tet_collision::run;
 
 fn main() -> Result<(), String> {
     let modes: Vec<bool> = match std::env::args().nth(1).as_deref() {
@@ -13,28 +18,21 @@ fn main() -> Result<(), String> {
         None => vec![false, true],
         Some(other) => return Err(format!("unknown mode '{other}': choose elastic or plastic")),
     };
-    // Kernel flexible models are large values: run on a thread with a big stack.
-    let worker = std::thread::Builder::new().stack_size(256 << 20).spawn(move || {
-        for plastic in modes {
-            let r = run(plastic, 0.06).map_err(|e| format!("{e:#}"))?;
-            println!(
-                "{}: {} RK4 steps of {:.2e} s; falling block vz {:.3} → {:.3} m/s; deepest node in the other block {:.2e} m, in the ground {:.2e} m (Hertz bound {:.2e} m); ground impulse {:.4} N·s; momentum balance error {:.1e}",
-                if plastic { "plastic" } else { "elastic" },
-                r.steps,
-                r.dt,
-                r.falling_vz.0,
-                r.falling_vz.1,
-                r.deepest_pair,
-                r.deepest_ground,
-                r.hertz_depth,
-                r.ground_impulse.z,
-                r.momentum_error
-            );
-        }
-        Ok::<(), String>(())
-    });
-    let worker = worker.map_err(|e| format!("cannot start the simulation thread: {e}"))?;
-    worker
-        .join()
-        .map_err(|_| "the simulation thread panicked".to_string())?
+    for plastic in modes {
+        let r = run(plastic, 0.06).map_err(|e| e.to_string())?;
+        println!(
+            "{}: {} RK4 steps of {:.2e} s; falling block vz {:.3} → {:.3} m/s; deepest node in the other block {:.2e} m, in the ground {:.2e} m (Hertz bound {:.2e} m); ground impulse {:.4} N·s; momentum balance error {:.1e}",
+            if plastic { "plastic" } else { "elastic" },
+            r.steps,
+            r.dt,
+            r.falling_vz.0,
+            r.falling_vz.1,
+            r.deepest_pair,
+            r.deepest_ground,
+            r.hertz_depth,
+            r.ground_impulse.z,
+            r.momentum_error
+        );
+    }
+    Ok(())
 }

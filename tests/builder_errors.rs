@@ -1,9 +1,10 @@
 //! Every builder error names the item and the reason.
 
 use ferrodyn::kernel::math::{Mat3, Vec3};
+use ferrodyn::kernel::rigid::{Body, BodyRef, Builder, Force, Frame, Joint, JointKind, Model};
 use ferrodyn::kernel::*;
 
-type Small = ModelBuilder<f64, 2, 2, 2, 8, 64>;
+type Small = Builder<f64, Fixed<2, 2, 2, 8, 64>>;
 
 fn builder() -> Small {
     Model::builder(Vec3::new(0.0, 0.0, -9.81))
@@ -150,7 +151,7 @@ fn capacities_exceeded() {
         })
     );
     // Skyline capacity is checked at build.
-    let mut tight = Model::<f64, 2, 2, 0, 10, 20>::builder(Vec3::ZERO);
+    let mut tight = Model::<f64, Fixed<2, 2, 0, 10, 20>>::builder(Vec3::ZERO);
     let a = tight.add_body(unit_body()).unwrap();
     let c = tight.add_body(unit_body()).unwrap();
     tight.add_joint(hinge(BodyRef::Ground, a)).unwrap();

@@ -1,30 +1,24 @@
 //! Cross-validation of flexible (ANCF) bodies: the kernel's fixed-capacity model (sized for a
-//! microcontroller) against the host's model, and the kernel's f32 path against its f64 path,
-//! on random small clamped blocks.
+//! microcontroller) against the same model on the host's growable storage, for flexible bodies
+//! alone and attached to a rigid hub; and the kernel's f32 path against its f64 path, on random
+//! small clamped blocks.
 //!
-//! The host has no separate dynamic flexible path: the CLI steps flexible bodies with the
-//! kernel's own `FlexModel` at large capacities ([`HostFlexible`], 400 nodes, 1000 tets, 2·10⁶
-//! skyline entries). So "kernel vs host" here is the MCU-sized instance against that host
-//! instance, both stepped 1000 times with RK4 and compared after every step. Reference: the f64
-//! kernel model; the host must reproduce it to 1e-12 relative.
+//! The host steps flexible bodies with the kernel's own model over `Growable` storage: the same
+//! routines over lists of another kind. So the two must give the same bits after every step
+//! (their state digests are compared); the reference is the fixed-capacity model.
 
-mod common;
-use common::with_stack;
-
-use ferrodyn::host::flex_run::HostFlexible;
+use ferrodyn::host::storage::Growable;
 use ferrodyn::kernel::ancf::Material;
-use ferrodyn::kernel::flex::{max_frequency, step_flex, Fixity, FlexData, FlexModel};
+use ferrodyn::kernel::flex::{self, max_frequency, Fixity};
 use ferrodyn::kernel::integrators::Rk4;
 use ferrodyn::kernel::math::Vec3;
-use ferrodyn::kernel::models::{add_box_mesh, GRAVITY};
-use ferrodyn::kernel::Real;
+use ferrodyn::kernel::samples::{add_box_mesh, spinning_beam, GRAVITY};
+use ferrodyn::kernel::{step, Dynamics, Fixed, Real, Storage};
 use proptest::prelude::*;
 
 /// The MCU-sized capacities: up to 2 hexahedra (12 nodes, 12 tets) and their mass profile.
-const NODES: usize = 12;
-const TETS: usize = 12;
-const SKYLINE: usize = 8_000;
-type Kernel<R> = FlexModel<R, NODES, TETS, SKYLINE>;
+type Mcu = Fixed<0, 0, 0, 0, 0, 12, 12, 8_000>;
+type Kernel<R> = flex::Model<R, Mcu>;
 
 /// A random block: material, size, divisions along x, gravity tilt.
 #[derive(Clone, Debug)]
@@ -78,7 +72,7 @@ impl Block {
 
     /// Builds the block in a model of any capacity: root face x = 0 clamped, gravity tilted by
     /// `tilt` rad from −z towards +y.
-    fn build<R: Real, const N: usize, const E: usize, const S: usize>(&self) -> Box<FlexModel<R, N, E, S>> {
+    fn build<R: Real, St: Storage>(&self) -> Box<flex::Model<R, St>> {
         let r = R::from_f64;
         let material = if self.neo_hookean {
             Material::neo_hookean(r(self.youngs), r(self.poisson), r(self.density))
@@ -88,7 +82,7 @@ impl Block {
         .unwrap();
         let g = r(GRAVITY);
         let gravity = Vec3::new(R::ZERO, g * r(self.tilt).sin(), -(g * r(self.tilt).cos()));
-        let mut b = FlexModel::<R, N, E, S>::builder(material, gravity);
+        let mut b = flex::Model::<R, St>::builder(material, gravity);
         let size = Vec3::new(r(self.size[0]), r(self.size[1]), r(self.size[2]));
         add_box_mesh(&mut b, Vec3::ZERO, size, [self.divisions, 1, 1]).unwrap();
         b.fix_plane(0, R::ZERO, r(1e-9), Fixity::ClampedFace { normal_axis: 0 })
@@ -107,34 +101,27 @@ fn relative_difference(a: &[f64], b: &[f64]) -> f64 {
 
 /// Half the RK4 stability limit of the block, from its highest frequency at rest.
 fn stable_step(model: &Kernel<f64>) -> f64 {
-    let mut data = Box::new(FlexData::new(model));
+    let mut data = Box::new(model.new_data());
     0.5 * max_frequency(model, &mut data, 200).unwrap().rk4()
 }
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 8, ..ProptestConfig::default() })]
 
-    /// Kernel (MCU capacities) and host (CLI capacities) step the same block alike: 1000 RK4
-    /// steps, states compared after every step. Same routines over different capacities, so in
-    /// practice they agree to the bit (printed: 0).
+    /// Kernel (MCU capacities) and host (growable storage) step the same block to the same
+    /// bits: 1000 RK4 steps, state digests compared after every step.
     #[test]
-    fn host_flexible_matches_kernel_flexible(b in block()) {
-        let worst = with_stack(move || {
-            let kernel = b.build::<f64, NODES, TETS, SKYLINE>();
-            let host: Box<HostFlexible> = b.build();
-            let dt = stable_step(&kernel);
-            let mut kd = Box::new(FlexData::new(&*kernel));
-            let mut hd = Box::new(FlexData::new(&*host));
-            let mut worst = 0.0f64;
-            for _ in 0..1000 {
-                step_flex(&*kernel, &mut kd, &mut Rk4, dt).unwrap();
-                step_flex(&*host, &mut hd, &mut Rk4, dt).unwrap();
-                worst = worst.max(relative_difference(hd.state(), kd.state()));
-            }
-            println!("host vs kernel, {} tets, dt {dt:.3e}: {worst:.3e}", kernel.element_count());
-            worst
-        });
-        prop_assert!(worst <= 1e-12, "host vs kernel: {worst:.3e} relative");
+    fn growable_flexible_gives_the_bits_of_fixed_flexible(b in block()) {
+        let kernel = b.build::<f64, Mcu>();
+        let host = b.build::<f64, Growable>();
+        let dt = stable_step(&kernel);
+        let (mut kd, mut hd) = (Box::new(kernel.new_data()), host.new_data());
+        for n in 0..1000 {
+            step(&*kernel, &mut kd, &mut Rk4, dt).unwrap();
+            step(&*host, &mut hd, &mut Rk4, dt).unwrap();
+            prop_assert_eq!(host.digest(&hd), kernel.digest(&kd), "step {}", n + 1);
+        }
+        prop_assert_eq!(host.state(&hd), kernel.state(&kd));
     }
 
     /// The f32 kernel follows the f64 kernel within the rounding the f32 path must accumulate.
@@ -154,19 +141,19 @@ proptest! {
     /// (`Material::evaluate_displacement_gradient`); the one-step difference is 1e-5–7e-5.
     #[test]
     fn f32_kernel_follows_f64_within_rounding(b in block()) {
-        let report = with_stack(move || {
+        let report = {
             const STEPS: usize = 200;
             const C: f64 = 8.0;
             let rounded = b.rounded();
-            let m64 = rounded.build::<f64, NODES, TETS, SKYLINE>();
-            let m32 = b.build::<f32, NODES, TETS, SKYLINE>();
+            let m64 = rounded.build::<f64, Mcu>();
+            let m32 = b.build::<f32, Mcu>();
             // The step as the f32 run sees it.
             let dt = stable_step(&m64) as f32 as f64;
             let eps = f32::EPSILON as f64;
             let (mut d64, mut d32, mut dp) = (
-                Box::new(FlexData::new(&*m64)),
-                Box::new(FlexData::new(&*m32)),
-                Box::new(FlexData::new(&*m64)),
+                Box::new(m64.new_data()),
+                Box::new(m32.new_data()),
+                Box::new(m64.new_data()),
             );
             for node in 0..m64.node_count() {
                 if m64.fixity(node) != Fixity::Free {
@@ -179,14 +166,14 @@ proptest! {
                     *v += if k % 2 == 0 { eps } else { -eps };
                 }
             }
-            let as_f64 = |d: &FlexData<f32, NODES, SKYLINE>| -> Vec<f64> {
+            let as_f64 = |d: &flex::Data<f32, Mcu>| -> Vec<f64> {
                 d.state().iter().map(|&x| x as f64).collect()
             };
             let (mut worst, mut local, mut local_amplification) = (0.0f64, 0.0, 0.0);
             for n in 0..STEPS {
-                step_flex(&*m64, &mut d64, &mut Rk4, dt).unwrap();
-                step_flex(&*m32, &mut d32, &mut Rk4, dt as f32).unwrap();
-                step_flex(&*m64, &mut dp, &mut Rk4, dt).unwrap();
+                step(&*m64, &mut d64, &mut Rk4, dt).unwrap();
+                step(&*m32, &mut d32, &mut Rk4, dt as f32).unwrap();
+                step(&*m64, &mut dp, &mut Rk4, dt).unwrap();
                 worst = worst.max(relative_difference(&as_f64(&d32), d64.state()));
                 if n == 0 {
                     local = worst;
@@ -201,7 +188,7 @@ proptest! {
                 m64.element_count(),
             );
             (local, local_tolerance, worst, tolerance)
-        });
+        };
         let (local, local_tolerance, worst, tolerance) = report;
         prop_assert!(local <= local_tolerance, "one step: {local:.3e} > {local_tolerance:.3e}");
         prop_assert!(worst <= tolerance, "f32 vs f64: {worst:.3e} > {tolerance:.3e}");
@@ -214,26 +201,42 @@ proptest! {
 /// displacements, one 10 µs step gave a gradient rate of 2.7e-4 (a spurious ≈ 27 s⁻²).
 #[test]
 fn undeformed_f32_block_at_rest_stays_at_rest() {
-    with_stack(|| {
-        for material in [
-            Material::st_venant_kirchhoff(1e6f32, 0.3, 1000.0).unwrap(),
-            Material::neo_hookean(1e6f32, 0.3, 1000.0).unwrap(),
-        ] {
-            let mut b = Kernel::<f32>::builder(material, Vec3::ZERO);
-            add_box_mesh(
-                &mut b,
-                Vec3::new(0.7, -0.3, 1.1),
-                Vec3::new(0.2, 0.1, 0.1),
-                [2, 1, 1],
-            )
-            .unwrap();
-            let model = Box::new(b.build().unwrap());
-            let mut data = Box::new(FlexData::new(&*model));
-            let at_rest = data.state().to_vec();
-            for _ in 0..10 {
-                step_flex(&*model, &mut data, &mut Rk4, 1e-5).unwrap();
-            }
-            assert_eq!(data.state(), &at_rest[..], "{:?}", material.law);
+    for material in [
+        Material::st_venant_kirchhoff(1e6f32, 0.3, 1000.0).unwrap(),
+        Material::neo_hookean(1e6f32, 0.3, 1000.0).unwrap(),
+    ] {
+        let mut b = Kernel::<f32>::builder(material, Vec3::ZERO);
+        add_box_mesh(
+            &mut b,
+            Vec3::new(0.7, -0.3, 1.1),
+            Vec3::new(0.2, 0.1, 0.1),
+            [2, 1, 1],
+        )
+        .unwrap();
+        let model = Box::new(b.build().unwrap());
+        let mut data = Box::new(model.new_data());
+        let at_rest = data.state().to_vec();
+        for _ in 0..10 {
+            step(&*model, &mut data, &mut Rk4, 1e-5).unwrap();
         }
-    });
+        assert_eq!(data.state(), &at_rest[..], "{:?}", material.law);
+    }
+}
+
+/// The rigid–flexible spinning beam (hub driven at 10 rad/s, beam attached, gravity) on the
+/// firmware's exact capacities and on growable storage: the same bits after every RK4 step.
+#[test]
+fn growable_coupled_gives_the_bits_of_fixed_coupled() {
+    type Exact = Fixed<1, 2, 0, 6, 21, 20, 24, 11_109, 493>;
+    let kernel = Box::new(spinning_beam::<f64, Exact>(10.0, GRAVITY).unwrap());
+    let host = spinning_beam::<f64, Growable>(10.0, GRAVITY).unwrap();
+    let (mut kd, mut hd) = (Box::new(kernel.new_data()), host.new_data());
+    for n in 0..200 {
+        step(&*kernel, &mut kd, &mut Rk4, 1e-5).unwrap();
+        step(&host, &mut hd, &mut Rk4, 1e-5).unwrap();
+        assert_eq!(host.digest(&hd), kernel.digest(&kd), "step {}", n + 1);
+    }
+    let hub = host.rigid().bodies().len();
+    assert_eq!(hub, 1);
+    assert!(hd.rigid().angular_velocity(0).z > 9.0, "the hub keeps spinning");
 }

@@ -14,16 +14,18 @@
 #[path = "common/cantilever.rs"]
 mod cantilever;
 mod common;
+#[path = "common/explicit_flex.rs"]
+mod explicit_flex;
 
-use cantilever::{tip_z, SOFT, STEEL};
-use ferrodyn::host::implicit::{
-    elastic_force_and_tangent, FlexBody, HhtFlex, HhtOptions, ImplicitError, Pattern, SparseLdlt,
-};
+use cantilever::{reference_coordinates, tip_z, SOFT, STEEL};
+use ferrodyn::host::implicit::{elastic_force_and_tangent, HhtFlex, ImplicitError, Pattern, SparseLdlt};
+use ferrodyn::host::spec::HhtOptions;
+use ferrodyn::host::storage::FlexModel;
 
 /// Static equilibrium by HHT-α with α = −1/3 and steps far above every period: each step
 /// contracts every mode by ρ∞ = (1 + α)/(1 − α) = ½ (Hilber–Hughes–Taylor 1977), so 80 steps
 /// reach the equilibrium to round-off. Returns the integrator at rest in equilibrium.
-fn equilibrium(body: FlexBody) -> HhtFlex {
+fn equilibrium(body: FlexModel) -> HhtFlex {
     let mut options = HhtOptions::hht(-1.0 / 3.0).unwrap();
     options.newton_tol = 1e-11;
     let mut hht = HhtFlex::new(body, options).unwrap();
@@ -98,18 +100,18 @@ fn steel_cantilever_static_deflection_and_first_frequency_at_dt_1e_3() {
 }
 
 /// Assembles K = −∂Q_e/∂q at the reference and returns (pattern, M, K) over the free coordinates.
-fn mass_and_stiffness(body: &FlexBody) -> (Pattern, Vec<f64>, Vec<f64>) {
+fn mass_and_stiffness(body: &FlexModel) -> (Pattern, Vec<f64>, Vec<f64>) {
     let pattern = Pattern::new(body).unwrap();
     let mass = pattern.mass(body);
     let mut k = vec![0.0; pattern.nnz()];
     let mut force = vec![0.0; body.coordinate_count()];
-    let q = body.reference_coordinates();
+    let q = reference_coordinates(body);
     elastic_force_and_tangent(body, &pattern, 0.0, &q, &mut force, Some((&mut k, 1.0))).unwrap();
     (pattern, mass, k)
 }
 
 /// Highest mode of M⁻¹K by power iteration: (ω_max, mode over the free coordinates, M-normalised).
-fn highest_mode(body: &FlexBody, iterations: usize) -> (f64, Vec<f64>) {
+fn highest_mode(body: &FlexModel, iterations: usize) -> (f64, Vec<f64>) {
     let (pattern, mass, k) = mass_and_stiffness(body);
     let mut ldlt = SparseLdlt::new(&pattern).unwrap();
     ldlt.factorize(&mass).unwrap();
@@ -163,11 +165,20 @@ fn hht_damps_a_high_frequency_mode_as_the_hht_recurrence() {
     let options = HhtOptions::hht(alpha).unwrap();
     let (beta, gamma) = (options.beta, options.gamma);
     let amplitude = 1e-9;
-    let mut q = body.reference_coordinates();
+    let mut q = reference_coordinates(&body);
     let mut start = vec![0.0; body.dof_count()];
     body.gather_free(&q, &mut start);
     start.iter_mut().zip(&mode).for_each(|(s, m)| *s += amplitude * m);
-    body.scatter_free(&start, &mut q);
+    // Back into the body coordinates, the held ones untouched (scatter_free zeroes them).
+    let mut shifted = vec![0.0; q.len()];
+    body.scatter_free(&start, &mut shifted);
+    for (node, dofs) in body.dof().iter().enumerate() {
+        for (c, &d) in dofs.iter().enumerate() {
+            if d < start.len() {
+                q[12 * node + c] = shifted[12 * node + c];
+            }
+        }
+    }
     let mut hht = HhtFlex::new(body, options).unwrap();
     hht.set_state(0.0, Some(&q), None).unwrap();
     let e0 = hht.energies().unwrap().total();
@@ -265,61 +276,48 @@ fn spectral_radius(m: [[f64; 3]; 3]) -> f64 {
 
 #[test]
 fn host_explicit_flex_matches_the_kernel_flexible_model() {
-    // One source of physics: the host body stepped by the kernel's RK4 through ExplicitFlex
-    // (sparse assembly, faer mass solve) against the kernel's fixed-size FlexModel (skyline)
-    // on the same mesh, under gravity, 200 steps below the RK4 limit.
-    use ferrodyn::host::implicit::ExplicitFlex;
+    // One source of physics: the kernel's flexible model on the host's growable storage
+    // (skyline mass LDLᵀ in RCM order) stepped by the kernel's RK4 against an independent
+    // explicit path over the host's implicit-solver assembly (sparse pattern, faer mass
+    // solve: tests/common/explicit_flex.rs) stepped by the same RK4, on the same mesh, under
+    // gravity, 200 steps below the RK4 limit.
+    use explicit_flex::ExplicitFlex;
     use ferrodyn::kernel::ancf::Material;
-    use ferrodyn::kernel::flex::{step_flex, Fixity, FlexData, FlexModel};
     use ferrodyn::kernel::integrators::Rk4;
-    use ferrodyn::kernel::math::Vec3;
-    use ferrodyn::kernel::models::add_box_mesh;
-    common::with_stack(|| {
-        let material = Material::st_venant_kirchhoff(1e8, 0.3, 1000.0)
-            .unwrap()
-            .with_rayleigh(0.5, 1e-4)
-            .unwrap();
-        let mut b = FlexModel::<f64, 20, 24, 20_000>::builder(material, Vec3::new(0.0, 0.0, -cantilever::G));
-        add_box_mesh(
-            &mut b,
-            Vec3::new(0.0, -0.05, -0.05),
-            Vec3::new(1.0, 0.1, 0.1),
-            [4, 1, 1],
-        )
+    use ferrodyn::kernel::{step, Dynamics};
+    let material = Material::st_venant_kirchhoff(1e8, 0.3, 1000.0)
+        .unwrap()
+        .with_rayleigh(0.5, 1e-4)
         .unwrap();
-        b.fix_plane(0, 0.0, 1e-9, Fixity::ClampedFace { normal_axis: 0 })
-            .unwrap();
-        let model = Box::new(b.build().unwrap());
-        let mut data = Box::new(FlexData::new(&*model));
-        let mut host = ExplicitFlex::new(SOFT.body_with(material, [4, 1, 1], cantilever::G)).unwrap();
-        let dt = 1e-5;
-        let (mut k1, mut k2) = (Rk4, Rk4);
-        for _ in 0..200 {
-            step_flex(&*model, &mut data, &mut k1, dt).unwrap();
-            host.step(&mut k2, dt).unwrap();
-        }
-        let n = host.state().len();
-        let kernel = &data.state()[..n];
-        let diff = kernel
-            .iter()
-            .zip(host.state())
-            .fold(0.0f64, |m, (a, b)| m.max((a - b).abs()));
-        let moved = kernel
-            .iter()
-            .zip(
-                SOFT.body([4, 1, 1], 0.0)
-                    .reference_coordinates()
-                    .iter()
-                    .chain(std::iter::repeat(&0.0)),
-            )
-            .fold(0.0f64, |m, (a, b)| m.max((a - b).abs()));
-        println!("kernel FlexModel vs host ExplicitFlex after 200 RK4 steps: max |Δy| = {diff:.2e} (motion {moved:.2e})");
-        // Same element routines, different mass factorizations (kernel skyline LDLᵀ in RCM
-        // order, faer supernodal LDLᵀ in AMD order): the states agree to round-off, amplified
-        // by κ(M) and the 200 steps; bound 1e-9 of the motion.
-        assert!(moved > 1e-6);
-        assert!(diff < 1e-9 * moved, "max difference {diff}");
-    });
+    let model = SOFT.body_with(material, [4, 1, 1], cantilever::G);
+    let mut data = model.new_data();
+    let mut host = ExplicitFlex::new(SOFT.body_with(material, [4, 1, 1], cantilever::G)).unwrap();
+    let dt = 1e-5;
+    let (mut k1, mut k2) = (Rk4, Rk4);
+    for _ in 0..200 {
+        step(&model, &mut data, &mut k1, dt).unwrap();
+        host.step(&mut k2, dt).unwrap();
+    }
+    let n = host.state().len();
+    let kernel = &model.state(&data)[..n];
+    let diff = kernel
+        .iter()
+        .zip(host.state())
+        .fold(0.0f64, |m, (a, b)| m.max((a - b).abs()));
+    let moved = kernel
+        .iter()
+        .zip(
+            reference_coordinates(&SOFT.body([4, 1, 1], 0.0))
+                .iter()
+                .chain(std::iter::repeat(&0.0)),
+        )
+        .fold(0.0f64, |m, (a, b)| m.max((a - b).abs()));
+    println!("kernel flexible model vs host-assembly explicit path after 200 RK4 steps: max |Δy| = {diff:.2e} (motion {moved:.2e})");
+    // Same element routines, different mass factorizations (kernel skyline LDLᵀ in RCM
+    // order, faer supernodal LDLᵀ in AMD order): the states agree to round-off, amplified
+    // by κ(M) and the 200 steps; bound 1e-9 of the motion.
+    assert!(moved > 1e-6);
+    assert!(diff < 1e-9 * moved, "max difference {diff}");
 }
 
 #[test]
@@ -420,20 +418,31 @@ fn modified_newton_reuses_the_tangent_and_reaches_the_same_solution() {
 
 #[test]
 fn steel_cantilever_scene_runs_implicitly_and_writes_the_flexible_outputs() {
+    use ferrodyn::host::compile::compile;
+    use ferrodyn::host::output::OutputDir;
+    use ferrodyn::host::record::recorders;
     use ferrodyn::host::scene::Scene;
+    use ferrodyn::host::simulation::drive;
+    use ferrodyn::host::spec::IntegratorSpec;
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/steel_cantilever.toml");
     let mut scene = Scene::load(&path).unwrap();
     scene.simulation.end_time = 3e-3;
-    let options = scene.simulation.implicit.unwrap();
+    assert!(
+        matches!(scene.simulation.integrator, IntegratorSpec::Hht(_)),
+        "the scene integrates implicitly"
+    );
     let out = std::env::temp_dir().join(format!("ferrodyn_implicit_{}", std::process::id()));
-    ferrodyn::host::implicit::simulate_implicit(&scene, options, &out, true).unwrap();
+    let mut sim = compile(&scene).unwrap();
+    let dir = OutputDir::create(&out, true).unwrap();
+    let sinks = recorders(&mut sim, &dir, &scene.output, &scene.flexibles[0].name).unwrap();
+    drive(&mut sim, sinks, false).unwrap();
     let energy = std::fs::read_to_string(out.join("energy.csv")).unwrap();
     assert_eq!(energy.lines().count(), 1 + 4, "{energy}");
     for f in ["beam.pvd", "energy.png", "beam_00000.vtu", "beam_00003.vtu"] {
         assert!(out.join(f).exists(), "{f} missing");
     }
     // The beam starts at rest and falls: kinetic energy appears; HHT-α with α < 0 dissipates
-    // (never adds) energy in a linear vibration.
+    // (never adds) energy in a linear vibration. Columns: time, kinetic, potential, strain, total.
     let rows: Vec<Vec<f64>> = energy
         .lines()
         .skip(1)

@@ -4,13 +4,17 @@
 mod common;
 
 use common::{exact_period, mean_period, swing, upward_crossings};
-use ferrodyn::host::dae::{Bdf, GeneralizedAlpha, HostMethod, NewtonSettings};
+use ferrodyn::host::dae::{Bdf, GeneralizedAlpha, HostMethod};
+use ferrodyn::host::spec::NewtonSettings;
+use ferrodyn::host::storage::RigidModel;
 use ferrodyn::kernel::integrators::Rk4;
 use ferrodyn::kernel::math::{Quat, Vec3};
-use ferrodyn::kernel::models::{revolute_chain, simple_pendulum, ChainSpec};
+use ferrodyn::kernel::rigid::{self, Body, BodyRef, Data, Force, Frame, Joint, JointKind, Model};
+use ferrodyn::kernel::samples::{revolute_chain, simple_pendulum, ChainSpec};
 use ferrodyn::kernel::*;
 
-type Chain20 = Model<f64, 20, 20, 0, 100, 5050>;
+/// The simple pendulum's capacities: 1 body, 1 joint, no force, 1 row, 1 skyline entry.
+type Pendulum = Fixed<1, 1, 0, 1, 1>;
 
 fn bdf(order: u8) -> Bdf {
     Bdf::new(order, NewtonSettings::default())
@@ -23,7 +27,7 @@ fn alpha(rho_inf: f64) -> GeneralizedAlpha {
 /// A 1 kg body on a prismatic joint along z held by a zero-length spring of stiffness k to the
 /// ground origin, no gravity: x'' = −k x exactly (the constraints hold exactly, so projection
 /// does nothing), released at x0 = 0.1 m.
-fn oscillator(stiffness: f64) -> Model<f64, 1, 1, 1, 5, 15> {
+fn oscillator(stiffness: f64) -> Model<f64, Fixed<1, 1, 1, 5, 15>> {
     let mut b = Model::builder(Vec3::ZERO);
     let body = b
         .add_body(Body::sphere(1.0, 0.01).at(Vec3::new(0.0, 0.0, 0.1), Quat::IDENTITY))
@@ -53,11 +57,11 @@ fn oscillator(stiffness: f64) -> Model<f64, 1, 1, 1, 5, 15> {
 fn energy_ratios<I: Integrator<f64>>(stiffness: f64, integrator: &mut I, h: f64, steps: usize) -> Vec<f64> {
     let model = oscillator(stiffness);
     let mut data = Data::new(&model);
-    let e0 = analysis::energy(&model, &data).total();
+    let e0 = rigid::energy(&model, &data).total();
     let mut ratios = vec![1.0];
     for _ in 0..steps {
         step(&model, &mut data, integrator, h).unwrap();
-        ratios.push(analysis::energy(&model, &data).total() / e0);
+        ratios.push(rigid::energy(&model, &data).total() / e0);
     }
     ratios
 }
@@ -126,7 +130,7 @@ fn generalized_alpha_conserves_or_damps_as_rho_inf_says() {
 /// Relative period error and relative energy change over 10 s of the 1 m pendulum released at
 /// 90°, stepped by `integrator` at `dt`.
 fn pendulum_errors<I: Integrator<f64>>(integrator: &mut I, dt: f64) -> (f64, f64) {
-    let model = simple_pendulum(1.0, 1.0, std::f64::consts::FRAC_PI_2).unwrap();
+    let model = simple_pendulum::<f64, Pendulum>(1.0, 1.0, std::f64::consts::FRAC_PI_2).unwrap();
     let (samples, energies) = swing(&model, integrator, 10.0, dt, Vec3::ZERO);
     let reference = exact_period(1.0, std::f64::consts::FRAC_PI_2);
     let period = mean_period(&upward_crossings(&samples));
@@ -165,16 +169,16 @@ fn pendulum_period_and_energy_against_exact_and_rk4() {
 /// The 20-link chain after 1 s from horizontal: joint-0 end position (all body positions) and
 /// total energy.
 fn chain_state<I: Integrator<f64>>(integrator: &mut I, dt: f64) -> (Vec<Vec3<f64>>, f64, f64) {
-    let model: Box<Chain20> = Box::new(revolute_chain(&ChainSpec::standard(20)).unwrap());
-    let mut data = Box::new(Data::new(&*model));
-    let e0 = analysis::energy(&*model, &data).total();
+    let model: RigidModel = revolute_chain(&ChainSpec::standard(20)).unwrap();
+    let mut data = Data::new(&model);
+    let e0 = rigid::energy(&model, &data).total();
     let mut worst = 0.0f64;
     for _ in 0..(1.0 / dt).round() as usize {
-        step(&*model, &mut data, integrator, dt).unwrap();
-        worst = worst.max(analysis::violation(&*model, &data).position);
+        step(&model, &mut data, integrator, dt).unwrap();
+        worst = worst.max(rigid::violation(&model, &data).position);
     }
     let positions = (0..20).map(|b| data.position(b)).collect();
-    let e = analysis::energy(&*model, &data).total();
+    let e = rigid::energy(&model, &data).total();
     (positions, (e - e0) / e0.abs().max(1.0), worst)
 }
 
@@ -184,51 +188,49 @@ fn max_distance(a: &[Vec3<f64>], b: &[Vec3<f64>]) -> f64 {
 
 #[test]
 fn twenty_link_chain_against_an_rk4_reference() {
-    common::with_stack(|| {
-        // Reference: RK4 at 0.1 ms (its own error at 1 ms is ~1e-9 m here).
-        let (reference, _, _) = chain_state(&mut Rk4, 1e-4);
-        let (rk4, rk4_e, _) = chain_state(&mut Rk4, 1e-3);
-        println!(
-            "RK4 1 ms: position error {:.2e} m, energy change {rk4_e:.2e}",
-            max_distance(&rk4, &reference)
+    // Reference: RK4 at 0.1 ms (its own error at 1 ms is ~1e-9 m here).
+    let (reference, _, _) = chain_state(&mut Rk4, 1e-4);
+    let (rk4, rk4_e, _) = chain_state(&mut Rk4, 1e-3);
+    println!(
+        "RK4 1 ms: position error {:.2e} m, energy change {rk4_e:.2e}",
+        max_distance(&rk4, &reference)
+    );
+    for (name, coarse, fine) in [
+        (
+            "bdf2",
+            chain_state(&mut bdf(2), 2e-3),
+            chain_state(&mut bdf(2), 1e-3),
+        ),
+        (
+            "generalized-alpha 0.9",
+            chain_state(&mut alpha(0.9), 2e-3),
+            chain_state(&mut alpha(0.9), 1e-3),
+        ),
+    ] {
+        let (e_coarse, e_fine) = (
+            max_distance(&coarse.0, &reference),
+            max_distance(&fine.0, &reference),
         );
-        for (name, coarse, fine) in [
-            (
-                "bdf2",
-                chain_state(&mut bdf(2), 2e-3),
-                chain_state(&mut bdf(2), 1e-3),
-            ),
-            (
-                "generalized-alpha 0.9",
-                chain_state(&mut alpha(0.9), 2e-3),
-                chain_state(&mut alpha(0.9), 1e-3),
-            ),
-        ] {
-            let (e_coarse, e_fine) = (
-                max_distance(&coarse.0, &reference),
-                max_distance(&fine.0, &reference),
-            );
-            let order = (e_coarse / e_fine).log2();
-            println!(
-                "{name}: 20-link chain after 1 s, position error {e_fine:.2e} m at 1 ms ({e_coarse:.2e} at \
-                 2 ms, order {order:.2}), energy change {:.2e}, max |Φ| {:.1e}",
-                fine.1, fine.2
-            );
-            assert!((1.7..2.3).contains(&order), "{name}: observed order {order}");
-            assert!(
-                fine.2 <= 1e-12,
-                "{name}: constraint violation {} above the projection tolerance",
-                fine.2
-            );
-        }
-    });
+        let order = (e_coarse / e_fine).log2();
+        println!(
+            "{name}: 20-link chain after 1 s, position error {e_fine:.2e} m at 1 ms ({e_coarse:.2e} at \
+             2 ms, order {order:.2}), energy change {:.2e}, max |Φ| {:.1e}",
+            fine.1, fine.2
+        );
+        assert!((1.7..2.3).contains(&order), "{name}: observed order {order}");
+        assert!(
+            fine.2 <= 1e-12,
+            "{name}: constraint violation {} above the projection tolerance",
+            fine.2
+        );
+    }
 }
 
 #[test]
 fn a_step_that_does_not_converge_is_an_error_and_keeps_the_state() {
     // No Newton iteration allowed: the predictor's residual (gravity is unbalanced at release)
     // stays above the tolerance, so the step must fail with NotConverged and leave the state.
-    let model = simple_pendulum(1.0, 1.0, std::f64::consts::FRAC_PI_2).unwrap();
+    let model = simple_pendulum::<f64, Pendulum>(1.0, 1.0, std::f64::consts::FRAC_PI_2).unwrap();
     let mut data = Data::new(&model);
     let before = data.state().to_vec();
     let newton = NewtonSettings {

@@ -1,6 +1,9 @@
 //! Each joint kind and force element against a closed-form reference.
 
 use ferrodyn::kernel::math::{Mat3, Quat, Vec3};
+use ferrodyn::kernel::rigid::{
+    self, assemble, Body, BodyRef, Data, DrivenCoordinate, Force, Frame, Joint, JointKind, Model,
+};
 use ferrodyn::kernel::*;
 use std::f64::consts::PI;
 
@@ -10,12 +13,7 @@ fn box_body(mass: f64) -> Body<f64> {
     Body::new(mass, Mat3::diagonal(Vec3::new(0.02, 0.03, 0.04)))
 }
 
-fn run<const B: usize, const J: usize, const F: usize, const C: usize, const S: usize>(
-    model: &Model<f64, B, J, F, C, S>,
-    data: &mut Data<f64, B, C, S>,
-    duration: f64,
-    dt: f64,
-) {
+fn run<St: Storage>(model: &Model<f64, St>, data: &mut Data<f64, St>, duration: f64, dt: f64) {
     let steps = (duration / dt).round() as usize;
     for _ in 0..steps {
         step(model, data, &mut integrators::Rk4, dt).unwrap();
@@ -27,7 +25,7 @@ fn prismatic_slide_on_incline_follows_g_sin_alpha() {
     // Reference: frictionless slider on a 30° incline, s(t) = ½ g sin α t².
     let alpha = PI / 6.0;
     let dir = Vec3::new(alpha.cos(), 0.0, -alpha.sin());
-    let mut b = Model::<f64, 1, 1, 0, 5, 15>::builder(Vec3::new(0.0, 0.0, -G));
+    let mut b = Model::<f64, Fixed<1, 1, 0, 5, 15>>::builder(Vec3::new(0.0, 0.0, -G));
     let slider = b.add_body(box_body(2.0)).unwrap();
     b.add_joint(Joint::new(
         JointKind::Prismatic,
@@ -52,7 +50,7 @@ fn prismatic_slide_on_incline_follows_g_sin_alpha() {
 fn driving_constraints_impose_their_functions() {
     // Reference: the prescribed functions themselves. A crank on a revolute driven by
     // θ(t) = 0.5 sin(3t), and a slider on a prismatic driven by a table.
-    let mut b = Model::<f64, 2, 4, 0, 12, 64>::builder(Vec3::new(0.0, 0.0, -G));
+    let mut b = Model::<f64, Fixed<2, 4, 0, 12, 64>>::builder(Vec3::new(0.0, 0.0, -G));
     let crank = b
         .add_body(box_body(1.0).at(Vec3::new(0.0, 0.0, 0.0), Quat::IDENTITY))
         .unwrap();
@@ -118,7 +116,7 @@ fn spring_damper_oscillates_at_sqrt_k_over_m() {
     // Reference: mass on a vertical prismatic with a spring of stiffness k, no damping:
     // x(t) = x_eq + A cos(√(k/m) t) with x_eq = −m g / k (spring rest at the start).
     let (m, k) = (2.0, 800.0);
-    let mut b = Model::<f64, 1, 1, 1, 5, 15>::builder(Vec3::new(0.0, 0.0, -G));
+    let mut b = Model::<f64, Fixed<1, 1, 1, 5, 15>>::builder(Vec3::new(0.0, 0.0, -G));
     let mass = b.add_body(box_body(m)).unwrap();
     let axis = Frame::with_z_axis(Vec3::ZERO, Vec3::Z);
     b.add_joint(Joint::new(
@@ -159,7 +157,7 @@ fn rotational_spring_damper_decays_as_damped_oscillator() {
     // θ(t) = ω0/ω_d e^{−ζω_n t} sin(ω_d t).
     let (k, c) = (5.0, 0.05);
     let inertia = Mat3::diagonal(Vec3::new(0.02, 0.03, 0.04));
-    let mut b = Model::<f64, 1, 1, 1, 5, 15>::builder(Vec3::ZERO);
+    let mut b = Model::<f64, Fixed<1, 1, 1, 5, 15>>::builder(Vec3::ZERO);
     let w0 = 2.0;
     let wheel = b
         .add_body(Body::new(1.0, inertia).moving(Vec3::ZERO, Vec3::new(0.0, 0.0, w0)))
@@ -207,7 +205,7 @@ fn heavy_top_on_spherical_joint_keeps_its_invariants() {
         .with_cg(Vec3::new(0.0, 0.0, l))
         .at(Vec3::ZERO, tilt)
         .moving(Vec3::ZERO, spin);
-    let mut b = Model::<f64, 1, 1, 0, 3, 6>::builder(Vec3::new(0.0, 0.0, -G));
+    let mut b = Model::<f64, Fixed<1, 1, 0, 3, 6>>::builder(Vec3::new(0.0, 0.0, -G));
     let body = b.add_body(top).unwrap();
     b.add_joint(Joint::new(
         JointKind::Spherical,
@@ -219,9 +217,9 @@ fn heavy_top_on_spherical_joint_keeps_its_invariants() {
     .unwrap();
     let model = b.build().unwrap();
     let mut data = Data::new(&model);
-    let invariants = |data: &Data<f64, 1, 3, 6>| {
-        let e = analysis::energy(&model, data).total();
-        let (_, l) = analysis::momentum(&model, data);
+    let invariants = |data: &Data<f64, Fixed<1, 1, 0, 3, 6>>| {
+        let e = rigid::energy(&model, data).total();
+        let (_, l) = rigid::momentum(&model, data);
         let axis = data.orientation(0).rotate(Vec3::Z);
         let spin_momentum = 0.004 * data.angular_velocity(0).z;
         (e, l.z, spin_momentum, axis)
@@ -244,16 +242,16 @@ fn free_body_with_offset_cg_conserves_momenta() {
         .with_cg(Vec3::new(0.1, 0.2, -0.05))
         .at(Vec3::new(1.0, 0.0, 0.0), Quat::from_roll_pitch_yaw(0.1, 0.2, 0.3))
         .moving(Vec3::new(0.5, -0.2, 0.1), Vec3::new(3.0, 1.0, -2.0));
-    let mut b = Model::<f64, 1, 0, 0, 0, 0>::builder(Vec3::ZERO);
+    let mut b = Model::<f64, Fixed<1, 0, 0, 0, 0>>::builder(Vec3::ZERO);
     b.add_body(body).unwrap();
     let model = b.build().unwrap();
     let mut data = Data::new(&model);
-    let (p0, l0) = analysis::momentum(&model, &data);
-    let e0 = analysis::energy(&model, &data).kinetic;
+    let (p0, l0) = rigid::momentum(&model, &data);
+    let e0 = rigid::energy(&model, &data).kinetic;
     let cg0 = data.point_position(BodyRef::Body(0), Vec3::new(0.1, 0.2, -0.05));
     run(&model, &mut data, 2.0, 1e-4);
-    let (p1, l1) = analysis::momentum(&model, &data);
-    let e1 = analysis::energy(&model, &data).kinetic;
+    let (p1, l1) = rigid::momentum(&model, &data);
+    let e1 = rigid::energy(&model, &data).kinetic;
     let cg1 = data.point_position(BodyRef::Body(0), Vec3::new(0.1, 0.2, -0.05));
     assert!(
         (p1 - p0).norm() < 1e-12 && (l1 - l0).norm() < 1e-10,
@@ -267,7 +265,7 @@ fn free_body_with_offset_cg_conserves_momenta() {
 fn universal_cylindrical_fixed_keep_their_constraints_and_energy() {
     // Reference: each joint's own equations (Φ = 0 held to the projection tolerance) and
     // energy conservation of the conservative system; Grübler counts 6·3 − (4 + 4 + 6) = 4.
-    let mut b = Model::<f64, 3, 3, 0, 14, 128>::builder(Vec3::new(0.0, 0.0, -G));
+    let mut b = Model::<f64, Fixed<3, 3, 0, 14, 128>>::builder(Vec3::new(0.0, 0.0, -G));
     let a = b
         .add_body(
             box_body(1.0)
@@ -311,10 +309,10 @@ fn universal_cylindrical_fixed_keep_their_constraints_and_energy() {
     let mut data = Data::new(&model);
     // Body a alone was given a spin: assembly makes the initial velocities consistent.
     assemble(&model, &mut data).unwrap();
-    let e0 = analysis::energy(&model, &data).total();
+    let e0 = rigid::energy(&model, &data).total();
     run(&model, &mut data, 2.0, 1e-4);
-    let v = analysis::violation(&model, &data);
-    let e1 = analysis::energy(&model, &data).total();
+    let v = rigid::violation(&model, &data);
+    let e1 = rigid::energy(&model, &data).total();
     assert!(v.position < 1e-11 && v.velocity < 1e-9, "{v:?}");
     assert!((e1 - e0).abs() < 1e-8 * (1.0 + e0.abs()), "energy {e0} → {e1}");
     // Fixed joint: d keeps its pose relative to c.

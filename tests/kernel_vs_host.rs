@@ -2,9 +2,10 @@
 //! (growable storage) on random revolute chains, and of the kernel's f32 path against its f64
 //! path. Reference: the f64 kernel model; the host must reproduce it to 1e-12 relative.
 
-use ferrodyn::host::model::Growable;
+use ferrodyn::host::storage::Growable;
 use ferrodyn::kernel::math::{Quat, Vec3};
-use ferrodyn::kernel::models::{ChainSpec, GRAVITY};
+use ferrodyn::kernel::rigid::{assemble, Body, BodyRef, Frame, Joint, JointKind, Model};
+use ferrodyn::kernel::samples::{ChainSpec, GRAVITY};
 use ferrodyn::kernel::*;
 use proptest::prelude::*;
 
@@ -46,9 +47,9 @@ fn link() -> impl Strategy<Value = Link> {
 /// Builds the chain in storage `St` with scalar `R`: link k is a rod along its local x, hinged
 /// at its −x end to the +x end of link k − 1 (or to the ground origin), turned by `angle` about
 /// the hinge axis relative to its parent, at rest.
-fn chain<R: Real, St: ModelStorage>(links: &[Link]) -> RigidModel<R, St> {
+fn chain<R: Real, St: Storage>(links: &[Link]) -> Model<R, St> {
     let r = R::from_f64;
-    let mut b = RigidModel::<R, St>::builder(Vec3::new(R::ZERO, R::ZERO, -r(GRAVITY)));
+    let mut b = Model::<R, St>::builder(Vec3::new(R::ZERO, R::ZERO, -r(GRAVITY)));
     let (mut parent, mut parent_rot, mut joint_point) = (BodyRef::Ground, Quat::IDENTITY, Vec3::ZERO);
     let mut parent_half = R::ZERO;
     for l in links {
@@ -101,8 +102,8 @@ proptest! {
     fn host_model_matches_kernel_model(links in prop::collection::vec(link(), 1..=MAX_LINKS)) {
         let kernel_model = chain::<f64, KernelChain>(&links);
         let host_model = chain::<f64, Growable>(&links);
-        let mut kd = RigidData::new(&kernel_model);
-        let mut hd = RigidData::new(&host_model);
+        let mut kd = rigid::Data::new(&kernel_model);
+        let mut hd = rigid::Data::new(&host_model);
         assemble(&kernel_model, &mut kd).unwrap();
         assemble(&host_model, &mut hd).unwrap();
         let mut worst = 0.0f64;
@@ -146,7 +147,7 @@ proptest! {
             .collect();
         let m64 = chain::<f64, Growable>(&rounded);
         let m32 = chain::<f32, KernelChain>(&links);
-        let (mut d64, mut d32, mut dp) = (RigidData::new(&m64), RigidData::new(&m32), RigidData::new(&m64));
+        let (mut d64, mut d32, mut dp) = (rigid::Data::new(&m64), rigid::Data::new(&m32), rigid::Data::new(&m64));
         assemble(&m64, &mut d64).unwrap();
         assemble(&m32, &mut d32).unwrap();
         let eps = f32::EPSILON as f64;

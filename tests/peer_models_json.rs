@@ -1,6 +1,6 @@
 //! The models JSON handed to the peer engines (benches/peers) describes exactly the kernel's
 //! canonical models: masses, inertias, link geometry, joint axes and positions, initial state,
-//! gravity and dt. Reference: `kernel::models` (revolute_chain, simple_pendulum) and the
+//! gravity and dt. Reference: `kernel::samples` (revolute_chain, simple_pendulum) and the
 //! elliptic-integral period of the simple pendulum, T = 4 √(L/g) K(sin(θ0/2)) (A&S 17.6).
 
 #[allow(dead_code)]
@@ -8,8 +8,9 @@
 mod peer_models;
 
 use ferrodyn::kernel::math::Vec3;
-use ferrodyn::kernel::models::{revolute_chain, simple_pendulum, ChainSpec, GRAVITY};
-use ferrodyn::kernel::{BodyRef, JointKind, Model};
+use ferrodyn::kernel::rigid::{BodyRef, JointKind, Model};
+use ferrodyn::kernel::samples::{revolute_chain, simple_pendulum, ChainSpec, GRAVITY};
+use ferrodyn::kernel::Fixed;
 use serde_json::Value;
 
 fn f(v: &Value) -> f64 {
@@ -21,7 +22,8 @@ fn vec3(v: &Value) -> Vec3<f64> {
 }
 
 fn check_chain<const N: usize, const C: usize, const S: usize>(entry: &Value) {
-    let model: Box<Model<f64, N, N, 0, C, S>> = Box::new(revolute_chain(&ChainSpec::standard(N)).unwrap());
+    let model: Box<Model<f64, Fixed<N, N, 0, C, S>>> =
+        Box::new(revolute_chain(&ChainSpec::standard(N)).unwrap());
     assert_eq!(entry["links"].as_u64(), Some(N as u64));
     assert_eq!(model.bodies().len(), N);
     assert_eq!(model.joints().len(), N);
@@ -84,7 +86,7 @@ fn peer_models_json_matches_the_kernel_models() {
         f(&pendulum["length"]),
         f(&pendulum["initial_angle"]),
     );
-    let model = simple_pendulum(m, l, a).unwrap();
+    let model = simple_pendulum::<f64, Fixed<1, 1, 0, 1, 1>>(m, l, a).unwrap();
     let bob = &model.bodies()[0];
     assert_eq!(bob.mass, m);
     assert!((bob.position - Vec3::new(l * a.sin(), 0.0, -l * a.cos())).norm() < 1e-15);

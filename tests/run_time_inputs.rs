@@ -6,14 +6,15 @@
 //! ω̇ = τ / I exactly, so ω grows linearly: ω(t) = Σ τ_k Δt_k / I.
 
 use ferrodyn::kernel::math::{Mat3, Vec3};
+use ferrodyn::kernel::rigid::{accelerations, forward, Axes, Body, Data, Force, Model};
 use ferrodyn::kernel::*;
 
 const MASS: f64 = 2.0;
 const INERTIA: [f64; 3] = [0.3, 0.5, 0.7];
 
 /// A free body (no joints, no gravity) with one torque element about global z.
-fn free_body(torque: f64) -> Model<f64, 1, 0, 1, 0, 0> {
-    let mut b = Model::<f64, 1, 0, 1, 0, 0>::builder(Vec3::ZERO);
+fn free_body(torque: f64) -> Model<f64, Fixed<1, 0, 1>> {
+    let mut b = Model::<f64, Fixed<1, 0, 1>>::builder(Vec3::ZERO);
     let inertia = Mat3::diagonal(Vec3::new(INERTIA[0], INERTIA[1], INERTIA[2]));
     b.add_body(Body::new(MASS, inertia)).unwrap();
     b.add_force(z_torque(torque)).unwrap();

@@ -3,28 +3,22 @@
 mod common;
 
 use common::{mean_period, upward_crossings};
+use ferrodyn::host::compile::compile;
 use ferrodyn::host::output::OutputDir;
-use ferrodyn::host::run::{simulate, RunSettings};
+use ferrodyn::host::record::recorders;
 use ferrodyn::host::scene::Scene;
-use ferrodyn::kernel::models::GRAVITY;
+use ferrodyn::host::simulation::drive;
+use ferrodyn::kernel::samples::GRAVITY;
 use std::path::{Path, PathBuf};
 
 /// Runs the scene `text` and returns the header and rows of its sensors.csv.
 fn sensor_table(name: &str, text: &str) -> (Vec<String>, Vec<Vec<f64>>) {
     let scene = Scene::parse(Path::new("inline.toml"), text).unwrap();
-    let (model, names) = scene.build_rigid().unwrap();
+    let mut sim = compile(&scene).unwrap();
     let dir: PathBuf = std::env::temp_dir().join(format!("ferrodyn-sensors-{name}-{}", std::process::id()));
     let out = OutputDir::create(&dir, true).unwrap();
-    let sim = &scene.simulation;
-    let settings = RunSettings {
-        end_time: sim.end_time,
-        step: sim.step,
-        output_interval: sim.output_interval,
-        outputs: scene.output,
-        names,
-        sensors: scene.sensors.clone(),
-    };
-    simulate::<ferrodyn::host::model::Growable>(&model, &mut scene.integrator(), &settings, &out).unwrap();
+    let sinks = recorders(&mut sim, &out, &scene.output, name).unwrap();
+    drive(&mut sim, sinks, false).unwrap();
     let csv = std::fs::read_to_string(dir.join("sensors.csv")).unwrap();
     let mut lines = csv.lines();
     let header = lines.next().unwrap().split(',').map(String::from).collect();

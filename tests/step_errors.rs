@@ -3,8 +3,14 @@
 
 use ferrodyn::kernel::integrators::{AdaptiveConfig, Method, Rk4};
 use ferrodyn::kernel::math::{Quat, Vec3};
-use ferrodyn::kernel::models::{simple_pendulum, GRAVITY};
+use ferrodyn::kernel::rigid::{
+    self, assemble, Axes, Body, BodyRef, Data, Force, Frame, Joint, JointKind, Model, Stabilization,
+};
+use ferrodyn::kernel::samples::{simple_pendulum, GRAVITY};
 use ferrodyn::kernel::*;
+
+/// The simple pendulum's capacities: 1 body, 1 joint, no force, 1 row, 1 skyline entry.
+type Pendulum = Fixed<1, 1, 0, 1, 1>;
 
 fn hinge(body: BodyRef) -> Joint<f64> {
     Joint::new(
@@ -24,7 +30,7 @@ fn rod() -> Body<f64> {
 fn redundant_joint_is_a_singular_pivot_naming_the_joint() {
     // The same hinge twice: rows 5..10 repeat rows 0..5, so Φ_q M⁻¹ Φ_qᵀ is singular and the
     // first vanishing pivot is row 5 (the first row of joint 1).
-    let mut b = Model::<f64, 1, 2, 0, 10, 64>::builder(Vec3::new(0.0, 0.0, -GRAVITY));
+    let mut b = Model::<f64, Fixed<1, 2, 0, 10, 64>>::builder(Vec3::new(0.0, 0.0, -GRAVITY));
     let link = b.add_body(rod()).unwrap();
     b.add_joint(hinge(link)).unwrap();
     b.add_joint(hinge(link)).unwrap();
@@ -44,7 +50,7 @@ fn projection_that_cannot_converge_is_reported() {
     // A hinged rod assembled 0.8 rad off its hinge axis with one Newton iteration allowed: the
     // axis-alignment equations are nonlinear in the rotation, so one iteration cannot reach
     // the 1e-12 tolerance.
-    let mut b = Model::<f64, 1, 1, 0, 5, 15>::builder(Vec3::ZERO);
+    let mut b = Model::<f64, Fixed<1, 1, 0, 5, 15>>::builder(Vec3::ZERO);
     let tilted = Body::rod(1.0, 1.0, 0.01).at(Vec3::new(0.5, 0.0, 0.0), Quat::from_axis_angle(Vec3::X, 0.8));
     let link = b.add_body(tilted).unwrap();
     b.add_joint(hinge(link)).unwrap();
@@ -63,20 +69,20 @@ fn projection_that_cannot_converge_is_reported() {
         other => panic!("expected ProjectionNotConverged, got {other:?}"),
     }
     // With the default iteration budget the same assembly converges.
-    let mut b = Model::<f64, 1, 1, 0, 5, 15>::builder(Vec3::ZERO);
+    let mut b = Model::<f64, Fixed<1, 1, 0, 5, 15>>::builder(Vec3::ZERO);
     let link = b.add_body(tilted).unwrap();
     b.add_joint(hinge(link)).unwrap();
     let model = b.build().unwrap();
     let mut data = Data::new(&model);
     assert!(assemble(&model, &mut data).unwrap() > 1);
-    assert!(analysis::violation(&model, &data).position < 1e-12);
+    assert!(rigid::violation(&model, &data).position < 1e-12);
 }
 
 #[test]
 fn runaway_state_is_detected_as_non_finite() {
     // The largest finite force on 1 kg for 10 s overflows the velocity to infinity: the step
     // must report NonFinite on body 0 and keep the state at the start of the step.
-    let mut b = Model::<f64, 1, 0, 1, 0, 0>::builder(Vec3::ZERO);
+    let mut b = Model::<f64, Fixed<1, 0, 1, 0, 0>>::builder(Vec3::ZERO);
     let body = b.add_body(Body::sphere(1.0, 0.1)).unwrap();
     let BodyRef::Body(index) = body else {
         unreachable!()
@@ -108,7 +114,7 @@ fn runaway_state_is_detected_as_non_finite() {
 
 #[test]
 fn adaptive_step_limits_are_errors() {
-    let model = simple_pendulum(1.0, 1.0, 1.5).unwrap();
+    let model = simple_pendulum::<f64, Pendulum>(1.0, 1.0, 1.5).unwrap();
     let mut data = Data::new(&model);
     let tight = AdaptiveConfig {
         rtol: 1e-14,
@@ -135,7 +141,7 @@ fn adaptive_step_limits_are_errors() {
 fn f32_pendulum_keeps_the_period() {
     // Same pendulum as the f64 reference (T = 2.3678419 s) in single precision: rounding of
     // ~1e-7 per operation accumulated over 10⁴ steps bounds the period error near 1e-5.
-    let model = simple_pendulum(1.0f32, 1.0, core::f32::consts::FRAC_PI_2).unwrap();
+    let model = simple_pendulum::<f32, Pendulum>(1.0, 1.0, core::f32::consts::FRAC_PI_2).unwrap();
     let mut data = Data::new(&model);
     let (mut last_x, mut crossings) = (data.position(0).x, Vec::new());
     for _ in 0..10_000 {
@@ -150,5 +156,5 @@ fn f32_pendulum_keeps_the_period() {
     let rel = (period - 2.3678419).abs() / 2.3678419;
     println!("f32 pendulum period {period:.7} s, rel. error {rel:.2e}");
     assert!(rel < 1e-4, "period {period}");
-    assert!(analysis::violation(&model, &data).position < 1e-5);
+    assert!(rigid::violation(&model, &data).position < 1e-5);
 }

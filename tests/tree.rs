@@ -5,19 +5,25 @@ mod common;
 
 use common::{exact_period, mean_period, upward_crossings};
 use ferrodyn::kernel::math::{Mat3, Quat, Vec3};
-use ferrodyn::kernel::models::{revolute_chain, revolute_chain_tree, ChainSpec, GRAVITY};
-use ferrodyn::kernel::tree::{self, Link, TreeData, TreeJoint, TreeModel};
+use ferrodyn::kernel::rigid::{Body, BodyRef, Data, Frame, Joint, JointKind, Model};
+use ferrodyn::kernel::samples::{revolute_chain, revolute_chain_tree, ChainSpec, GRAVITY};
+use ferrodyn::kernel::tree::{self, Link, TreeJoint};
 use ferrodyn::kernel::*;
+
+/// A tree of `N` links in joint coordinates.
+type TreeModel<const N: usize> = tree::Model<f64, Fixed<N>>;
+/// The data of a [`TreeModel`].
+type TreeData<const N: usize> = tree::Data<f64, Fixed<N>>;
 
 const DT: f64 = 1e-3;
 
 /// Steps the Cartesian `model` and the `joint_space` tree side by side with RK4 for `steps`
 /// steps of `dt` and returns the largest distance between the CG of body k and of link k and
 /// between their velocities. `body_cg[k]` is body k's CG in its body frame.
-fn max_cg_difference<const B: usize, const J: usize, const C: usize, const S: usize, const N: usize>(
-    cartesian: &Model<f64, B, J, 0, C, S>,
+fn max_cg_difference<St: Storage, const N: usize>(
+    cartesian: &Model<f64, St>,
     body_cg: &[Vec3<f64>],
-    joint_space: &TreeModel<f64, N>,
+    joint_space: &TreeModel<N>,
     dt: f64,
     steps: usize,
 ) -> (f64, f64) {
@@ -26,9 +32,9 @@ fn max_cg_difference<const B: usize, const J: usize, const C: usize, const S: us
     let (mut position, mut velocity) = (0.0f64, 0.0f64);
     for _ in 0..steps {
         step(cartesian, &mut data, &mut integrators::Rk4, dt).unwrap();
-        tree::step(joint_space, &mut tree_data, &mut integrators::Rk4, dt).unwrap();
+        step(joint_space, &mut tree_data, &mut integrators::Rk4, dt).unwrap();
         let states = tree::link_states(joint_space, &tree_data);
-        for (k, (link, state)) in joint_space.links().iter().zip(&states).enumerate() {
+        for (k, (link, state)) in joint_space.links().iter().zip(states.iter()).enumerate() {
             let body = BodyRef::Body(k);
             let cg = data.point_position(body, body_cg[k]);
             let cg_velocity = data.point_velocity(body, body_cg[k]);
@@ -45,8 +51,8 @@ fn chain_agrees<const N: usize, const C: usize, const S: usize>(bound: f64) {
     // which differs between the two coordinate systems: the gap must shrink as h⁴ (16× per
     // halving; a modelling difference would not shrink).
     let spec = ChainSpec::standard(N);
-    let cartesian: Model<f64, N, N, 0, C, S> = revolute_chain(&spec).unwrap();
-    let joint_space: TreeModel<f64, N> = revolute_chain_tree(&spec).unwrap();
+    let cartesian: Model<f64, Fixed<N, N, 0, C, S>> = revolute_chain(&spec).unwrap();
+    let joint_space: TreeModel<N> = revolute_chain_tree(&spec).unwrap();
     let cg = [Vec3::ZERO; N];
     let (position, velocity) = max_cg_difference(&cartesian, &cg, &joint_space, DT, 2000);
     let (half_position, half_velocity) = max_cg_difference(&cartesian, &cg, &joint_space, DT / 2.0, 4000);
@@ -74,7 +80,7 @@ fn chain20_trajectory_matches_the_cartesian_model() {
 
 /// A branching 3-D tree: skew axes, off-diagonal inertias, CGs off the joint lines, a prismatic
 /// joint carrying a revolute one.
-fn branching_tree() -> TreeModel<f64, 4> {
+fn branching_tree() -> TreeModel<4> {
     let v = Vec3::new;
     let mut b = TreeModel::builder(Vec3::new(0.0, 0.0, -GRAVITY));
     let links = [
@@ -111,7 +117,7 @@ fn branching_3d_tree_matches_the_cartesian_model() {
     // coordinates every link frame has the world axes, so body k sits at the sum of the joint
     // origins along its path with the identity orientation.
     let tree = branching_tree();
-    let mut b = Model::<f64, 4, 4, 0, 20, 210>::builder(Vec3::new(0.0, 0.0, -GRAVITY));
+    let mut b = Model::<f64, Fixed<4, 4, 0, 20, 210>>::builder(Vec3::new(0.0, 0.0, -GRAVITY));
     let mut origins = [Vec3::ZERO; 4];
     let mut body_cg = [Vec3::ZERO; 4];
     for (k, link) in tree.links().iter().enumerate() {
@@ -146,13 +152,7 @@ fn branching_3d_tree_matches_the_cartesian_model() {
 }
 
 /// A single link hinged at the origin about `axis`, CG at `cg`, inertia `inertia` about the CG.
-fn single_link(
-    axis: Vec3<f64>,
-    mass: f64,
-    cg: Vec3<f64>,
-    inertia: Mat3<f64>,
-    damping: f64,
-) -> TreeModel<f64, 1> {
+fn single_link(axis: Vec3<f64>, mass: f64, cg: Vec3<f64>, inertia: Mat3<f64>, damping: f64) -> TreeModel<1> {
     let mut b = TreeModel::builder(Vec3::new(0.0, 0.0, -GRAVITY));
     b.add_link(
         Link::revolute(None, Vec3::ZERO, axis)
@@ -181,7 +181,7 @@ fn compound_pendulum_period_matches_the_elliptic_integral() {
             data.positions()[0] - std::f64::consts::FRAC_PI_2,
             data.velocities()[0],
         ));
-        tree::step(&model, &mut data, &mut integrators::Rk4, DT).unwrap();
+        step(&model, &mut data, &mut integrators::Rk4, DT).unwrap();
     }
     let period = mean_period(&upward_crossings(&samples));
     let rel = (period - reference).abs() / reference;
@@ -194,13 +194,13 @@ fn chain20_conserves_energy_with_rk4() {
     // Reference: a conservative system, E(t) = E(0); scale m_total g L_total / 2 as in
     // tests/chain.rs (the Cartesian model reaches 2.9e-9 there over 5 s).
     const N: usize = 20;
-    let model: TreeModel<f64, N> = revolute_chain_tree(&ChainSpec::standard(N)).unwrap();
+    let model: TreeModel<N> = revolute_chain_tree(&ChainSpec::standard(N)).unwrap();
     let mut data = TreeData::new(&model);
     let scale = N as f64 * GRAVITY * N as f64 / 2.0;
     let e0 = tree::energy(&model, &data).total();
     let (mut max_de, mut max_kinetic) = (0.0f64, 0.0f64);
     for _ in 0..5000 {
-        tree::step(&model, &mut data, &mut integrators::Rk4, DT).unwrap();
+        step(&model, &mut data, &mut integrators::Rk4, DT).unwrap();
         let e = tree::energy(&model, &data);
         max_de = max_de.max((e.total() - e0).abs());
         max_kinetic = max_kinetic.max(e.kinetic);
@@ -222,7 +222,7 @@ fn slider_on_an_incline_covers_half_g_sin_alpha_t_squared() {
     // s = ½ g sin α t². RK4 integrates a constant acceleration exactly: rounding only.
     let alpha: f64 = 0.5;
     let down_slope = Vec3::new(alpha.cos(), 0.0, -alpha.sin());
-    let mut b = TreeModel::<f64, 1>::builder(Vec3::new(0.0, 0.0, -GRAVITY));
+    let mut b = TreeModel::<1>::builder(Vec3::new(0.0, 0.0, -GRAVITY));
     let block = Body::sphere(2.0, 0.1);
     b.add_link(
         Link::prismatic(None, Vec3::new(0.0, 0.0, 1.0), down_slope).with_mass(2.0, Vec3::ZERO, block.inertia),
@@ -234,7 +234,7 @@ fn slider_on_an_incline_covers_half_g_sin_alpha_t_squared() {
     tree::accelerations(&model, &mut data, &mut accel).unwrap();
     assert!((accel[0] - GRAVITY * alpha.sin()).abs() < 1e-15);
     for _ in 0..1000 {
-        tree::step(&model, &mut data, &mut integrators::Rk4, DT).unwrap();
+        step(&model, &mut data, &mut integrators::Rk4, DT).unwrap();
     }
     let t = data.time();
     let exact = 0.5 * GRAVITY * alpha.sin() * t * t;
@@ -248,7 +248,7 @@ fn slider_on_an_incline_covers_half_g_sin_alpha_t_squared() {
 }
 
 /// A link turning about the vertical: gravity has no moment about the axis.
-fn turntable(damping: f64) -> (TreeModel<f64, 1>, f64) {
+fn turntable(damping: f64) -> (TreeModel<1>, f64) {
     let (m, cg) = (1.5, Vec3::new(0.3, 0.1, 0.05));
     let inertia = Mat3::symmetric(Vec3::new(0.02, 0.03, 0.04), 0.002, -0.001, 0.003);
     // Moment of inertia about the pivot axis z: I_zz + m (c_x² + c_y²) (parallel axes).
@@ -273,7 +273,7 @@ fn joint_torque_from_rest_gives_alpha_tau_over_i_pivot() {
         accel[0]
     );
     for _ in 0..1000 {
-        tree::step(&model, &mut data, &mut integrators::Rk4, DT).unwrap();
+        step(&model, &mut data, &mut integrators::Rk4, DT).unwrap();
     }
     let t = data.time();
     assert!((data.positions()[0] - 0.5 * alpha * t * t).abs() < 1e-12);
@@ -288,7 +288,7 @@ fn joint_damping_decays_the_rate_exponentially() {
     let mut data = TreeData::new(&model);
     data.set_velocity(0, 3.0).unwrap();
     for _ in 0..2000 {
-        tree::step(&model, &mut data, &mut integrators::Rk4, DT).unwrap();
+        step(&model, &mut data, &mut integrators::Rk4, DT).unwrap();
     }
     let exact = 3.0 * (-damping * data.time() / i_pivot).exp();
     let rel = (data.velocities()[0] - exact).abs() / exact;
@@ -305,7 +305,7 @@ fn builder_and_input_errors_name_the_link_and_the_reason() {
     let good =
         Link::revolute(None, Vec3::ZERO, Vec3::Y).with_mass(1.0, Vec3::new(0.5, 0.0, 0.0), rod.inertia);
     let error = |links: &[Link<f64>]| -> String {
-        let mut b = TreeModel::<f64, 2>::builder(Vec3::new(0.0, 0.0, -GRAVITY));
+        let mut b = TreeModel::<2>::builder(Vec3::new(0.0, 0.0, -GRAVITY));
         for link in links {
             if let Err(e) = b.add_link(*link) {
                 return e.to_string();
@@ -388,7 +388,7 @@ fn builder_and_input_errors_name_the_link_and_the_reason() {
     // A step that overflows to infinity is an error naming the joint, and the state stays put.
     data.set_velocity(0, 1e300).unwrap();
     let before = data.state().to_vec();
-    let e = tree::step(&model, &mut data, &mut integrators::Rk4, 1e10).unwrap_err();
+    let e = step(&model, &mut data, &mut integrators::Rk4, 1e10).unwrap_err();
     assert_eq!(
         e.to_string(),
         // The overflow shows at RK4's midpoint stage, t + h/2.

@@ -2,11 +2,10 @@
 //! degrees of freedom from the rank of Φ_q, redundant constraint rows, initial constraint
 //! violation per joint, joint reaction forces, and settling under gravity.
 
+use crate::storage::{RigidData, RigidModel};
 use ferrodyn_kernel::math::Vec3;
-use ferrodyn_kernel::{
-    analysis, evaluate_constraints, forward, step, BodyRef, Integrator, KernelError, ModelStorage, RigidData,
-    RigidModel,
-};
+use ferrodyn_kernel::rigid::{self, evaluate_constraints, forward, BodyRef};
+use ferrodyn_kernel::{Dynamics, Integrator, KernelError};
 
 /// Mobility of a model at its current state.
 #[derive(Clone, Debug, PartialEq)]
@@ -27,10 +26,7 @@ const RANK_TOLERANCE: f64 = 1e-9;
 /// DOF report from the rank of the velocity Jacobian Φ_q (rows in joint order, columns the 6
 /// velocities of each body), by modified Gram–Schmidt: a row that lies (to 1e-9 relative) in the
 /// span of the rows before it is redundant and is listed with its joint.
-pub fn dof_report<St: ModelStorage>(
-    model: &RigidModel<f64, St>,
-    data: &mut RigidData<f64, St::Data>,
-) -> Result<DofReport, KernelError> {
+pub fn dof_report(model: &RigidModel, data: &mut RigidData) -> Result<DofReport, KernelError> {
     evaluate_constraints(model, data)?;
     let columns = 6 * model.bodies().len();
     let mut basis: Vec<Vec<f64>> = Vec::new();
@@ -70,21 +66,11 @@ pub fn dof_report<St: ModelStorage>(
     })
 }
 
-/// Largest |Φ| and |Φ̇| of each joint at the current state.
-pub fn joint_violations<St: ModelStorage>(
-    model: &RigidModel<f64, St>,
-    data: &mut RigidData<f64, St::Data>,
-) -> Result<Vec<f64>, KernelError> {
-    evaluate_constraints(model, data)?;
-    let rows = data.constraint_rows();
-    Ok((0..model.joints().len())
-        .map(|k| {
-            let first = model.joint_first_row(k).unwrap_or(0);
-            let n = model.joints()[k].kind.rows();
-            rows.get(first..first + n)
-                .map_or(0.0, |r| r.iter().fold(0.0f64, |m, row| m.max(row.phi.abs())))
-        })
-        .collect())
+/// Largest |Φ| of each joint at the current state.
+pub fn joint_violations(model: &RigidModel, data: &RigidData) -> Vec<f64> {
+    (0..model.joints().len())
+        .map(|j| rigid::joint_violation(model, data, j).position)
+        .collect()
 }
 
 /// Force and torque a joint exerts on one of its bodies.
@@ -98,10 +84,7 @@ pub struct Reaction {
 
 /// Reactions of every joint on its body j (or body i when j is the ground), from the multipliers
 /// of a dynamics evaluation at the current state: the constraint force is −Φ_qᵀ λ.
-pub fn joint_reactions<St: ModelStorage>(
-    model: &RigidModel<f64, St>,
-    data: &mut RigidData<f64, St::Data>,
-) -> Result<Vec<Reaction>, KernelError> {
+pub fn joint_reactions(model: &RigidModel, data: &mut RigidData) -> Result<Vec<Reaction>, KernelError> {
     forward(model, data)?;
     let (rows, lambda) = (data.constraint_rows(), data.multipliers());
     Ok(model
@@ -140,9 +123,9 @@ pub struct Settled {
 
 /// Runs to rest by dynamic relaxation: after every step all body velocities are scaled by
 /// (1 − `damping`·dt), until the kinetic energy falls below `rest_energy` (or `max_time`).
-pub fn settle<I: Integrator<f64>, St: ModelStorage>(
-    model: &RigidModel<f64, St>,
-    data: &mut RigidData<f64, St::Data>,
+pub fn settle<I: Integrator<f64>>(
+    model: &RigidModel,
+    data: &mut RigidData,
     integrator: &mut I,
     dt: f64,
     damping: f64,
@@ -152,12 +135,12 @@ pub fn settle<I: Integrator<f64>, St: ModelStorage>(
     let factor = 1.0 - damping * dt;
     let start = data.time();
     loop {
-        step(model, data, integrator, dt)?;
+        model.step(data, integrator, dt)?;
         for b in 0..model.bodies().len() {
             let (v, w) = (data.velocity(b), data.angular_velocity(b));
             data.set_velocity(b, v * factor, w * factor);
         }
-        let kinetic = analysis::energy(model, data).kinetic;
+        let kinetic = rigid::energy(model, data).kinetic;
         if kinetic < rest_energy || data.time() - start >= max_time {
             return Ok(Settled {
                 time: data.time() - start,

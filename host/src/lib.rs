@@ -1,24 +1,36 @@
 //! # ferrodyn-host
 //!
-//! `std` tooling around the Ferrodyn kernel: the Gmsh mesh reader, built-in scenes, the
-//! simulation driver with progress reporting, and CSV outputs. The `ferrodyn` command-line
-//! program lives here.
+//! `std` tooling around the Ferrodyn kernel, one pipeline from a scene file to results:
+//!
+//! ```text
+//! scene.toml ──load──▶ Scene (data) ──compile──▶ Simulation ──drive──▶ recorders
+//!                     [`scene`]      [`compile`]   [`simulation`]        [`record`]
+//! ```
+//!
+//! A [`scene::Scene`] is plain data (parsed and checked, names resolved); [`compile`] turns it
+//! into a [`simulation::Simulation`] of the right kernel family on growable storage
+//! ([`storage`]) — rigid, flexible (explicit or HHT-α, [`implicit`]), or coupled — with its
+//! integrator (explicit, or BDF / generalized-α, [`dae`]) and contacts ([`contact`]);
+//! [`simulation::drive`] steps it and feeds the recorders (CSV, VTU/PVD, PNG). The `ferrodyn`
+//! commands ([`commands`], [`view`]) are built on it; [`check`] holds the model checks.
 
 pub mod check;
+pub mod commands;
+pub mod compile;
 pub mod contact;
 pub mod dae;
-pub mod flex_run;
 pub mod gmsh;
 pub mod implicit;
-pub mod model;
+pub mod obj;
 pub mod output;
 pub mod plot;
-pub mod preflight;
-pub mod run;
+pub mod record;
+pub mod samples;
 pub mod scene;
-pub mod scenes;
 pub mod sensor;
-pub mod stepper;
+pub mod simulation;
+pub mod spec;
+pub mod storage;
 pub mod view;
 pub mod vtu;
 pub mod watch;

@@ -1,16 +1,13 @@
 //! The `ferrodyn` command-line program.
 
-use anyhow::{bail, Context, Result};
+use anyhow::Result;
 use clap::{Parser, Subcommand};
-use ferrodyn_host::dae::{self, HostMethod, ImplicitSpec};
-use ferrodyn_host::output::OutputDir;
-use ferrodyn_host::run::{simulate, RunSettings};
-use ferrodyn_host::scenes;
+use ferrodyn_host::commands::{self, Overrides, RunOptions};
 use ferrodyn_host::view::colormap::Field;
 use ferrodyn_host::view::window::ViewSettings;
 use ferrodyn_host::view::RenderSettings;
-use ferrodyn_kernel::integrators::{AdaptiveConfig, Method, METHOD_NAMES};
 use std::path::PathBuf;
+use std::process::ExitCode;
 
 #[derive(Parser)]
 #[command(name = "ferrodyn", version, about = "Multibody and flexible-body dynamics")]
@@ -21,9 +18,10 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Simulate a scene (without a scene file: the built-in default, a 20-link chain).
+    /// Simulate a scene (rigid, flexible or both; without a scene file: the built-in default,
+    /// a 20-link chain) and write its results. Flags given with a scene override its settings.
     Run {
-        /// Scene file (TOML, see scenes/README.md); rigid scenes for now.
+        /// Scene file (TOML, see scenes/README.md).
         scene: Option<PathBuf>,
         /// Directory for the result files.
         #[arg(long, default_value = "out/default")]
@@ -31,24 +29,25 @@ enum Command {
         /// Overwrite result files that already exist.
         #[arg(long)]
         force: bool,
-        /// Links of the built-in chain.
-        #[arg(long, default_value_t = 20)]
-        links: usize,
-        /// End time (s) [default: the scene's, or 10 for the built-in chain].
+        /// Links of the built-in chain [default: 20] (not with a scene file).
+        #[arg(long)]
+        links: Option<usize>,
+        /// End time (s) [default: the scene's; 10 for the built-in chain].
         #[arg(long)]
         end: Option<f64>,
-        /// Step size (s).
-        #[arg(long, default_value_t = 1e-3)]
-        dt: f64,
-        /// Output interval (s).
-        #[arg(long, default_value_t = 0.01)]
-        output_interval: f64,
-        /// Integrator: rk4, rkf45, dopri45, semi-implicit-euler, velocity-verlet.
-        #[arg(long, default_value = "rk4")]
-        integrator: String,
-        /// Relative tolerance of the adaptive integrators.
-        #[arg(long, default_value_t = 1e-8)]
-        rtol: f64,
+        /// Step size (s) [default: the scene's; 1e-3 for the built-in chain].
+        #[arg(long)]
+        dt: Option<f64>,
+        /// Output interval (s) [default: the scene's; 0.01 for the built-in chain].
+        #[arg(long)]
+        output_interval: Option<f64>,
+        /// Integrator: rk4, rkf45, dopri45, semi-implicit-euler, velocity-verlet, bdf1, bdf2,
+        /// generalized-alpha, hht, newmark [default: the scene's; rk4 for the built-in chain].
+        #[arg(long)]
+        integrator: Option<String>,
+        /// Relative tolerance of the adaptive integrators (rkf45, dopri45) [default: 1e-8].
+        #[arg(long)]
+        rtol: Option<f64>,
     },
     /// Preflight checks of a scene: capacities, DOF and redundant constraints, initial
     /// violation per joint and assembly, optionally settling under gravity with joint reactions.
@@ -113,8 +112,20 @@ fn parse_field(name: &str) -> Result<Field, String> {
     Field::from_name(name).ok_or_else(|| format!("unknown field '{name}'; choose displacement or von-mises"))
 }
 
-fn main() -> Result<()> {
-    match Cli::parse().command {
+/// Runs the command; an error is printed once, with its causes in one line, and the exit code
+/// is 1 (clap's own usage errors exit with 2).
+fn main() -> ExitCode {
+    match execute(Cli::parse().command) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn execute(command: Command) -> Result<()> {
+    match command {
         Command::View {
             scene,
             record,
@@ -157,16 +168,9 @@ fn main() -> Result<()> {
             scene,
             settle,
             motion,
-        } => ferrodyn_host::preflight::check_scene(&scene, settle, motion),
+        } => commands::check(&scene, settle, motion),
         Command::Run {
-            scene: Some(scene),
-            out,
-            force,
-            end,
-            ..
-        } => ferrodyn_host::preflight::run_scene(&scene, &out, force, end),
-        Command::Run {
-            scene: None,
+            scene,
             out,
             force,
             links,
@@ -176,48 +180,21 @@ fn main() -> Result<()> {
             integrator,
             rtol,
         } => {
-            let end = end.unwrap_or(10.0);
-            if !(dt > 0.0 && dt.is_finite() && end >= 0.0 && end.is_finite()) {
-                bail!("--dt must be > 0 and --end ≥ 0 (got dt = {dt}, end = {end})");
-            }
-            if links == 0 {
-                bail!("--links must be at least 1");
-            }
-            let config = AdaptiveConfig {
-                rtol,
-                atol: rtol * 1e-3,
-                ..AdaptiveConfig::default()
+            let options = RunOptions {
+                scene,
+                out,
+                force,
+                links,
+                overrides: Overrides {
+                    end,
+                    dt,
+                    output_interval,
+                    integrator,
+                    rtol,
+                },
+                progress: true,
             };
-            let method = Method::from_name(&integrator, config)
-                .map(HostMethod::Explicit)
-                .or_else(|| ImplicitSpec::from_name(&integrator).map(|s| s.build()));
-            let Some(mut method) = method else {
-                bail!(
-                    "unknown integrator '{integrator}'; choose one of {}, {}",
-                    METHOD_NAMES.join(", "),
-                    dae::NAMES.join(", ")
-                );
-            };
-            let model = scenes::revolute_chain(links).context("building the built-in chain")?;
-            let dir = OutputDir::create(&out, force)?;
-            println!("ferrodyn: {links}-link revolute chain, {integrator}, dt = {dt} s, t = 0 … {end} s");
-            let settings = RunSettings::everything(&model, end, dt, output_interval);
-            let summary = simulate(&model, &mut method, &settings, &dir)?;
-            println!(
-                "{} steps in {:.2} s wall ({:.1} µs/step); max |ΔE| = {:.3e} J, max |Φ| = {:.2e}",
-                summary.steps,
-                summary.wall_seconds,
-                1e6 * summary.wall_seconds / summary.steps.max(1) as f64,
-                summary.max_energy_change,
-                summary.max_violation
-            );
-            for d in &summary.diagnostics {
-                println!("diagnostic: {d}");
-            }
-            for f in &summary.files {
-                println!("wrote {}", f.display());
-            }
-            Ok(())
+            commands::run(&options).map(|_| ())
         }
     }
 }

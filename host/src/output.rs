@@ -1,6 +1,5 @@
 //! Output directory handling and CSV writers.
 
-use crate::plot::{line_plot, Series};
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::fs::File;
@@ -8,6 +7,7 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 /// A directory that receives a run's result files; refuses to overwrite unless forced.
+#[derive(Clone, Debug)]
 pub struct OutputDir {
     root: PathBuf,
     force: bool,
@@ -45,18 +45,6 @@ impl OutputDir {
             path,
         })
     }
-}
-
-/// Writes `energy.png`: three energy histories (t, E) with their labels against time.
-pub fn energy_plot(dir: &OutputDir, labels: [&str; 3], history: &[Vec<(f64, f64)>; 3]) -> Result<PathBuf> {
-    let path = dir.claim("energy.png")?;
-    let series: Vec<Series> = labels
-        .iter()
-        .zip(history)
-        .map(|(label, points)| Series { label, points })
-        .collect();
-    line_plot(&path, "Energy", "time [s]", "energy [J]", &series).context("writing energy.png")?;
-    Ok(path)
 }
 
 /// A progress bar over `steps` steps showing the simulated time as its message (hidden when

@@ -1,9 +1,9 @@
 //! Sensors: named signals sampled from a rigid simulation at output times, written to
 //! `sensors.csv` and plotted (`sensors.png`).
 
-use ferrodyn_kernel::analysis::joint_angle;
+use crate::storage::{RigidData, RigidModel};
 use ferrodyn_kernel::math::Vec3;
-use ferrodyn_kernel::{BodyRef, ModelStorage, RigidData, RigidModel};
+use ferrodyn_kernel::rigid::{joint_angle, BodyRef};
 
 /// What a sensor measures.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -44,12 +44,7 @@ impl Sensor {
     }
 
     /// Appends this sensor's channels at the current state of `data` to `out`.
-    pub fn sample<St: ModelStorage>(
-        &self,
-        model: &RigidModel<f64, St>,
-        data: &RigidData<f64, St::Data>,
-        out: &mut Vec<f64>,
-    ) {
+    pub fn sample(&self, model: &RigidModel, data: &RigidData, out: &mut Vec<f64>) {
         match self.kind {
             SensorKind::Point { body, point } => {
                 let b = BodyRef::Body(body);

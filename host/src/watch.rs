@@ -2,7 +2,8 @@
 //! (energy growth without external work, constraint drift per joint). A NaN stops the run as a
 //! kernel error naming the body and time, which the driver reports the same way.
 
-use ferrodyn_kernel::{JointKind, ModelStorage, RigidModel};
+use crate::simulation::Labels;
+use ferrodyn_kernel::rigid::{Force, Joint, JointKind};
 
 /// What the watch saw.
 #[derive(Clone, Debug, PartialEq)]
@@ -18,8 +19,8 @@ pub enum Diagnostic {
     ConstraintDrift {
         /// Simulation time (s).
         time: f64,
-        /// The joint's index.
-        joint: usize,
+        /// The joint's name.
+        joint: String,
         /// Its largest |Φ|.
         violation: f64,
     },
@@ -39,7 +40,10 @@ impl std::fmt::Display for Diagnostic {
                 joint,
                 violation,
             } => {
-                write!(f, "t = {time} s: joint {joint} drifted to |Φ| = {violation:.3e}")
+                write!(
+                    f,
+                    "t = {time} s: joint \"{joint}\" drifted to |Φ| = {violation:.3e}"
+                )
             }
         }
     }
@@ -54,40 +58,27 @@ pub struct Watch {
     energy_tolerance: f64,
     drift_tolerance: f64,
     energy_reported: bool,
+    joints: Vec<String>,
     drift_reported: Vec<bool>,
     /// Everything seen so far.
     pub diagnostics: Vec<Diagnostic>,
 }
 
 impl Watch {
-    /// A watch for `model` starting at energy `initial_energy`. Energy growth is watched only
-    /// when nothing does work on the system (no applied forces, no driving constraints);
+    /// A watch of the simulation labelled `labels` starting at energy `initial_energy`. Energy
+    /// growth is watched only when nothing does work on the system (`labels.conservative`);
     /// `energy_tolerance` is relative to max(|E0|, largest kinetic energy seen), and
     /// `drift_tolerance` is absolute.
-    pub fn new<St: ModelStorage>(
-        model: &RigidModel<f64, St>,
-        initial_energy: f64,
-        energy_tolerance: f64,
-        drift_tolerance: f64,
-    ) -> Self {
-        let driven = model
-            .joints()
-            .iter()
-            .any(|j| matches!(j.kind, JointKind::Driving { .. }));
-        let applied = model.forces().iter().any(|f| {
-            matches!(
-                f,
-                ferrodyn_kernel::Force::Point { .. } | ferrodyn_kernel::Force::Torque { .. }
-            )
-        });
+    pub fn new(labels: &Labels, initial_energy: f64, energy_tolerance: f64, drift_tolerance: f64) -> Self {
         Self {
-            conservative: !driven && !applied,
+            conservative: labels.conservative,
             initial_energy,
             energy_scale: initial_energy.abs(),
             energy_tolerance,
             drift_tolerance,
             energy_reported: false,
-            drift_reported: vec![false; model.joints().len()],
+            joints: labels.names.joints.clone(),
+            drift_reported: vec![false; labels.names.joints.len()],
             diagnostics: Vec::new(),
         }
     }
@@ -100,15 +91,31 @@ impl Watch {
             self.energy_reported = true;
             self.diagnostics.push(Diagnostic::EnergyGrowth { time, relative });
         }
-        for (joint, (&v, reported)) in violations.iter().zip(self.drift_reported.iter_mut()).enumerate() {
+        let joints = self.joints.iter().zip(self.drift_reported.iter_mut());
+        for ((joint, reported), &v) in joints.zip(violations) {
             if !*reported && v > self.drift_tolerance {
                 *reported = true;
                 self.diagnostics.push(Diagnostic::ConstraintDrift {
                     time,
-                    joint,
+                    joint: joint.clone(),
                     violation: v,
                 });
             }
         }
     }
+}
+
+/// Whether nothing among these rigid items does work on the system: no driving joint, no
+/// applied point force or torque (springs and dampers store or dissipate energy).
+pub fn conservative<'a>(
+    joints: impl IntoIterator<Item = &'a Joint<f64>>,
+    forces: impl IntoIterator<Item = &'a Force<f64>>,
+) -> bool {
+    let driven = joints
+        .into_iter()
+        .any(|j| matches!(j.kind, JointKind::Driving { .. }));
+    let applied = forces
+        .into_iter()
+        .any(|f| matches!(f, Force::Point { .. } | Force::Torque { .. }));
+    !(driven || applied)
 }

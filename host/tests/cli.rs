@@ -40,11 +40,11 @@ fn run_writes_trajectory_and_energy_csv_and_refuses_to_overwrite() {
     let rows: Vec<&str> = energy.lines().collect();
     assert_eq!(
         rows[0],
-        "time,kinetic,potential,total,violation_position,violation_velocity"
+        "time,kinetic,potential,strain,total,violation_position,violation_velocity"
     );
     assert_eq!(rows.len(), 1 + 6, "t = 0, 0.1, …, 0.5");
     // Energy is conserved by the falling chain: total at the end equals total at the start.
-    let total = |row: &str| row.split(',').nth(3).unwrap().parse::<f64>().unwrap();
+    let total = |row: &str| row.split(',').nth(4).unwrap().parse::<f64>().unwrap();
     assert!((total(rows[6]) - total(rows[1])).abs() < 1e-6, "{energy}");
     let last_time: f64 = rows[6].split(',').next().unwrap().parse().unwrap();
     assert_eq!(last_time, 0.5);
@@ -181,7 +181,7 @@ fn a_flexible_scene_runs_and_writes_vtu_frames() {
     let energy = std::fs::read_to_string(dir.join("energy.csv")).unwrap();
     assert_eq!(
         energy.lines().next().unwrap(),
-        "time,kinetic,strain,potential,total"
+        "time,kinetic,potential,strain,total"
     );
     assert!(dir.join("energy.png").exists());
     // A beam attached to a driven hub (rigid + flexible, coupled): two steps.
@@ -200,7 +200,8 @@ fn a_flexible_scene_runs_and_writes_vtu_frames() {
         "{}",
         String::from_utf8_lossy(&coupled.stderr)
     );
-    assert!(String::from_utf8_lossy(&coupled.stdout).contains("1 rigid bodies"));
+    // The header names what runs: "1 rigid body, 2 joints (6 constraint rows) + flexible body …".
+    assert!(String::from_utf8_lossy(&coupled.stdout).contains("1 rigid body"));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

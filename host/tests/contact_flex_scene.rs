@@ -2,13 +2,21 @@
 //! each other and the ground) compiled and stepped as `ferrodyn run` does, the same references
 //! as the programmatic tet_collision test, flex_contacts.csv, and named errors for bad input.
 
+mod common;
+
+use common::tet_collision::{measure, Collision, CollisionReport};
+use ferrodyn_host::commands::{run, Overrides, RunOptions};
+use ferrodyn_host::compile::{compile, flexible_contacts, flexible_model, initial_rates};
 use ferrodyn_host::contact::force::effective_modulus;
-use ferrodyn_host::contact::output::FLEX_CONTACT_COLUMNS;
-use ferrodyn_host::contact::tet_collision::{measure, Collision, CollisionReport};
-use ferrodyn_host::contact::Elastic;
-use ferrodyn_host::flex_run::FlexScene;
-use ferrodyn_host::preflight::run_scene;
+use ferrodyn_host::contact::FlexContacts;
+use ferrodyn_host::record::FLEX_CONTACT_COLUMNS;
 use ferrodyn_host::scene::Scene;
+use ferrodyn_host::simulation::{Contacts, Simulation};
+use ferrodyn_host::spec::Elastic;
+use ferrodyn_host::storage::{FlexData, FlexModel, Growable};
+use ferrodyn_kernel::ancf::NODE_COORDS;
+use ferrodyn_kernel::Dynamics;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 fn scene_path() -> PathBuf {
@@ -22,44 +30,57 @@ fn scene(preset: &str) -> Scene {
     Scene::parse(&scene_path(), &text).unwrap()
 }
 
-/// Runs `f` on a thread with a big stack (kernel flexible models are large values).
-fn with_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
-    std::thread::Builder::new()
-        .stack_size(1 << 30)
-        .spawn(f)
-        .unwrap()
-        .join()
-        .unwrap()
+/// The scene's flexible system as `compile` builds the one `ferrodyn run` steps: the bodies
+/// merged into one kernel model (growable storage), at their initial velocities, with their
+/// contacts, and the node range of each body.
+fn flexible_system(scene: &Scene) -> (FlexModel, FlexData, Option<FlexContacts>, Vec<Range<usize>>) {
+    let (model, bodies) = flexible_model::<Growable>(scene, &scene.flexibles).unwrap();
+    let mut data = model.new_data();
+    let mut rates = vec![0.0; NODE_COORDS * model.node_count()];
+    initial_rates(scene, &bodies, &mut rates);
+    let mut state = model.state(&data).to_vec();
+    state[rates.len()..].copy_from_slice(&rates);
+    model.set_state(&mut data, &state).unwrap();
+    let reference: Vec<[f64; 3]> = model.references().iter().map(|p| p.to_array()).collect();
+    let contacts = flexible_contacts(scene, &reference, model.connectivity(), &bodies).unwrap();
+    (model, data, contacts, bodies)
 }
 
-/// Steps the scene's system (the one `ferrodyn run` steps) for `duration` and measures it.
+/// Steps the scene's system (the one `ferrodyn run` steps) for `duration` and measures it;
+/// returns the report and the final state.
+fn collide_with_state(scene: &Scene, duration: f64) -> (CollisionReport, Vec<f64>) {
+    let (model, mut data, contacts, bodies) = flexible_system(scene);
+    let upper = &scene.flexibles[1];
+    assert_eq!(upper.name, "upper");
+    let m = &upper.material;
+    let rubber = Elastic {
+        youngs_modulus: m.mu * (3.0 * m.lambda + 2.0 * m.mu) / (m.lambda + m.mu),
+        poisson_ratio: m.lambda / (2.0 * (m.lambda + m.mu)),
+    };
+    assert!((rubber.youngs_modulus - 1e6).abs() < 1e-6 && (rubber.poisson_ratio - 0.3).abs() < 1e-12);
+    let setup = Collision {
+        dt: scene.simulation.step,
+        duration,
+        falling: bodies[1].clone(),
+        e_star: effective_modulus(&rubber, &rubber),
+        node_radius: upper.contact.unwrap().node_radius,
+        gravity: scene.simulation.gravity,
+    };
+    let report = measure(&model, &mut data, contacts.expect("contact"), &setup).unwrap();
+    (report, model.state(&data).to_vec())
+}
+
+/// The flexible contacts of a simulation at its last accepted state.
+fn contacts(sim: &Simulation) -> &FlexContacts {
+    match sim.contacts() {
+        Some(Contacts::Flexible(c)) => c,
+        _ => panic!("no flexible contacts"),
+    }
+}
+
+/// [`collide_with_state`], the report only.
 fn collide(scene: Scene, duration: f64) -> CollisionReport {
-    with_stack(move || {
-        let system = FlexScene::new(&scene).unwrap();
-        let FlexScene {
-            model,
-            mut data,
-            bodies,
-            contacts,
-        } = system;
-        let upper = &scene.flexibles[1];
-        assert_eq!(upper.name, "upper");
-        let m = &upper.material;
-        let rubber = Elastic {
-            youngs_modulus: m.mu * (3.0 * m.lambda + 2.0 * m.mu) / (m.lambda + m.mu),
-            poisson_ratio: m.lambda / (2.0 * (m.lambda + m.mu)),
-        };
-        assert!((rubber.youngs_modulus - 1e6).abs() < 1e-6 && (rubber.poisson_ratio - 0.3).abs() < 1e-12);
-        let setup = Collision {
-            dt: scene.simulation.step,
-            duration,
-            falling: bodies[1].clone(),
-            e_star: effective_modulus(&rubber, &rubber),
-            node_radius: upper.contact.unwrap().node_radius,
-            gravity: scene.simulation.gravity,
-        };
-        measure(&*model, &mut data, contacts.expect("contact"), &setup).unwrap()
-    })
+    collide_with_state(&scene, duration).0
 }
 
 #[test]
@@ -69,8 +90,29 @@ fn tet_collision_scene_elastic_and_plastic() {
     // Sᵀ, equal and opposite); no node deeper than the Hertz depth of one node stopping the
     // falling block, (15 m v0²/(16 E* √R))^{2/5} (Johnson 1985, §11.4). Elastic against plastic
     // is compared in the energy test below.
-    let elastic = collide(scene("elastic"), 0.06);
-    let plastic = collide(scene("plastic"), 0.06);
+    let (elastic, elastic_state) = collide_with_state(&scene("elastic"), 0.06);
+    let (plastic, plastic_state) = collide_with_state(&scene("plastic"), 0.06);
+    // The system measured above is the one `ferrodyn run` steps: the compiled simulation
+    // (its integrator RK4, its contacts at every stage) reaches the same state bit for bit.
+    for (preset, r, state) in [
+        ("elastic", &elastic, &elastic_state),
+        ("plastic", &plastic, &plastic_state),
+    ] {
+        let mut sim = compile(&scene(preset)).unwrap();
+        for _ in 0..r.steps {
+            sim.step().unwrap();
+        }
+        let same = sim.state().len() == state.len()
+            && sim
+                .state()
+                .iter()
+                .zip(state)
+                .all(|(a, b)| a.to_bits() == b.to_bits());
+        assert!(
+            same,
+            "{preset}: the compiled simulation differs from the measured system"
+        );
+    }
     for (name, r) in [("elastic", &elastic), ("plastic", &plastic)] {
         println!(
             "tet_collision.toml {name}: {} steps of {:.2e} s, falling block vz {:.4} → {:.4} m/s, deepest block-block {:.3e} m, ground {:.3e} m (Hertz bound {:.3e} m), momentum error {:.1e}, node-face contacts seen {}, energy lost {:.4} J",
@@ -220,7 +262,17 @@ fn tet_collision_scene_surface_to_surface() {
 fn tet_collision_run_writes_flex_contacts_csv() {
     let dir = std::env::temp_dir().join(format!("ferrodyn-flex-contact-{}", std::process::id()));
     // Through the blocks' first touch: the 20 mm gap closes at about 0.019 s.
-    run_scene(&scene_path(), &dir, true, Some(0.04)).unwrap();
+    run(&RunOptions {
+        scene: Some(scene_path()),
+        out: dir.clone(),
+        force: true,
+        overrides: Overrides {
+            end: Some(0.04),
+            ..Overrides::default()
+        },
+        ..RunOptions::default()
+    })
+    .unwrap();
     let text = std::fs::read_to_string(dir.join("flex_contacts.csv")).unwrap();
     let mut lines = text.lines();
     assert_eq!(lines.next().unwrap(), FLEX_CONTACT_COLUMNS.join(","));
@@ -325,7 +377,7 @@ fn flexible_bodies_of_different_materials_are_a_named_error() {
     let upper = text.rfind("E = 1e6").unwrap();
     let text = format!("{}E = 2e6{}", &text[..upper], &text[upper + 7..]);
     let scene = Scene::parse(&scene_path(), &text).unwrap();
-    let e = with_stack(move || FlexScene::new(&scene).map(|_| ()).unwrap_err().to_string());
+    let e = compile(&scene).map(|_| ()).unwrap_err().to_string();
     assert!(
         e.contains(&format!("tet_collision.toml:{}", line_of("name = \"upper\"")))
             && e.contains("flexible \"upper\"")
@@ -340,8 +392,8 @@ fn tet_collision_scene_under_hht() {
     // 5 cm/s: at 1 mm/s Newton cycles between stick and slip), both proximities. References:
     // no node deeper than the Hertz depth of one node stopping the cube; energy (kinetic +
     // strain + gravity + contact springs) only lost (HHT damps, friction dissipates); the
-    // cube rebounds. Printed beside the RK4 run of the same scene.
-    use ferrodyn_host::implicit::hht_from_scene;
+    // cube rebounds. Printed beside the RK4 run of the same scene. The HHT run is the scene
+    // compiled as `ferrodyn run` compiles it, stepped at the scene's step of 1e-4 s.
     let base = std::fs::read_to_string(scene_path()).unwrap().replace(
         "min_impact_speed = 0.2",
         "min_impact_speed = 0.2\nfriction_regularization = 0.05",
@@ -359,26 +411,26 @@ fn tet_collision_scene_under_hht() {
             .replace("integrator = \"rk4\"", "integrator = \"hht\"");
         let rk4 = collide(Scene::parse(&scene_path(), &explicit).unwrap(), 0.07);
         let scene = Scene::parse(&scene_path(), &implicit).unwrap();
-        let (vz, e_loss, deepest, halvings) = with_stack(move || {
-            let options = scene.simulation.implicit.unwrap();
-            let (mut hht, ranges) = hht_from_scene(&scene, options).unwrap();
-            let energy = |h: &ferrodyn_host::implicit::HhtFlex| {
-                h.energies().unwrap().total() + h.contacts().elastic_energy()
-            };
-            let e0 = energy(&hht);
-            let (mut deepest, mut halvings) = (0.0f64, 0u32);
-            for _ in 0..700 {
-                halvings = halvings.max(hht.step(1e-4).unwrap().halvings);
-                let pair = hht.contacts().pair.as_ref().unwrap();
-                deepest = pair.active().iter().fold(deepest, |d, c| d.max(c.penetration));
-            }
-            // Mean vertical speed of the cube's nodes (printed beside RK4's centre-of-mass speed).
-            let cube = ranges[1].clone();
-            let vz = cube.clone().map(|n| hht.velocity(n)[2]).sum::<f64>() / cube.len() as f64;
-            (vz, e0 - energy(&hht), deepest, halvings)
-        });
+        assert_eq!(scene.simulation.integrator.name(), "hht");
+        assert_eq!(scene.simulation.step, 1e-4);
+        let mut sim = compile(&scene).unwrap();
+        let energy = |sim: &Simulation| sim.energy().unwrap().total() + contacts(sim).elastic_energy();
+        let e0 = energy(&sim);
+        let mut deepest = 0.0f64;
+        for _ in 0..700 {
+            sim.step().unwrap();
+            let pair = contacts(&sim).pair.as_ref().unwrap();
+            deepest = pair.active().iter().fold(deepest, |d, c| d.max(c.penetration));
+        }
+        // Mean vertical speed of the cube's nodes (printed beside RK4's centre-of-mass speed).
+        let cube = sim.labels.flexibles[1].1.clone();
+        let flex = sim.flexible().unwrap();
+        let vz = cube.clone().map(|n| flex.velocity(n).z).sum::<f64>() / cube.len() as f64;
+        let e_loss = e0 - energy(&sim);
+        // The Newton work, with the deepest step halving.
+        let solver = sim.solver_report().unwrap_or_default();
         println!(
-            "tet_collision under HHT, {proximity}: cube vz → {vz:.4} m/s (RK4 centre of mass {:.4}), energy lost {e_loss:.4} J (RK4 {:.4}), deepest block-block {deepest:.3e} m (bound {:.3e}), deepest halving {halvings}",
+            "tet_collision under HHT, {proximity}: cube vz → {vz:.4} m/s (RK4 centre of mass {:.4}), energy lost {e_loss:.4} J (RK4 {:.4}), deepest block-block {deepest:.3e} m (bound {:.3e}); {solver}",
             rk4.falling_vz.1, rk4.energy_loss, rk4.hertz_depth
         );
         assert!(deepest < rk4.hertz_depth && deepest > 0.0, "{deepest}");

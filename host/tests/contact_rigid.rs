@@ -4,11 +4,13 @@
 //! at every stage.
 
 use ferrodyn_host::contact::force::{effective_modulus, nondimensional_restitution};
-use ferrodyn_host::contact::{ContactMaterial, ContactWorld, Dissipation, Elastic, Geometry, Shape};
-use ferrodyn_host::model::{HostData, HostModel};
+use ferrodyn_host::contact::ContactWorld;
+use ferrodyn_host::spec::{ContactMaterial, Dissipation, Elastic, Geometry, Shape};
+use ferrodyn_host::storage::{RigidData as HostData, RigidModel as HostModel};
 use ferrodyn_kernel::integrators::Rk4;
 use ferrodyn_kernel::math::{Mat3, Quat, Vec3};
-use ferrodyn_kernel::{step_with, Body};
+use ferrodyn_kernel::rigid::Body;
+use ferrodyn_kernel::step_with;
 
 const G: f64 = 9.81;
 
@@ -60,8 +62,8 @@ fn sphere_impact(
     let (mut v_in, mut t_start, mut t_end, mut peak) = (None, 0.0, None, 0.0_f64);
     let mut prev_v = -v0;
     for _ in 0..200_000 {
+        // The world sees every accepted state (`accept`): its active contacts.
         step_with(&model, &mut data, &mut Rk4, dt, &mut world).unwrap();
-        world.commit(&data);
         let t = data.time();
         let vz = data.velocity(0).z;
         let touching = !world.active().is_empty();
@@ -185,8 +187,8 @@ fn block_on_incline(theta: f64, t1: f64, t2: f64) -> (f64, f64, f64) {
     let (mut v1, mut max_speed) = (0.0, 0.0_f64);
     let steps = (t2 / dt).round() as usize;
     for i in 1..=steps {
+        // The world sees every accepted state (`accept`): its active contacts.
         step_with(&model, &mut data, &mut Rk4, dt, &mut world).unwrap();
-        world.commit(&data);
         let v = data.velocity(0);
         let t = i as f64 * dt;
         if (t - t1).abs() < 0.5 * dt {
@@ -256,8 +258,8 @@ fn sphere_rolls_without_slip() {
     let dt = 2e-5;
     let mut worst = 0.0_f64;
     for _ in 0..10_000 {
+        // The world sees every accepted state (`accept`): its active contacts.
         step_with(&model, &mut data, &mut Rk4, dt, &mut world).unwrap();
-        world.commit(&data);
         let c = world.active().first().expect("the sphere stays on the plane");
         let omega = data.orientation(0).rotate(data.angular_velocity(0));
         let slip = data.velocity(0).x - omega.y * r;

@@ -1,10 +1,10 @@
 //! Scene files with `[[shape]]` and `[[contact_material]]`: scenes/sphere_drop.toml runs with
 //! contact and writes contacts.csv; bad contact input is a named error with its line.
 
-use ferrodyn_host::contact::output::CONTACT_COLUMNS;
-use ferrodyn_host::contact::{Dissipation, Geometry};
-use ferrodyn_host::preflight::run_scene;
+use ferrodyn_host::commands::{run, Overrides, RunOptions};
+use ferrodyn_host::record::CONTACT_COLUMNS;
 use ferrodyn_host::scene::Scene;
+use ferrodyn_host::spec::{Dissipation, Geometry};
 use std::path::{Path, PathBuf};
 
 fn scene_path() -> PathBuf {
@@ -31,7 +31,17 @@ fn sphere_drop_scene_loads_its_shapes_and_material() {
 fn sphere_drop_run_writes_contacts_csv() {
     let dir = std::env::temp_dir().join(format!("ferrodyn-contact-scene-{}", std::process::id()));
     // Through the first bounce: free fall of 0.5 m takes √(2h/g) = 0.319 s; contact ≈ 6 ms.
-    run_scene(&scene_path(), &dir, true, Some(0.36)).unwrap();
+    run(&RunOptions {
+        scene: Some(scene_path()),
+        out: dir.clone(),
+        force: true,
+        overrides: Overrides {
+            end: Some(0.36),
+            ..Overrides::default()
+        },
+        ..RunOptions::default()
+    })
+    .unwrap();
     let text = std::fs::read_to_string(dir.join("contacts.csv")).unwrap();
     let mut lines = text.lines();
     assert_eq!(lines.next().unwrap(), CONTACT_COLUMNS.join(","));

@@ -1,10 +1,12 @@
 //! Narrow-phase geometry of every shape kind at set poses (no stepping): penetration, normal
 //! and point against the exact values of the configuration.
 
-use ferrodyn_host::contact::{ContactMaterial, ContactRecord, ContactWorld, Geometry, Shape};
-use ferrodyn_host::model::{HostData, HostModel};
+use ferrodyn_host::contact::{ContactRecord, ContactWorld};
+use ferrodyn_host::spec::{ContactMaterial, Geometry, Shape};
+use ferrodyn_host::storage::RigidModel as HostModel;
 use ferrodyn_kernel::math::{Quat, Vec3};
-use ferrodyn_kernel::Body;
+use ferrodyn_kernel::rigid::Body;
+use ferrodyn_kernel::Dynamics;
 
 /// Bodies at `poses`, `shapes` on them, contacts at that state.
 fn contacts(poses: &[(Vec3<f64>, Quat<f64>)], shapes: Vec<Shape>) -> Vec<ContactRecord> {
@@ -13,9 +15,9 @@ fn contacts(poses: &[(Vec3<f64>, Quat<f64>)], shapes: Vec<Shape>) -> Vec<Contact
         b.add_body(Body::sphere(1.0, 0.1).at(x, q)).unwrap();
     }
     let model = b.build().unwrap();
-    let data = HostData::new(&model);
+    let mut data = model.new_data();
     let mut world = ContactWorld::new(shapes, poses.len(), ContactMaterial::elastic()).unwrap();
-    world.commit(&data);
+    model.accept(&mut data, &mut world).unwrap();
     world.active().to_vec()
 }
 

@@ -1,12 +1,11 @@
 //! The kernel's external-force hook (`step_with`): forces added through `ExternalLoads` at
 //! every stage act exactly like the kernel's own force elements.
 
-use ferrodyn_host::model::{HostData, HostModel};
+use ferrodyn_host::storage::{RigidData as HostData, RigidModel as HostModel};
 use ferrodyn_kernel::integrators::Rk4;
 use ferrodyn_kernel::math::{Quat, Vec3};
-use ferrodyn_kernel::{
-    step, step_with, Axes, Body, ExternalForces, ExternalLoads, Force, NoExternalForces, TimeFunction,
-};
+use ferrodyn_kernel::rigid::{Axes, Body, Force};
+use ferrodyn_kernel::{step, step_with, ExternalForces, ExternalLoads, NoExternalForces, TimeFunction};
 
 /// A global force at a body point, as `Force::Point` with global axes.
 struct PushAt {

@@ -1,12 +1,15 @@
 //! VTU round trips: a Gmsh mesh and a kernel flexible body are written with
 //! `ferrodyn_host::vtu`, read back with the small parser below, and compared bit for bit.
 
+use ferrodyn_host::compile::flexible_model;
 use ferrodyn_host::gmsh::{read_msh, signed_volume};
+use ferrodyn_host::storage::{FlexModel, Growable};
 use ferrodyn_host::vtu::{positively_oriented, write_pvd, write_vtu, Field, VtuMesh, VTK_TETRA};
 use ferrodyn_kernel::ancf::Material;
-use ferrodyn_kernel::flex::{solve_static, Fixity, FlexData, FlexModel};
+use ferrodyn_kernel::flex::{solve_static, Fixity};
 use ferrodyn_kernel::math::Vec3;
-use ferrodyn_kernel::models::add_box_mesh;
+use ferrodyn_kernel::samples::add_box_mesh;
+use ferrodyn_kernel::Dynamics;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -15,16 +18,6 @@ fn scratch_dir(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
-}
-
-/// Kernel models are large fixed-size values: build them on a thread with a big stack.
-fn with_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
-    std::thread::Builder::new()
-        .stack_size(256 << 20)
-        .spawn(f)
-        .expect("test thread")
-        .join()
-        .expect("test thread panicked")
 }
 
 /// One `DataArray` as read back: its attributes and its numbers (still as text, so that
@@ -215,106 +208,104 @@ fn gmsh_beam_round_trips_through_vtu_bit_for_bit() {
 
 #[test]
 fn kernel_box_body_sagging_under_gravity_round_trips_through_vtu() {
-    with_stack(|| {
-        let material = Material::st_venant_kirchhoff(1e6, 0.3, 1000.0).unwrap();
-        let mut b = FlexModel::<f64, 18, 12, 20_000>::builder(material, Vec3::new(0.0, 0.0, -9.81));
-        add_box_mesh(
-            &mut b,
-            Vec3::new(0.0, -0.05, -0.05),
-            Vec3::new(1.0, 0.1, 0.1),
-            [2, 1, 1],
-        )
+    let material = Material::st_venant_kirchhoff(1e6, 0.3, 1000.0).unwrap();
+    // The kernel model on the host's growable storage.
+    let mut b = FlexModel::builder(material, Vec3::new(0.0, 0.0, -9.81));
+    add_box_mesh(
+        &mut b,
+        Vec3::new(0.0, -0.05, -0.05),
+        Vec3::new(1.0, 0.1, 0.1),
+        [2, 1, 1],
+    )
+    .unwrap();
+    b.fix_plane(0, 0.0, 1e-9, Fixity::ClampedFace { normal_axis: 0 })
         .unwrap();
-        b.fix_plane(0, 0.0, 1e-9, Fixity::ClampedFace { normal_axis: 0 })
-            .unwrap();
-        let model = b.build().unwrap();
-        let mut data = FlexData::new(&model);
-        // A deformed state, so that positions and displacements are not the reference lattice.
-        solve_static(&model, &mut data, 1, 1e-12, 20).unwrap();
+    let model = b.build().unwrap();
+    let mut data = model.new_data();
+    // A deformed state, so that positions and displacements are not the reference lattice.
+    solve_static(&model, &mut data, 1, 1e-12, 20).unwrap();
 
-        let n = model.node_count();
-        let xyz = |v: Vec3<f64>| [v.x, v.y, v.z];
-        let positions: Vec<[f64; 3]> = (0..n).map(|i| xyz(data.position(i))).collect();
-        let references: Vec<[f64; 3]> = (0..n).map(|i| xyz(model.reference(i).unwrap())).collect();
-        let displacement: Vec<[f64; 3]> = positions
-            .iter()
-            .zip(&references)
-            .map(|(p, r)| [p[0] - r[0], p[1] - r[1], p[2] - r[2]])
-            .collect();
-        let tip_sag = displacement.iter().map(|d| d[2]).fold(0.0, f64::min);
-        assert!(tip_sag < -1e-6, "the body sags under gravity: {tip_sag}");
-        let velocity: Vec<[f64; 3]> = (0..n).map(|i| xyz(data.velocity(i))).collect();
-        // The kernel's box mesh is positively oriented, as VTK wants: re-orienting changes nothing.
-        let tets = &positively_oriented(&references, model.connectivity()).unwrap();
-        let inverted = |t: &[[usize; 4]], p: &[[f64; 3]]| {
-            t.iter().filter(|t| signed_volume(t.map(|i| p[i])) < 0.0).count()
-        };
-        assert_eq!(
-            inverted(model.connectivity(), &references),
-            0,
-            "the box mesh has inverted tets"
-        );
-        assert_eq!(tets.as_slice(), model.connectivity());
-        assert_eq!(inverted(tets, &references), 0);
-        assert_eq!(inverted(tets, &positions), 0, "the sagged state is not inverted");
-        for (t, k) in tets.iter().zip(model.connectivity()) {
-            let (mut a, mut b) = (*t, *k);
-            a.sort_unstable();
-            b.sort_unstable();
-            assert_eq!(a, b, "same nodes per cell");
+    let n = model.node_count();
+    let xyz = |v: Vec3<f64>| [v.x, v.y, v.z];
+    let positions: Vec<[f64; 3]> = (0..n).map(|i| xyz(data.position(i))).collect();
+    let references: Vec<[f64; 3]> = (0..n).map(|i| xyz(model.reference(i).unwrap())).collect();
+    let displacement: Vec<[f64; 3]> = positions
+        .iter()
+        .zip(&references)
+        .map(|(p, r)| [p[0] - r[0], p[1] - r[1], p[2] - r[2]])
+        .collect();
+    let tip_sag = displacement.iter().map(|d| d[2]).fold(0.0, f64::min);
+    assert!(tip_sag < -1e-6, "the body sags under gravity: {tip_sag}");
+    let velocity: Vec<[f64; 3]> = (0..n).map(|i| xyz(data.velocity(i))).collect();
+    // The kernel's box mesh is positively oriented, as VTK wants: re-orienting changes nothing.
+    let tets = &positively_oriented(&references, model.connectivity()).unwrap();
+    let inverted =
+        |t: &[[usize; 4]], p: &[[f64; 3]]| t.iter().filter(|t| signed_volume(t.map(|i| p[i])) < 0.0).count();
+    assert_eq!(
+        inverted(model.connectivity(), &references),
+        0,
+        "the box mesh has inverted tets"
+    );
+    assert_eq!(tets.as_slice(), model.connectivity());
+    assert_eq!(inverted(tets, &references), 0);
+    assert_eq!(inverted(tets, &positions), 0, "the sagged state is not inverted");
+    for (t, k) in tets.iter().zip(model.connectivity()) {
+        let (mut a, mut b) = (*t, *k);
+        a.sort_unstable();
+        b.sort_unstable();
+        assert_eq!(a, b, "same nodes per cell");
+    }
+
+    let dir = scratch_dir("flex");
+    let step = dir.join("box_0000.vtu");
+    write_vtu(
+        &step,
+        &VtuMesh {
+            points: &positions,
+            tets,
+        },
+        &[
+            Field::vector("displacement", &displacement),
+            Field::vector("velocity", &velocity),
+        ],
+        &[],
+    )
+    .unwrap();
+    write_pvd(&dir.join("box.pvd"), &[(0.0, "box_0000.vtu")]).unwrap();
+
+    let read = read_vtu(&step);
+    assert_eq!(read.points, n);
+    assert_same_bits(
+        read.points().as_flattened(),
+        positions.as_flattened().iter().copied(),
+        "positions",
+    );
+    assert_cells(&read, tets);
+    let displacement_read = read.reals("PointData", "displacement");
+    assert_same_bits(
+        &displacement_read,
+        displacement.as_flattened().iter().copied(),
+        "displacement",
+    );
+    // The model's reference is position − displacement, to rounding, from the file alone.
+    let points_read = read.points();
+    for (i, r) in references.iter().enumerate() {
+        let p = &points_read[i];
+        let d = &displacement_read[3 * i..3 * i + 3];
+        for k in 0..3 {
+            assert!((p[k] - d[k] - r[k]).abs() <= 1e-15, "node {i} axis {k}");
         }
-
-        let dir = scratch_dir("flex");
-        let step = dir.join("box_0000.vtu");
-        write_vtu(
-            &step,
-            &VtuMesh {
-                points: &positions,
-                tets,
-            },
-            &[
-                Field::vector("displacement", &displacement),
-                Field::vector("velocity", &velocity),
-            ],
-            &[],
-        )
-        .unwrap();
-        write_pvd(&dir.join("box.pvd"), &[(0.0, "box_0000.vtu")]).unwrap();
-
-        let read = read_vtu(&step);
-        assert_eq!(read.points, n);
-        assert_same_bits(
-            read.points().as_flattened(),
-            positions.as_flattened().iter().copied(),
-            "positions",
-        );
-        assert_cells(&read, tets);
-        let displacement_read = read.reals("PointData", "displacement");
-        assert_same_bits(
-            &displacement_read,
-            displacement.as_flattened().iter().copied(),
-            "displacement",
-        );
-        // The model's reference is position − displacement, to rounding, from the file alone.
-        let points_read = read.points();
-        for (i, r) in references.iter().enumerate() {
-            let p = &points_read[i];
-            let d = &displacement_read[3 * i..3 * i + 3];
-            for k in 0..3 {
-                assert!((p[k] - d[k] - r[k]).abs() <= 1e-15, "node {i} axis {k}");
-            }
-        }
-        assert_same_bits(
-            &read.reals("PointData", "velocity"),
-            velocity.as_flattened().iter().copied(),
-            "velocity",
-        );
-        let pvd = std::fs::read_to_string(dir.join("box.pvd")).unwrap();
-        assert!(
-            pvd.contains(r#"timestep="0.0" group="" part="0" file="box_0000.vtu""#),
-            "{pvd}"
-        );
-    });
+    }
+    assert_same_bits(
+        &read.reals("PointData", "velocity"),
+        velocity.as_flattened().iter().copied(),
+        "velocity",
+    );
+    let pvd = std::fs::read_to_string(dir.join("box.pvd")).unwrap();
+    assert!(
+        pvd.contains(r#"timestep="0.0" group="" part="0" file="box_0000.vtu""#),
+        "{pvd}"
+    );
 }
 
 #[test]
@@ -322,42 +313,39 @@ fn gmsh_mesh_to_kernel_model_to_vtu_matches_the_mesh() {
     // Reference: the Gmsh file itself. meshes/beam_coarse.msh → scenes/cantilever.toml →
     // kernel FlexModel → FlexData positions → VTU: the points read back are the mesh nodes bit
     // for bit and the cells are the mesh's tets (as oriented by the scene loader).
-    with_stack(|| {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        let mesh = read_msh(&root.join("meshes/beam_coarse.msh")).unwrap();
-        let scene = ferrodyn_host::scene::Scene::load(&root.join("scenes/cantilever.toml")).unwrap();
-        let model: Box<ferrodyn_kernel::flex::FlexModel<f64, 400, 1000, 2_000_000>> =
-            Box::new(scene.build_flexible(0).unwrap());
-        let data = Box::new(FlexData::new(&*model));
-        let points: Vec<[f64; 3]> = (0..model.node_count())
-            .map(|i| data.position(i).to_array())
-            .collect();
-        let dir = scratch_dir("model");
-        let path = dir.join("cantilever.vtu");
-        write_vtu(
-            &path,
-            &VtuMesh {
-                points: &points,
-                tets: model.connectivity(),
-            },
-            &[],
-            &[],
-        )
-        .unwrap();
-        let read = read_vtu(&path);
-        assert_eq!(read.points, mesh.nodes().len());
-        assert_same_bits(
-            read.points().as_flattened(),
-            mesh.nodes().as_flattened().iter().copied(),
-            "points",
-        );
-        assert_eq!(model.connectivity().len(), mesh.tets().len());
-        for (cell, tet) in model.connectivity().iter().zip(mesh.tets()) {
-            let (mut a, mut b) = (*cell, tet.nodes);
-            a.sort_unstable();
-            b.sort_unstable();
-            assert_eq!(a, b, "same nodes per tet");
-        }
-        assert_cells(&read, model.connectivity());
-    });
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mesh = read_msh(&root.join("meshes/beam_coarse.msh")).unwrap();
+    let scene = ferrodyn_host::scene::Scene::load(&root.join("scenes/cantilever.toml")).unwrap();
+    let (model, _) = flexible_model::<Growable>(&scene, std::slice::from_ref(&scene.flexibles[0])).unwrap();
+    let data = model.new_data();
+    let points: Vec<[f64; 3]> = (0..model.node_count())
+        .map(|i| data.position(i).to_array())
+        .collect();
+    let dir = scratch_dir("model");
+    let path = dir.join("cantilever.vtu");
+    write_vtu(
+        &path,
+        &VtuMesh {
+            points: &points,
+            tets: model.connectivity(),
+        },
+        &[],
+        &[],
+    )
+    .unwrap();
+    let read = read_vtu(&path);
+    assert_eq!(read.points, mesh.nodes().len());
+    assert_same_bits(
+        read.points().as_flattened(),
+        mesh.nodes().as_flattened().iter().copied(),
+        "points",
+    );
+    assert_eq!(model.connectivity().len(), mesh.tets().len());
+    for (cell, tet) in model.connectivity().iter().zip(mesh.tets()) {
+        let (mut a, mut b) = (*cell, tet.nodes);
+        a.sort_unstable();
+        b.sort_unstable();
+        assert_eq!(a, b, "same nodes per tet");
+    }
+    assert_cells(&read, model.connectivity());
 }

@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use ferrodyn_host::compile::{flexible_model, rigid_model};
 use ferrodyn_host::scene::{Scene, SceneError};
 use ferrodyn_kernel::Fixed;
 
@@ -223,8 +224,7 @@ fn clamp_on_a_non_planar_group_is_refused() {
 fn kernel_capacity_error_names_the_item() {
     let path = write("capacity.toml", ARM);
     let scene = Scene::load(&path).unwrap();
-    let message = scene
-        .build_rigid::<Fixed<1, 2, 0, 8, 64>>()
+    let message = rigid_model::<Fixed<1, 2, 0, 8, 64>>(&scene)
         .err()
         .unwrap()
         .to_string();
@@ -233,8 +233,7 @@ fn kernel_capacity_error_names_the_item() {
         message.strip_prefix(&prefix).unwrap(),
         "capacity.toml:14: body \"forearm\": capacity exceeded: Bodies capacity is 1, the scene needs 2"
     );
-    let message = scene
-        .build_rigid::<Fixed<2, 2, 0, 7, 64>>()
+    let message = rigid_model::<Fixed<2, 2, 0, 7, 64>>(&scene)
         .err()
         .unwrap()
         .to_string();
@@ -262,17 +261,18 @@ fn kernel_checks_run_at_load_and_name_the_item() {
 fn flexible_capacity_error_names_the_body_and_what_the_mesh_needs() {
     let text = flexible(&mesh("beam_coarse.msh"), "0.3", "clamp = [\"clamp\"]");
     let path = write("flex_capacity.toml", &text);
-    let message = std::thread::Builder::new()
-        .stack_size(256 << 20)
-        .spawn(move || {
-            let scene = Scene::load(&path).unwrap();
-            let e = scene.build_flexible::<100, 1000, 10>(0).map(|_| ()).unwrap_err();
-            let prefix = format!("{}/", path.parent().unwrap().display());
-            e.to_string().strip_prefix(&prefix).unwrap().to_string()
-        })
-        .unwrap()
-        .join()
-        .unwrap();
+    let scene = Scene::load(&path).unwrap();
+    // Fixed capacities (100 nodes, 10 elements, 10 profile entries: small enough for the test
+    // thread's stack, no big-stack thread): the mesh's 366 nodes do not fit, and nodes are
+    // added before elements.
+    let e = flexible_model::<Fixed<0, 0, 0, 0, 0, 100, 10, 10>>(
+        &scene,
+        std::slice::from_ref(&scene.flexibles[0]),
+    )
+    .map(|_| ())
+    .unwrap_err();
+    let prefix = format!("{}/", path.parent().unwrap().display());
+    let message = e.to_string().strip_prefix(&prefix).unwrap().to_string();
     assert_eq!(
         message,
         "flex_capacity.toml:6: flexible \"beam\": capacity exceeded: Nodes capacity is 100, the scene needs 366"

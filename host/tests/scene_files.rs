@@ -4,10 +4,13 @@
 use std::f64::consts::FRAC_PI_2;
 use std::path::{Path, PathBuf};
 
+use ferrodyn_host::compile::{compile, coupled_model, flexible_model, rigid_model, Capacities};
 use ferrodyn_host::scene::Scene;
+use ferrodyn_host::storage::Growable;
 use ferrodyn_kernel::integrators::Rk4;
-use ferrodyn_kernel::models::{revolute_chain, simple_pendulum, ChainSpec};
-use ferrodyn_kernel::{step, Data, Fixed};
+use ferrodyn_kernel::rigid::Data;
+use ferrodyn_kernel::samples::{revolute_chain, simple_pendulum, ChainSpec};
+use ferrodyn_kernel::{step, Dynamics, Fixed};
 
 fn scenes_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenes")
@@ -17,34 +20,24 @@ fn load(name: &str) -> Scene {
     Scene::load(&scenes_dir().join(name)).unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// Runs `f` on a thread with a 256 MiB stack: kernel models are big fixed-size values.
-fn with_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
-    std::thread::Builder::new()
-        .stack_size(256 << 20)
-        .spawn(f)
-        .expect("test thread")
-        .join()
-        .expect("test thread panicked")
-}
-
-/// Capacities large enough for every scene in `scenes/`.
-type Rigid = ferrodyn_kernel::Model<f64, 32, 32, 8, 160, 2000>;
-type Flexible = ferrodyn_kernel::flex::FlexModel<f64, 400, 1000, 2_000_000>;
+/// Rigid capacities large enough for every scene in `scenes/`.
+type Rigid = Fixed<32, 32, 8, 160, 2000>;
 
 #[test]
 fn pendulum_scene_steps_bit_for_bit_like_the_kernel_model() {
     // Reference: kernel::models::simple_pendulum(1 kg, 1 m, 90°), same construction order.
     let scene = load("pendulum.toml");
-    assert_eq!(scene.integrator().name(), "rk4");
-    let (from_scene, names) = scene.build_rigid::<Fixed<1, 1, 0, 1, 1>>().unwrap();
-    assert_eq!(names.bodies, ["bob"]);
-    let reference = simple_pendulum(1.0, 1.0, FRAC_PI_2).unwrap();
+    assert_eq!(scene.simulation.integrator.name(), "rk4");
+    let from_scene = rigid_model::<Fixed<1, 1, 0, 1, 1>>(&scene).unwrap();
+    assert_eq!(scene.name_maps().bodies, ["bob"]);
+    let reference = simple_pendulum::<f64, Fixed<1, 1, 0, 1, 1>>(1.0, 1.0, FRAC_PI_2).unwrap();
     let (mut a, mut b) = (Data::new(&from_scene), Data::new(&reference));
     for _ in 0..1000 {
         step(&from_scene, &mut a, &mut Rk4, 1e-3).unwrap();
         step(&reference, &mut b, &mut Rk4, 1e-3).unwrap();
     }
-    let bits = |d: &Data<f64, 1, 1, 1>| d.state().iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    let bits =
+        |d: &Data<f64, Fixed<1, 1, 0, 1, 1>>| d.state().iter().map(|x| x.to_bits()).collect::<Vec<_>>();
     assert_eq!(bits(&a), bits(&b));
     assert!(a.position(0).z < -0.1, "the bob has swung down");
 }
@@ -53,34 +46,34 @@ fn pendulum_scene_steps_bit_for_bit_like_the_kernel_model() {
 fn chain20_scene_steps_bit_for_bit_like_the_kernel_chain() {
     // Reference: kernel::models::revolute_chain(&ChainSpec::standard(20)).
     const S: usize = ChainSpec::<f64>::skyline_entries(20);
-    with_stack(|| {
-        let scene = load("chain20.toml");
-        let caps = scene.required_capacities();
-        assert_eq!(
-            (caps.bodies, caps.joints, caps.rows, caps.skyline),
-            (20, 20, 100, S)
-        );
-        let (from_scene, _) = scene.build_rigid::<Fixed<20, 20, 0, 100, S>>().unwrap();
-        let reference = revolute_chain::<f64, 20, 20, 0, 100, S>(&ChainSpec::standard(20)).unwrap();
-        let (mut a, mut b) = (Box::new(Data::new(&from_scene)), Box::new(Data::new(&reference)));
-        for _ in 0..1000 {
-            step(&from_scene, &mut a, &mut Rk4, 1e-3).unwrap();
-            step(&reference, &mut b, &mut Rk4, 1e-3).unwrap();
-        }
-        let same = a
-            .state()
-            .iter()
-            .zip(b.state())
-            .all(|(x, y)| x.to_bits() == y.to_bits());
-        assert!(same && a.state().len() == b.state().len());
-    });
+    let scene = load("chain20.toml");
+    let caps = Capacities::of_scene(&scene);
+    assert_eq!(
+        (caps.bodies, caps.joints, caps.rows, caps.skyline),
+        (20, 20, 100, S)
+    );
+    let from_scene = rigid_model::<Fixed<20, 20, 0, 100, S>>(&scene).unwrap();
+    let reference = revolute_chain::<f64, Fixed<20, 20, 0, 100, S>>(&ChainSpec::standard(20)).unwrap();
+    let (mut a, mut b) = (Data::new(&from_scene), Data::new(&reference));
+    for _ in 0..1000 {
+        step(&from_scene, &mut a, &mut Rk4, 1e-3).unwrap();
+        step(&reference, &mut b, &mut Rk4, 1e-3).unwrap();
+    }
+    let same = a
+        .state()
+        .iter()
+        .zip(b.state())
+        .all(|(x, y)| x.to_bits() == y.to_bits());
+    assert!(same && a.state().len() == b.state().len());
 }
 
 #[test]
 fn arm_has_four_dof_and_the_strap_takes_one() {
     // Grübler: 6·2 − 3 (spherical) − 5 (revolute) = 4; a distance constraint removes 1 more.
     for (file, dof) in [("arm.toml", 4), ("arm_strap.toml", 3)] {
-        let (model, names) = load(file).build_rigid::<Fixed<2, 3, 1, 9, 45>>().unwrap();
+        let scene = load(file);
+        let model = rigid_model::<Fixed<2, 3, 1, 9, 45>>(&scene).unwrap();
+        let names = scene.name_maps();
         assert_eq!(model.gruebler_dof(), dof, "{file}");
         assert_eq!(names.joint("elbow"), Some(1));
         assert_eq!(names.force("elbow_damper"), Some(0));
@@ -97,21 +90,24 @@ fn every_scene_loads_and_compiles() {
     files.sort();
     assert!(files.len() >= 7, "{files:?}");
     for path in files {
-        with_stack(move || {
-            let scene = Scene::load(&path).unwrap_or_else(|e| panic!("{e}"));
-            let (rigid, _) = scene
-                .build_rigid::<Fixed<32, 32, 8, 160, 2000>>()
+        let scene = Scene::load(&path).unwrap_or_else(|e| panic!("{e}"));
+        // What `ferrodyn run` steps.
+        compile(&scene).unwrap_or_else(|e| panic!("{e}"));
+        let rigid = rigid_model::<Rigid>(&scene).unwrap_or_else(|e| panic!("{e}"));
+        for k in 0..scene.flexibles.len() {
+            flexible_model::<Growable>(&scene, std::slice::from_ref(&scene.flexibles[k]))
                 .unwrap_or_else(|e| panic!("{e}"));
-            for k in 0..scene.flexibles.len() {
-                let flex: Box<Flexible> = Box::new(scene.build_flexible(k).unwrap_or_else(|e| panic!("{e}")));
-                let attachments = scene
-                    .attachments(k, &rigid, &flex)
-                    .unwrap_or_else(|e| panic!("{e}"));
-                let expected = scene.flexibles[k].attach.as_ref().map_or(0, |(_, n)| n.len());
-                assert_eq!(attachments.len(), expected, "{}", path.display());
-            }
-            let _: &Rigid = &rigid;
-        });
+        }
+        // Attachments exist in the coupled model of rigid bodies and one flexible body.
+        let expected: Vec<usize> = (scene.flexibles.iter())
+            .map(|f| f.attach.as_ref().map_or(0, |(_, n)| n.len()))
+            .collect();
+        if rigid.bodies().is_empty() || scene.flexibles.is_empty() {
+            assert!(expected.iter().all(|&n| n == 0), "{}", path.display());
+        } else {
+            let coupled = coupled_model::<Growable>(&scene).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(coupled.attachments().len(), expected[0], "{}", path.display());
+        }
     }
 }
 
@@ -123,10 +119,10 @@ fn the_readme_example_is_a_valid_scene() {
     let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("readme_example.toml");
     std::fs::write(&path, example).unwrap();
     let scene = Scene::load(&path).unwrap_or_else(|e| panic!("{e}"));
-    let (model, names) = scene.build_rigid::<Fixed<2, 3, 2, 9, 45>>().unwrap();
+    let model = rigid_model::<Fixed<2, 3, 2, 9, 45>>(&scene).unwrap();
     assert_eq!(model.gruebler_dof(), 3);
-    assert_eq!(names.forces, ["elbow_damper", "push"]);
-    assert_eq!(scene.integrator().name(), "dopri45");
+    assert_eq!(scene.name_maps().forces, ["elbow_damper", "push"]);
+    assert_eq!(scene.simulation.integrator.name(), "dopri45");
     let sensors: Vec<_> = scene.sensors.iter().map(|s| s.columns()).collect();
     assert_eq!(
         sensors[0],
@@ -137,26 +133,21 @@ fn the_readme_example_is_a_valid_scene() {
 
 #[test]
 fn spinning_beam_scene_steps_as_a_coupled_system() {
-    use ferrodyn_kernel::coupled::{step_coupled, CoupledData};
-    // Coupled state: 2 × (7 per body + 12 per node) − 1 per body, for 1 body and ≤ 400 nodes.
-    const STATE: usize = 2 * (7 + 12 * 400);
-    with_stack(|| {
-        let scene = load("spinning_beam.toml");
-        let (hub, names) = scene.build_rigid::<Fixed<1, 2, 0, 6, 21>>().unwrap();
-        assert_eq!(names.joints, ["axle", "motor"]);
-        let beam: Box<Flexible> = Box::new(scene.build_flexible(0).unwrap());
-        let attachments = scene.attachments(0, &hub, &beam).unwrap();
-        assert_eq!(attachments.len(), beam_root_nodes(&scene));
-        let mut data: Box<CoupledData<f64, 1, 6, 21, 400, 2_000_000, STATE>> =
-            Box::new(CoupledData::new(&hub, &beam, &attachments).unwrap());
-        let dt = scene.simulation.step;
-        for _ in 0..10 {
-            step_coupled(&hub, &beam, &attachments, &mut data, &mut Rk4, dt).unwrap();
-        }
-        // The drive holds the hub at 20 rad/s (ramp slope) about z.
-        let w = data.rigid.angular_velocity(0);
-        assert!((w.z - 20.0).abs() < 1e-6, "{w:?}");
-    });
+    // The hub (rigid) and the beam (flexible) joined at the beam's root nodes: the kernel's
+    // coupled model on the host's growable storage.
+    let scene = load("spinning_beam.toml");
+    assert_eq!(scene.name_maps().joints, ["axle", "motor"]);
+    let model = coupled_model::<Growable>(&scene).unwrap();
+    assert_eq!(model.rigid().bodies().len(), 1);
+    assert_eq!(model.attachments().len(), beam_root_nodes(&scene));
+    let mut data = model.new_data();
+    let dt = scene.simulation.step;
+    for _ in 0..10 {
+        step(&model, &mut data, &mut Rk4, dt).unwrap();
+    }
+    // The drive holds the hub at 20 rad/s (ramp slope) about z.
+    let w = data.rigid().angular_velocity(0);
+    assert!((w.z - 20.0).abs() < 1e-6, "{w:?}");
 }
 
 /// Nodes of the beam's root face (the "clamp" group of beam_coarse.msh).

@@ -20,7 +20,7 @@ pub enum Item {
     Material,
 }
 
-/// A fixed capacity of a model (one const generic parameter each).
+/// A fixed capacity of a model (one const generic parameter of [`Fixed`](crate::Fixed) each).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum Capacity {
@@ -32,13 +32,14 @@ pub enum Capacity {
     Forces,
     /// Scalar constraint equations (rows of Φ).
     ConstraintRows,
-    /// Stored entries of a skyline (profile) matrix: the constraint matrix of a rigid model,
-    /// the mass and stiffness matrices of a flexible body.
+    /// Stored entries of the skyline (profile) of a rigid model's constraint matrix.
     SkylineEntries,
     /// Nodes of a flexible body.
     Nodes,
     /// Elements of a flexible body.
     Elements,
+    /// Stored entries of the profile of a flexible body's mass and stiffness matrices.
+    Profile,
     /// Length of a coupled rigid–flexible state vector.
     StateLength,
     /// Points of a piecewise-linear time table.
@@ -177,7 +178,7 @@ pub enum KernelError {
     },
     /// A step was requested with a non-positive or non-finite size.
     InvalidStepSize,
-    /// The state or a work buffer is shorter than the system's state (a caller bug).
+    /// A state or work buffer does not have the length of the system state (a caller bug).
     StateSizeMismatch,
 }
 
@@ -281,7 +282,10 @@ impl core::fmt::Display for KernelError {
                 )
             }
             Self::InvalidStepSize => write!(f, "step size must be finite and > 0"),
-            Self::StateSizeMismatch => write!(f, "state or work buffer shorter than the system state"),
+            Self::StateSizeMismatch => write!(
+                f,
+                "state or work buffer does not match the length of the system state"
+            ),
         }
     }
 }

@@ -1,27 +1,34 @@
 //! # ferrodyn-kernel
 //!
-//! The `no_std`, allocation-free core of Ferrodyn: rigid multibody dynamics with joints,
-//! forces and explicit/semi-implicit integrators, generic over `f32` and `f64`.
+//! The `no_std`, allocation-free core of Ferrodyn: rigid multibody dynamics in Cartesian
+//! ([`rigid`]) and joint coordinates ([`tree`]), ANCF tetrahedral flexible bodies ([`flex`],
+//! elements in [`ancf`]), rigid–flexible systems ([`coupled`]), forces, and explicit and
+//! semi-implicit integrators ([`integrators`]), generic over `f32` and `f64`.
+//!
+//! Every family has a `Model` (the immutable description) and a `Data` (all mutable state) and
+//! implements one trait, [`Dynamics`]: step under any [`Integrator`], with or without
+//! [`ExternalForces`], time, [`Energy`], the state as one flat slice, a [`Digest`] of its bits.
 //!
 //! ```
-//! use ferrodyn_kernel::{integrators::Rk4, math::{Mat3, Quat, Vec3}, *};
-//! // A 1 kg pendulum on a 1 m massless rod, modelled by a distance constraint.
-//! let mut b = Model::<f64, 1, 1, 0, 1, 1>::builder(Vec3::new(0.0, 0.0, -9.81));
-//! let bob = b.add_body(Body::sphere(1.0, 0.01).at(Vec3::new(1.0, 0.0, 0.0), Quat::IDENTITY)).unwrap();
-//! b.add_joint(Joint::new(JointKind::Distance { length: 1.0 }, BodyRef::Ground, Frame::at(Vec3::ZERO),
-//!                        bob, Frame::at(Vec3::ZERO))).unwrap();
-//! let model = b.build().unwrap();
-//! let mut data = Data::new(&model);
-//! for _ in 0..1000 { step(&model, &mut data, &mut Rk4, 1e-3).unwrap(); }
-//! assert!(data.position(0).z < 0.0);
+//! use ferrodyn_kernel::{integrators::Rk4, samples, step, Dynamics, Fixed};
+//! // The 5-link chain of unit rods, released horizontally: 5 bodies, 5 joints, no force
+//! // element, 25 constraint rows, 175 skyline entries, spelled once.
+//! type Chain = Fixed<5, 5, 0, 25, 175>;
+//! let model = samples::revolute_chain::<f32, Chain>(&samples::ChainSpec::standard(5)).unwrap();
+//! let mut data = model.new_data();
+//! for _ in 0..100 { step(&model, &mut data, &mut Rk4, 1e-3).unwrap(); }
+//! let e = model.energy(&data).unwrap();
+//! assert!(e.total().abs() < 1e-3, "released at rest at zero height: E stays 0");
 //! ```
 //!
 //! ## Memory contract
-//! All storage is fixed at compile time by const-generic capacities (bodies, joints, forces,
-//! constraint rows, skyline entries). Building a model larger than a capacity is a
+//! All storage is fixed at compile time by the capacities of a [`Fixed`] storage (bodies,
+//! joints, forces, constraint rows, skyline entries, nodes, elements, profile entries, state),
+//! spelled once in one type. Building a model larger than a capacity is a
 //! [`BuildError::CapacityExceeded`], never a panic. Stepping never allocates (there is no
 //! allocator: the crate is `#![no_std]` without `alloc`) and returns every failure as a
-//! [`KernelError`].
+//! [`KernelError`]. A host may supply growable storage instead ([`Storage`]); the algorithms
+//! see slices only, so both run the same code.
 //!
 //! ## Determinism contract
 //! Every elementary function goes through [`Real`], implemented with `libm` for both `f32`
@@ -31,42 +38,27 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod analysis;
 pub mod ancf;
-mod body;
-mod constraint;
 pub mod coupled;
-mod data;
+mod digest;
 mod dynamics;
 mod error;
-mod external;
 pub mod flex;
-mod force;
 pub mod integrators;
-mod joint;
+mod loads;
 pub mod math;
-mod model;
-pub mod models;
-mod ode;
-mod real;
-mod simulation;
-mod single_trig;
-mod skyline;
+pub mod rigid;
+pub mod samples;
 mod storage;
 mod time_function;
 pub mod tree;
 
-pub use body::{Body, BodyRef, MassProperties};
-pub use constraint::ConstraintRow;
-pub use data::{Data, RigidData, BODY_STATE};
+pub use digest::Digest;
+pub use dynamics::{step, step_with, Dynamics, Energy};
 pub use error::{BuildError, Capacity, Item, KernelError};
-pub use external::{ExternalForces, ExternalLoads, NoExternalForces};
-pub use force::{Axes, Force};
-pub use joint::{DrivenCoordinate, Frame, Joint, JointKind};
-pub use model::{skyline_entries, Model, ModelBuilder, RigidBuilder, RigidModel, Stabilization};
-pub(crate) use ode::Clock;
-pub use ode::{Integrator, OdeSystem, Stages, StepStats, STAGE_BUFFERS};
-pub use real::Real;
-pub use simulation::{accelerations, assemble, evaluate_constraints, forward, step, step_with};
-pub use storage::{DataStorage, Fixed, FixedData, List, ModelStorage};
+pub(crate) use integrators::Clock;
+pub use integrators::{Integrator, OdeSystem, Stages, StepStats, STAGE_BUFFERS};
+pub use loads::{ExternalForces, ExternalLoads, NoExternalForces};
+pub use math::Real;
+pub use storage::{Fixed, List, Storage};
 pub use time_function::{TimeFunction, TimeValue, TABLE_POINTS};

@@ -1,6 +1,21 @@
-//! Where a rigid model and its data keep their items: fixed-capacity lists on a microcontroller
-//! ([`Fixed`], `heapless::Vec`), growable lists on a host (a [`ModelStorage`] implemented by the
-//! host crate over `Vec`). The algorithms only ever see slices, so both run the same code.
+//! Where models and their data keep their items: fixed-capacity lists on a microcontroller
+//! ([`Fixed`], `heapless::Vec`), growable lists on a host (a [`Storage`] implemented by the host
+//! crate over `Vec`). The algorithms only ever see slices, so both run the same code and give
+//! the same bits.
+//!
+//! One storage type serves every model family: a rigid model uses its bodies, joints, forces,
+//! rows and skyline lists, a tree its bodies (one per link), a flexible body its nodes, elements
+//! and profile, a coupled model all of them plus its state. The capacities are spelled once, in
+//! one [`Fixed`] type:
+//!
+//! ```
+//! use ferrodyn_kernel::Fixed;
+//! // A 5-link chain in Cartesian coordinates: 5 bodies, 5 joints, no force element,
+//! // 25 constraint rows, 175 skyline entries.
+//! type Chain = Fixed<5, 5, 0, 25, 175>;
+//! // The same chain in joint coordinates: 5 links.
+//! type ChainTree = Fixed<5>;
+//! ```
 
 use core::fmt::Debug;
 use core::ops::{Deref, DerefMut};
@@ -27,63 +42,88 @@ impl<T: Clone + Debug, const N: usize> List<T> for heapless::Vec<T, N> {
     }
 }
 
-/// Storage of a simulation's mutable data: lists per body, per constraint row and for the
-/// entries of the constraint-matrix profile.
-pub trait DataStorage {
-    /// One entry per body.
+/// The lists a model and its data keep their items in, one kind of list per capacity.
+pub trait Storage {
+    /// One entry per rigid body (or tree link).
     type Bodies<T: Clone + Debug>: List<T>;
-    /// One entry per scalar constraint equation.
-    type Rows<T: Clone + Debug>: List<T>;
-    /// One entry per stored element of the skyline profile.
-    type Skyline<T: Clone + Debug>: List<T>;
-}
-
-/// Storage of a rigid model: the data lists plus lists per joint and per force element.
-pub trait ModelStorage: DataStorage {
     /// One entry per joint.
     type Joints<T: Clone + Debug>: List<T>;
     /// One entry per force element.
     type Forces<T: Clone + Debug>: List<T>;
-    /// The storage of the model's [`Data`](crate::Data).
-    type Data: DataStorage;
+    /// One entry per scalar constraint equation.
+    type Rows<T: Clone + Debug>: List<T>;
+    /// One entry per stored element of the constraint matrix's skyline profile.
+    type Skyline<T: Clone + Debug>: List<T>;
+    /// One entry per node of a flexible body.
+    type Nodes<T: Clone + Debug>: List<T>;
+    /// One entry per element of a flexible body.
+    type Elements<T: Clone + Debug>: List<T>;
+    /// One entry per stored element of a flexible body's mass-matrix profile.
+    type Profile<T: Clone + Debug>: List<T>;
+    /// One entry per scalar of a coupled rigid–flexible state.
+    type State<T: Clone + Debug>: List<T>;
 }
 
-/// Fixed capacities, no allocation: `B` bodies, `J` joints, `F` force elements, `C` constraint
-/// rows, `S` skyline entries.
+/// Fixed capacities, no allocation: the microcontroller's storage, every capacity spelled once.
+///
+/// | parameter | what it bounds | used by |
+/// |---|---|---|
+/// | `BODIES` | rigid bodies, tree links | rigid, tree, coupled |
+/// | `JOINTS` | joints and drives | rigid, coupled |
+/// | `FORCES` | force elements | rigid, coupled |
+/// | `ROWS` | scalar constraint equations | rigid, coupled |
+/// | `SKYLINE` | stored entries of the constraint matrix ([`crate::rigid::skyline_entries`]) | rigid, coupled |
+/// | `NODES` | flexible nodes | flexible, coupled |
+/// | `ELEMENTS` | flexible elements | flexible, coupled |
+/// | `PROFILE` | stored entries of the flexible mass matrix (the builder's error says how many) | flexible, coupled |
+/// | `STATE` | reals in a coupled state, 13 per body + 24 per node | coupled |
+///
+/// Unused capacities default to zero. A model that needs more than a capacity is a
+/// [`BuildError::CapacityExceeded`](crate::BuildError::CapacityExceeded) naming it.
 #[derive(Clone, Copy, Debug)]
-pub struct Fixed<const B: usize, const J: usize, const F: usize, const C: usize, const S: usize>;
+pub struct Fixed<
+    const BODIES: usize,
+    const JOINTS: usize = 0,
+    const FORCES: usize = 0,
+    const ROWS: usize = 0,
+    const SKYLINE: usize = 0,
+    const NODES: usize = 0,
+    const ELEMENTS: usize = 0,
+    const PROFILE: usize = 0,
+    const STATE: usize = 0,
+>;
 
-/// The data part of [`Fixed`]: `B` bodies, `C` constraint rows, `S` skyline entries.
-#[derive(Clone, Copy, Debug)]
-pub struct FixedData<const B: usize, const C: usize, const S: usize>;
-
-impl<const B: usize, const C: usize, const S: usize> DataStorage for FixedData<B, C, S> {
-    type Bodies<T: Clone + Debug> = heapless::Vec<T, B>;
-    type Rows<T: Clone + Debug> = heapless::Vec<T, C>;
-    type Skyline<T: Clone + Debug> = heapless::Vec<T, S>;
-}
-
-impl<const B: usize, const J: usize, const F: usize, const C: usize, const S: usize> DataStorage
-    for Fixed<B, J, F, C, S>
+impl<
+        const B: usize,
+        const J: usize,
+        const F: usize,
+        const C: usize,
+        const S: usize,
+        const N: usize,
+        const E: usize,
+        const P: usize,
+        const Y: usize,
+    > Storage for Fixed<B, J, F, C, S, N, E, P, Y>
 {
     type Bodies<T: Clone + Debug> = heapless::Vec<T, B>;
-    type Rows<T: Clone + Debug> = heapless::Vec<T, C>;
-    type Skyline<T: Clone + Debug> = heapless::Vec<T, S>;
-}
-
-impl<const B: usize, const J: usize, const F: usize, const C: usize, const S: usize> ModelStorage
-    for Fixed<B, J, F, C, S>
-{
     type Joints<T: Clone + Debug> = heapless::Vec<T, J>;
     type Forces<T: Clone + Debug> = heapless::Vec<T, F>;
-    type Data = FixedData<B, C, S>;
+    type Rows<T: Clone + Debug> = heapless::Vec<T, C>;
+    type Skyline<T: Clone + Debug> = heapless::Vec<T, S>;
+    type Nodes<T: Clone + Debug> = heapless::Vec<T, N>;
+    type Elements<T: Clone + Debug> = heapless::Vec<T, E>;
+    type Profile<T: Clone + Debug> = heapless::Vec<T, P>;
+    type State<T: Clone + Debug> = heapless::Vec<T, Y>;
 }
 
-/// A list of `len` copies of `value`, or `None` when it exceeds the list's capacity.
-pub(crate) fn filled<T: Clone + Debug, L: List<T>>(len: usize, value: T) -> Option<L> {
+/// A list of `len` copies of `value`, cut at the list's capacity (for data whose model was
+/// built with the same storage, so its sizes fit).
+pub(crate) fn sized<T: Clone + Debug, L: List<T>>(len: usize, value: T) -> L {
     let mut list = L::empty();
     for _ in 0..len {
-        list.try_push(value.clone()).ok()?;
+        if list.try_push(value.clone()).is_err() {
+            break;
+        }
     }
-    Some(list)
+    list
 }

@@ -1,12 +1,13 @@
 //! The ANCF issue's cantilever (1 m × 0.1 m × 0.1 m box mesh, root face clamped at x = 0)
-//! as a host [`FlexBody`], with its beam-theory references.
+//! as a host [`FlexModel`] (the kernel's flexible model on growable storage), with its
+//! beam-theory references, and the steel cantilever of the implicit benchmarks and profiles.
 #![allow(dead_code)]
 
-use ferrodyn::host::implicit::FlexBody;
+use ferrodyn::host::storage::FlexModel;
 use ferrodyn::kernel::ancf::Material;
 use ferrodyn::kernel::flex::Fixity;
 use ferrodyn::kernel::math::Vec3;
-use ferrodyn::kernel::models::add_box_mesh;
+use ferrodyn::kernel::samples::add_box_mesh;
 
 /// Length (m).
 pub const L: f64 = 1.0;
@@ -64,14 +65,14 @@ impl Beam {
 
     /// The cantilever meshed with `divisions` hexahedra (6 tets each), root face clamped
     /// (positions and in-plane gradients), under gravity `gravity` along −z.
-    pub fn body(&self, divisions: [usize; 3], gravity: f64) -> FlexBody {
+    pub fn body(&self, divisions: [usize; 3], gravity: f64) -> FlexModel {
         let material = Material::st_venant_kirchhoff(self.youngs, self.poisson, self.density).unwrap();
         self.body_with(material, divisions, gravity)
     }
 
     /// As [`Beam::body`] with a given material (e.g. with Rayleigh damping).
-    pub fn body_with(&self, material: Material<f64>, divisions: [usize; 3], gravity: f64) -> FlexBody {
-        let mut b = FlexBody::new(material, Vec3::new(0.0, 0.0, -gravity));
+    pub fn body_with(&self, material: Material<f64>, divisions: [usize; 3], gravity: f64) -> FlexModel {
+        let mut b = FlexModel::builder(material, Vec3::new(0.0, 0.0, -gravity));
         add_box_mesh(
             &mut b,
             Vec3::new(0.0, -H / 2.0, -H / 2.0),
@@ -81,25 +82,38 @@ impl Beam {
         .unwrap();
         b.fix_plane(0, 0.0, 1e-9, Fixity::ClampedFace { normal_axis: 0 })
             .unwrap();
-        b.finish().unwrap();
-        b
+        b.build().unwrap()
     }
 }
 
+/// The steel cantilever of the implicit benchmarks and profiles: 1 m × 0.1 m × 0.1 m (axis x,
+/// centred on y = z = 0), E = 2.1e11 Pa, ν = 0.3, ρ = 7850 kg/m³, St. Venant–Kirchhoff, under
+/// gravity −z (9.81 m/s²), clamped at x = 0, meshed into `divisions` boxes (6 tets each).
+pub fn steel_cantilever(divisions: [usize; 3]) -> FlexModel {
+    STEEL.body(divisions, G)
+}
+
+/// Reference coordinates of the whole body (12 per node: r = X, gradients = I).
+pub fn reference_coordinates(body: &FlexModel) -> Vec<f64> {
+    let mut q = vec![0.0; body.coordinate_count()];
+    body.reference_coordinates(&mut q);
+    q
+}
+
 /// Nodes of the tip face x = L.
-pub fn tip_nodes(body: &FlexBody) -> Vec<usize> {
+pub fn tip_nodes(body: &FlexModel) -> Vec<usize> {
     (0..body.node_count())
-        .filter(|&i| (body.reference()[i].x - L).abs() < 1e-9)
+        .filter(|&i| (body.references()[i].x - L).abs() < 1e-9)
         .collect()
 }
 
 /// Mean vertical displacement and velocity of the tip-face nodes from body coordinates and rates.
-pub fn tip_z(body: &FlexBody, q: &[f64], v: &[f64]) -> (f64, f64) {
+pub fn tip_z(body: &FlexModel, q: &[f64], v: &[f64]) -> (f64, f64) {
     let tip = tip_nodes(body);
     let n = tip.len() as f64;
     let z = tip
         .iter()
-        .map(|&i| q[12 * i + 2] - body.reference()[i].z)
+        .map(|&i| q[12 * i + 2] - body.references()[i].z)
         .sum::<f64>()
         / n;
     let w = tip.iter().map(|&i| v[12 * i + 2]).sum::<f64>() / n;

@@ -2,8 +2,9 @@
 #![allow(dead_code)]
 
 use ferrodyn::kernel::math::Vec3;
-use ferrodyn::kernel::models::GRAVITY;
-use ferrodyn::kernel::{analysis, step, BodyRef, Data, Integrator, Model};
+use ferrodyn::kernel::rigid::{self, BodyRef, Data, Model};
+use ferrodyn::kernel::samples::GRAVITY;
+use ferrodyn::kernel::{step, Integrator, Storage};
 
 /// Complete elliptic integral of the first kind K(k) by the arithmetic–geometric mean:
 /// K(k) = π / (2 AGM(1, √(1 − k²)))  (Abramowitz & Stegun 17.6).
@@ -56,17 +57,6 @@ pub fn mean_period(crossings: &[f64]) -> f64 {
     (crossings[crossings.len() - 1] - crossings[0]) / (crossings.len() - 1) as f64
 }
 
-/// Runs `f` on a thread with a 256 MiB stack: kernel models are fixed-size values and a large
-/// flexible model does not fit the default test-thread stack.
-pub fn with_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
-    std::thread::Builder::new()
-        .stack_size(256 << 20)
-        .spawn(f)
-        .expect("test thread")
-        .join()
-        .expect("test thread panicked")
-}
-
 /// Reference: exact period of the simple pendulum released from rest at θ0,
 /// T = 4 √(L/g) K(sin(θ0/2)); for L = 1 m, θ0 = 90°, g = 9.81: 2.3678419 s.
 pub fn exact_period(length: f64, theta0: f64) -> f64 {
@@ -74,15 +64,8 @@ pub fn exact_period(length: f64, theta0: f64) -> f64 {
 }
 
 /// Samples (t, θ, θ̇) of a pendulum whose bob is body 0 hanging from the ground origin.
-pub fn swing<
-    I: Integrator<f64>,
-    const B: usize,
-    const J: usize,
-    const F: usize,
-    const C: usize,
-    const S: usize,
->(
-    model: &Model<f64, B, J, F, C, S>,
+pub fn swing<I: Integrator<f64>, St: Storage>(
+    model: &Model<f64, St>,
     integrator: &mut I,
     duration: f64,
     dt: f64,
@@ -100,7 +83,7 @@ pub fn swing<
         let theta = p.x.atan2(-p.z);
         let theta_dot = (v.x * -p.z + p.x * v.z) / (p.x * p.x + p.z * p.z);
         samples.push((data.time(), theta, theta_dot));
-        energies.push(analysis::energy(model, &data).total());
+        energies.push(rigid::energy(model, &data).total());
         if data.time() < duration - 0.5 * dt {
             step(model, &mut data, integrator, dt).expect("pendulum step");
         }

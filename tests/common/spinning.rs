@@ -1,28 +1,22 @@
 //! The spinning-beam measurement shared by tests/coupled.rs and examples/spinning_beam.rs.
 
-use ferrodyn::kernel::coupled::{step_coupled, CoupledData};
-use ferrodyn::kernel::flex::{max_frequency, FlexData};
+use ferrodyn::host::storage::{CoupledData, FlexData, Growable, RigidData};
+use ferrodyn::kernel::flex::max_frequency;
 use ferrodyn::kernel::integrators::Rk4;
 use ferrodyn::kernel::math::{Mat3, Vec3};
-use ferrodyn::kernel::models::{spinning_beam, SpinningBeam};
-use ferrodyn::kernel::Data;
-
-type State = CoupledData<f64, 1, 6, 21, 20, 20_000, 600>;
+use ferrodyn::kernel::samples::spinning_beam;
+use ferrodyn::kernel::step;
 
 /// First flapwise frequency (rad/s) of the spinning beam with the hub driven at `spin` rad/s:
 /// the beam starts turning with the hub, with a flap velocity V s² (s = distance from the root,
 /// and the matching gradient rate 2Vs) that mostly excites the first mode; without gravity the
 /// tip z oscillates about zero and its downward zero crossings give the period.
 pub fn flap_frequency(spin: f64, duration: f64) -> f64 {
-    let SpinningBeam {
-        hub,
-        beam,
-        attachments,
-    } = spinning_beam(spin, 0.0).expect("spinning beam model");
-    let (hub, beam) = (Box::new(hub), Box::new(beam));
-    let mut flex = Box::new(FlexData::new(&*beam));
+    let model = spinning_beam::<f64, Growable>(spin, 0.0).expect("spinning beam model");
+    let beam = model.flex();
+    let mut flex = FlexData::new(beam);
     flex.set_rigid_motion(
-        &*beam,
+        beam,
         Mat3::IDENTITY,
         Vec3::ZERO,
         Vec3::ZERO,
@@ -35,15 +29,14 @@ pub fn flap_frequency(spin: f64, duration: f64) -> f64 {
         rates[5] += 0.1 * s;
     }
     let dt = 0.8
-        * max_frequency(&*beam, &mut flex.clone(), 500)
+        * max_frequency(beam, &mut flex.clone(), 500)
             .expect("frequency estimate")
             .rk4();
-    let mut data =
-        Box::new(State::from_states(Data::new(&*hub), *flex, &attachments).expect("coupled state"));
-    let z = |d: &State| (16..20).map(|n| d.flex.position(n).z).sum::<f64>() / 4.0;
+    let mut data = CoupledData::from_states(&model, RigidData::new(model.rigid()), flex);
+    let z = |d: &CoupledData| (16..20).map(|n| d.flex().position(n).z).sum::<f64>() / 4.0;
     let (mut last, mut crossings) = (z(&data), Vec::new());
     while data.time() < duration {
-        step_coupled(&*hub, &*beam, &attachments, &mut data, &mut Rk4, dt).expect("coupled step");
+        step(&model, &mut data, &mut Rk4, dt).expect("coupled step");
         let now = z(&data);
         if last > 0.0 && now <= 0.0 {
             crossings.push(data.time() - dt * now / (now - last));

@@ -6,11 +6,11 @@
 //! scenario returns a [`Report`] of two FNV-1a hashes over the IEEE bits of the state: one
 //! chained over every step (the trajectory) and one of the final state.
 //!
-//! Models:
-//! - `chain5`: the kernel's canonical 5-link revolute chain (1 m, 1 kg rods), released
-//!   horizontally, RK4 or semi-implicit Euler at 1 ms, in Cartesian coordinates (`Model`:
+//! Models (each with its capacities spelled once, in one `Fixed` type):
+//! - `chain5`: the kernel's sample 5-link revolute chain (1 m, 1 kg rods), released
+//!   horizontally, RK4 or semi-implicit Euler at 1 ms, in Cartesian coordinates (`rigid::Model`:
 //!   bodies, constraints, projection);
-//! - `chain5-tree`: the same chain in joint coordinates (`tree::TreeModel`, articulated-body
+//! - `chain5-tree`: the same chain in joint coordinates (`tree::Model`, articulated-body
 //!   algorithm);
 //! - `beam6`: an ANCF block 0.2 × 0.1 × 0.1 m of 6 tetrahedra (one hexahedron), root face
 //!   clamped, sagging under gravity, RK4 at 10 µs;
@@ -21,73 +21,25 @@
 pub mod rig;
 
 use ferrodyn_kernel::ancf::Material;
-use ferrodyn_kernel::flex::{step_flex, Fixity, FlexData, FlexModel};
+use ferrodyn_kernel::flex::{self, Fixity};
 use ferrodyn_kernel::integrators::{Rk4, SemiImplicitEuler};
 use ferrodyn_kernel::math::Vec3;
-use ferrodyn_kernel::models::{add_box_mesh, revolute_chain, revolute_chain_tree, ChainSpec, GRAVITY};
-use ferrodyn_kernel::tree::{self, Link, TreeData, TreeModel};
-use ferrodyn_kernel::{step, Body, BuildError, Data, Integrator, KernelError, Model, Real};
+use ferrodyn_kernel::rigid::Body;
+use ferrodyn_kernel::samples::{add_box_mesh, revolute_chain, revolute_chain_tree, ChainSpec, GRAVITY};
+use ferrodyn_kernel::tree::{self, Link};
+use ferrodyn_kernel::{BuildError, Dynamics, Fixed, Integrator, KernelError, Real};
 
-/// A scalar whose IEEE bits can be hashed (f32, f64).
-pub trait Bits: Real {
-    /// Name for reports.
-    const NAME: &'static str;
-    /// The IEEE bits, widened to 64.
-    fn bits(self) -> u64;
-}
-
-impl Bits for f32 {
-    const NAME: &'static str = "f32";
-    fn bits(self) -> u64 {
-        u64::from(self.to_bits())
-    }
-}
-
-impl Bits for f64 {
-    const NAME: &'static str = "f64";
-    fn bits(self) -> u64 {
-        self.to_bits()
-    }
-}
-
-/// 64-bit FNV-1a over the little-endian IEEE bits of a state.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct StateHash(pub u64);
-
-impl Default for StateHash {
-    fn default() -> Self {
-        Self(0xcbf2_9ce4_8422_2325)
-    }
-}
-
-impl StateHash {
-    /// Mixes every value's bits (as many bytes as the scalar has) into the hash.
-    pub fn add<R: Bits>(&mut self, state: &[R]) {
-        let width = core::mem::size_of::<R>();
-        for x in state {
-            for byte in x.bits().to_le_bytes().iter().take(width) {
-                self.0 ^= u64::from(*byte);
-                self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
-            }
-        }
-    }
-    /// The hash of one state.
-    pub fn of<R: Bits>(state: &[R]) -> Self {
-        let mut h = Self::default();
-        h.add(state);
-        h
-    }
-}
+pub use ferrodyn_kernel::Digest;
 
 /// Result of a scenario: hashes to compare between targets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Report {
     /// Steps taken.
     pub steps: u32,
-    /// Hash chained over the state after every step.
-    pub trajectory: StateHash,
-    /// Hash of the final state.
-    pub final_state: StateHash,
+    /// Digest chained over the state after every step.
+    pub trajectory: Digest,
+    /// Digest of the final state.
+    pub final_state: Digest,
 }
 
 /// Called around every measured step (the firmware puts instruction-count markers here).
@@ -124,18 +76,17 @@ impl From<KernelError> for PlantError {
 
 /// Links of the chain scenario.
 pub const CHAIN_LINKS: usize = 5;
-/// The 5-link chain with fixed capacities (5 bodies, 5 joints, 25 rows).
-pub type Chain5<R> = Model<
-    R,
+/// Capacities of the 5-link chain in Cartesian coordinates: 5 bodies, 5 joints, no force
+/// element, 25 constraint rows, its skyline entries.
+pub type Chain5 = Fixed<
     CHAIN_LINKS,
     CHAIN_LINKS,
     0,
     { 5 * CHAIN_LINKS },
     { ChainSpec::<f64>::skyline_entries(CHAIN_LINKS) },
 >;
-/// The chain's data.
-pub type Chain5Data<R> =
-    Data<R, CHAIN_LINKS, { 5 * CHAIN_LINKS }, { ChainSpec::<f64>::skyline_entries(CHAIN_LINKS) }>;
+/// Capacities of the 5-link chain in joint coordinates: 5 links.
+pub type Chain5Tree = Fixed<CHAIN_LINKS>;
 /// Chain step (s).
 pub const CHAIN_DT: f64 = 1e-3;
 
@@ -159,100 +110,78 @@ impl ChainMethod {
 }
 
 /// Steps the 5-link chain `steps` times.
-pub fn run_chain<R: Bits>(
+pub fn run_chain<R: Real>(
     method: ChainMethod,
     steps: u32,
     hooks: &mut dyn Hooks,
 ) -> Result<Report, PlantError> {
-    let model: Chain5<R> = revolute_chain(&ChainSpec::standard(CHAIN_LINKS))?;
-    let mut data = Chain5Data::<R>::new(&model);
-    let dt = R::from_f64(CHAIN_DT);
-    match method {
-        ChainMethod::Rk4 => run_rigid(&model, &mut data, &mut Rk4, dt, steps, hooks),
-        ChainMethod::SemiImplicitEuler => {
-            run_rigid(&model, &mut data, &mut SemiImplicitEuler, dt, steps, hooks)
-        }
-    }
+    let model = revolute_chain::<R, Chain5>(&ChainSpec::standard(CHAIN_LINKS))?;
+    run_with(&model, method, R::from_f64(CHAIN_DT), steps, hooks)
 }
 
 /// Steps the 5-link chain in joint coordinates `steps` times.
-pub fn run_chain_tree<R: Bits>(
+pub fn run_chain_tree<R: Real>(
     method: ChainMethod,
     steps: u32,
     hooks: &mut dyn Hooks,
 ) -> Result<Report, PlantError> {
-    let model: TreeModel<R, CHAIN_LINKS> = revolute_chain_tree(&ChainSpec::standard(CHAIN_LINKS))?;
-    let mut data = TreeData::new(&model);
-    let dt = R::from_f64(CHAIN_DT);
+    let model = revolute_chain_tree::<R, Chain5Tree>(&ChainSpec::standard(CHAIN_LINKS))?;
+    run_with(&model, method, R::from_f64(CHAIN_DT), steps, hooks)
+}
+
+/// Steps any model `steps` times with `method`.
+fn run_with<R: Real, M: Dynamics<R>>(
+    model: &M,
+    method: ChainMethod,
+    dt: R,
+    steps: u32,
+    hooks: &mut dyn Hooks,
+) -> Result<Report, PlantError> {
     match method {
-        ChainMethod::Rk4 => run_tree(&model, &mut data, &mut Rk4, dt, steps, hooks),
-        ChainMethod::SemiImplicitEuler => {
-            run_tree(&model, &mut data, &mut SemiImplicitEuler, dt, steps, hooks)
-        }
+        ChainMethod::Rk4 => run(model, &mut Rk4, dt, steps, hooks),
+        ChainMethod::SemiImplicitEuler => run(model, &mut SemiImplicitEuler, dt, steps, hooks),
     }
 }
 
-fn run_tree<R: Bits, I: Integrator<R>, const N: usize>(
-    model: &TreeModel<R, N>,
-    data: &mut TreeData<R, N>,
+/// Steps any model `steps` times from its initial state, hashing the state after every step.
+fn run<R: Real, M: Dynamics<R>, I: Integrator<R>>(
+    model: &M,
     integrator: &mut I,
     dt: R,
     steps: u32,
     hooks: &mut dyn Hooks,
 ) -> Result<Report, PlantError> {
-    let mut trajectory = StateHash::default();
+    let mut data = model.new_data();
+    let mut trajectory = Digest::default();
     for _ in 0..steps {
         hooks.before_step();
-        let result = tree::step(model, data, integrator, dt);
+        let result = model.step(&mut data, integrator, dt);
         hooks.after_step();
         result?;
-        trajectory.add(data.state());
+        trajectory.add(model.state(&data));
     }
     Ok(Report {
         steps,
         trajectory,
-        final_state: StateHash::of(data.state()),
+        final_state: model.digest(&data),
     })
 }
 
-fn run_rigid<R: Bits, I: Integrator<R>>(
-    model: &Chain5<R>,
-    data: &mut Chain5Data<R>,
-    integrator: &mut I,
-    dt: R,
-    steps: u32,
-    hooks: &mut dyn Hooks,
-) -> Result<Report, PlantError> {
-    let mut trajectory = StateHash::default();
-    for _ in 0..steps {
-        hooks.before_step();
-        let result = step(model, data, integrator, dt);
-        hooks.after_step();
-        result?;
-        trajectory.add(data.state());
-    }
-    Ok(Report {
-        steps,
-        trajectory,
-        final_state: StateHash::of(data.state()),
-    })
-}
-
-/// Nodes, elements and mass-matrix skyline capacity (exactly what the mesh needs) of the 6-tet
-/// beam.
-pub type Beam6<R> = FlexModel<R, 8, 6, 1533>;
+/// Capacities of the 6-tet beam: 8 nodes, 6 elements and the mass-matrix profile entries it
+/// needs, exactly.
+pub type Beam6 = Fixed<0, 0, 0, 0, 0, 8, 6, 1533>;
 /// Beam step (s): below the RK4 stability limit of its stiffest mode.
 pub const BEAM_DT: f64 = 1e-5;
 
 /// The 6-tet ANCF block: 0.2 × 0.1 × 0.1 m, E = 1 MPa, ν = 0.3, ρ = 1000 kg/m³, root face
 /// (x = 0) clamped, gravity −z.
-pub fn beam6<R: Real>() -> Result<Beam6<R>, BuildError> {
+pub fn beam6<R: Real>() -> Result<flex::Model<R, Beam6>, BuildError> {
     let material = Material::st_venant_kirchhoff(R::from_f64(1e6), R::from_f64(0.3), R::from_f64(1000.0))
         .map_err(|_| BuildError::InvalidParameter {
             item: ferrodyn_kernel::Item::Material,
             reason: "beam material",
         })?;
-    let mut b = Beam6::<R>::builder(material, Vec3::new(R::ZERO, R::ZERO, -R::from_f64(GRAVITY)));
+    let mut b = flex::Model::builder(material, Vec3::new(R::ZERO, R::ZERO, -R::from_f64(GRAVITY)));
     let size = Vec3::new(R::from_f64(0.2), R::from_f64(0.1), R::from_f64(0.1));
     add_box_mesh(&mut b, Vec3::ZERO, size, [1, 1, 1])?;
     b.fix_plane(
@@ -265,29 +194,12 @@ pub fn beam6<R: Real>() -> Result<Beam6<R>, BuildError> {
 }
 
 /// Steps the 6-tet beam `steps` times with RK4.
-pub fn run_beam<R: Bits>(steps: u32, hooks: &mut dyn Hooks) -> Result<Report, PlantError> {
-    let model = beam6::<R>()?;
-    let mut data = FlexData::new(&model);
-    let dt = R::from_f64(BEAM_DT);
-    let mut trajectory = StateHash::default();
-    for _ in 0..steps {
-        hooks.before_step();
-        let result = step_flex(&model, &mut data, &mut Rk4, dt);
-        hooks.after_step();
-        result?;
-        trajectory.add(data.state());
-    }
-    Ok(Report {
-        steps,
-        trajectory,
-        final_state: StateHash::of(data.state()),
-    })
+pub fn run_beam<R: Real>(steps: u32, hooks: &mut dyn Hooks) -> Result<Report, PlantError> {
+    run(&beam6::<R>()?, &mut Rk4, R::from_f64(BEAM_DT), steps, hooks)
 }
 
-/// The HIL arm model: one link on a revolute joint, in joint coordinates.
-pub type ArmModel<R> = TreeModel<R, 1>;
-/// The arm's data.
-pub type ArmData<R> = TreeData<R, 1>;
+/// Capacities of the HIL arm: one link on a revolute joint, in joint coordinates.
+pub type ArmCapacities = Fixed<1>;
 /// HIL period (s): 1 kHz.
 pub const ARM_DT: f64 = 1e-3;
 /// Arm length (m).
@@ -297,35 +209,35 @@ pub const ARM_LENGTH: f64 = 0.5;
 /// +x, under gravity and an actuator torque about +y. Angle θ: rotation about +y from +x
 /// (gravity makes θ grow: the tip goes down).
 pub struct Arm<R: Real> {
-    model: ArmModel<R>,
-    data: ArmData<R>,
-    trajectory: StateHash,
+    model: tree::Model<R, ArmCapacities>,
+    data: tree::Data<R, ArmCapacities>,
+    trajectory: Digest,
 }
 
-impl<R: Bits> Arm<R> {
+impl<R: Real> Arm<R> {
     /// Builds the arm at rest.
     pub fn new() -> Result<Self, BuildError> {
-        let mut b = ArmModel::<R>::builder(Vec3::new(R::ZERO, R::ZERO, -R::from_f64(GRAVITY)));
+        let mut b = tree::Model::builder(Vec3::new(R::ZERO, R::ZERO, -R::from_f64(GRAVITY)));
         let length = R::from_f64(ARM_LENGTH);
         let rod = Body::rod(R::ONE, length, R::from_f64(0.01));
         let cg = Vec3::new(length * R::HALF, R::ZERO, R::ZERO);
         b.add_link(Link::revolute(None, Vec3::ZERO, Vec3::Y).with_mass(rod.mass, cg, rod.inertia))?;
         let model = b.build()?;
-        let data = ArmData::new(&model);
+        let data = model.new_data();
         Ok(Self {
             model,
             data,
-            trajectory: StateHash::default(),
+            trajectory: Digest::default(),
         })
     }
 
-    /// Hash chained over the state after every step so far.
-    pub fn trajectory(&self) -> StateHash {
+    /// Digest chained over the state after every step so far.
+    pub fn trajectory(&self) -> Digest {
         self.trajectory
     }
-    /// Hash of the current state.
-    pub fn final_state(&self) -> StateHash {
-        StateHash::of(self.data.state())
+    /// Digest of the current state.
+    pub fn final_state(&self) -> Digest {
+        self.model.digest(&self.data)
     }
     /// Steps taken.
     pub fn steps(&self) -> u64 {
@@ -333,7 +245,7 @@ impl<R: Bits> Arm<R> {
     }
 }
 
-impl<R: Bits> hil::Plant for Arm<R> {
+impl<R: Real> hil::Plant for Arm<R> {
     type Error = PlantError;
     fn set_torque(&mut self, torque: f32) -> Result<(), PlantError> {
         self.data
@@ -341,7 +253,7 @@ impl<R: Bits> hil::Plant for Arm<R> {
             .map_err(PlantError::Build)
     }
     fn step(&mut self) -> Result<(), PlantError> {
-        tree::step(&self.model, &mut self.data, &mut Rk4, R::from_f64(ARM_DT))?;
+        self.model.step(&mut self.data, &mut Rk4, R::from_f64(ARM_DT))?;
         self.trajectory.add(self.data.state());
         Ok(())
     }

@@ -13,13 +13,14 @@ use super::broad::Aabb;
 use super::bvh::AabbTree;
 use super::flexible::surface_faces;
 use super::force::{
-    effective_modulus, friction_damping, hertz_energy, hertz_stiffness, normal_force,
-    normal_force_derivatives, ContactMaterial, Elastic,
+    damping_factor, effective_modulus, friction_damping, hertz_energy, hertz_stiffness, normal_force,
+    normal_force_derivatives,
 };
 use super::ContactError;
+use crate::spec::{ContactMaterial, Elastic, Proximity};
 use ferrodyn_kernel::ancf::{TetShape, NODE_COORDS};
-use ferrodyn_kernel::flex::FlexExternalForces;
 use ferrodyn_kernel::math::Vec3;
+use ferrodyn_kernel::{ExternalForces, ExternalLoads};
 use parry3d_f64::math::Vector;
 use parry3d_f64::query::PointQueryWithLocation;
 use parry3d_f64::shape::{Triangle, TrianglePointLocation};
@@ -124,20 +125,6 @@ pub struct Participant {
     pub direction: [f64; 3],
     /// ωₐ: the slip velocity is Σ ωₐ ẋₐ.
     pub slip_weight: f64,
-}
-
-/// Which points of a body's surface are tested against the faces of the other bodies.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Proximity {
-    /// Every surface node, a Hertz sphere of the node radius (node-to-surface).
-    #[default]
-    NodeToSurface,
-    /// Three points on every surface face (barycentric (⅔, ⅙, ⅙) and its rotations), placed
-    /// and loaded through their element's ANCF shape functions; each carries the Hertz law
-    /// times its third of the face's area over the body's mean surface area per node, so a
-    /// surface pressed evenly takes the force of as many nodes as it has area for
-    /// (surface-to-surface: large and curved faces are sampled inside, not at corners only).
-    SurfaceToSurface,
 }
 
 /// A point of a body's surface tested against the faces of the other bodies.
@@ -313,7 +300,7 @@ impl FlexPairContact {
         }
         let law = GroupLaw {
             stiffness: hertz_stiffness(effective_modulus(&body, &body), node_radius),
-            chi: material.damping_factor(),
+            chi: damping_factor(&material),
             material,
             max_depth,
         };
@@ -701,12 +688,6 @@ impl FlexPairContact {
         ));
     }
 
-    /// Evaluates contacts at the accepted flat state `[e | ė]` (after every step).
-    pub fn commit(&mut self, state: &[f64]) {
-        let (e, ed) = state.split_at(state.len() / 2);
-        self.evaluate(e, ed, true);
-    }
-
     /// Adds the forces of the last evaluation into the generalized force `out`: on the surface
     /// point's coordinates through its shape functions (a node's position alone), on the face's
     /// vertices by the gradients of the penetration (friction by the barycentric weights of the
@@ -723,10 +704,15 @@ impl FlexPairContact {
     }
 }
 
-impl FlexExternalForces<f64> for FlexPairContact {
-    fn apply(&mut self, _t: f64, e: &[f64], ed: &[f64], force: &mut [f64]) {
+impl ExternalForces<f64> for FlexPairContact {
+    fn apply(&mut self, _t: f64, loads: &mut ExternalLoads<'_, f64>) {
+        let (e, ed, force) = loads.nodes();
         self.evaluate(e, ed, false);
         self.scatter(force);
+    }
+    /// Evaluates contacts at the accepted state (after every step).
+    fn accept(&mut self, _t: f64, state: &ExternalLoads<'_, f64>) {
+        self.evaluate(state.coordinates(), state.rates(), true);
     }
 }
 
@@ -744,16 +730,6 @@ impl FlexContacts {
     pub fn is_empty(&self) -> bool {
         self.ground.is_empty() && self.pair.is_none()
     }
-
-    /// Evaluates both at the accepted flat state `[e | ė]` (after every step).
-    pub fn commit(&mut self, state: &[f64]) {
-        for g in &mut self.ground {
-            g.commit(state);
-        }
-        if let Some(p) = self.pair.as_mut() {
-            p.commit(state);
-        }
-    }
 }
 
 impl FlexContacts {
@@ -764,13 +740,21 @@ impl FlexContacts {
     }
 }
 
-impl FlexExternalForces<f64> for FlexContacts {
-    fn apply(&mut self, t: f64, e: &[f64], ed: &[f64], force: &mut [f64]) {
+impl ExternalForces<f64> for FlexContacts {
+    fn apply(&mut self, t: f64, loads: &mut ExternalLoads<'_, f64>) {
         for g in &mut self.ground {
-            g.apply(t, e, ed, force);
+            g.apply(t, loads);
         }
         if let Some(p) = self.pair.as_mut() {
-            p.apply(t, e, ed, force);
+            p.apply(t, loads);
+        }
+    }
+    fn accept(&mut self, t: f64, state: &ExternalLoads<'_, f64>) {
+        for g in &mut self.ground {
+            g.accept(t, state);
+        }
+        if let Some(p) = self.pair.as_mut() {
+            p.accept(t, state);
         }
     }
 }

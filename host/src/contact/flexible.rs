@@ -1,18 +1,19 @@
 //! Contact of ANCF tetrahedral bodies with the ground: boundary-surface extraction and
 //! node-to-plane Hertz–Flores–Coulomb forces, added to the generalized force of the node's
-//! position coordinates through the kernel's [`FlexExternalForces`] hook at every stage.
+//! position coordinates through the kernel's [`ExternalForces`] hook at every stage.
 //!
 //! A force at a node enters only that node's position coordinates: the ANCF shape functions
 //! interpolate vertex values (Kronecker property), so Sᵀ(X_node) F is exactly that, and the
 //! body's momentum changes by exactly Σ F (the mass matrix reproduces constant fields).
 
 use super::force::{
-    effective_modulus, friction_damping, hertz_energy, hertz_stiffness, normal_force,
-    normal_force_derivatives, ContactMaterial, Elastic,
+    damping_factor, effective_modulus, friction_damping, hertz_energy, hertz_stiffness, normal_force,
+    normal_force_derivatives,
 };
 use super::ContactError;
+use crate::spec::{ContactMaterial, Elastic};
 use ferrodyn_kernel::ancf::NODE_COORDS;
-use ferrodyn_kernel::flex::FlexExternalForces;
+use ferrodyn_kernel::{ExternalForces, ExternalLoads};
 use std::collections::HashMap;
 
 /// The boundary triangles of a tetrahedral mesh (faces of exactly one tet), each oriented
@@ -165,7 +166,7 @@ impl FlexGroundContact {
             point,
             normal: normal.map(|c| c / length),
             stiffness: hertz_stiffness(effective_modulus(&body, &ground), node_radius),
-            chi: material.damping_factor(),
+            chi: damping_factor(&material),
             material,
             impact: HashMap::new(),
             last: Vec::new(),
@@ -256,17 +257,11 @@ impl FlexGroundContact {
             self.active.clone_from(&self.last);
         }
     }
-
-    /// Evaluates contacts at the accepted flat state `[e | ė]` (after every step): captures
-    /// v₀ of new contacts, forgets opened ones, records the active contacts.
-    pub fn commit(&mut self, state: &[f64]) {
-        let (e, ed) = state.split_at(state.len() / 2);
-        self.evaluate(e, ed, true);
-    }
 }
 
-impl FlexExternalForces<f64> for FlexGroundContact {
-    fn apply(&mut self, _t: f64, e: &[f64], ed: &[f64], force: &mut [f64]) {
+impl ExternalForces<f64> for FlexGroundContact {
+    fn apply(&mut self, _t: f64, loads: &mut ExternalLoads<'_, f64>) {
+        let (e, ed, force) = loads.nodes();
         self.evaluate(e, ed, false);
         for c in &self.last {
             let i = NODE_COORDS * c.node;
@@ -276,5 +271,10 @@ impl FlexExternalForces<f64> for FlexGroundContact {
                 }
             }
         }
+    }
+    /// Evaluates contacts at the accepted state (after every step): captures v₀ of new
+    /// contacts, forgets opened ones, records the active contacts.
+    fn accept(&mut self, _t: f64, state: &ExternalLoads<'_, f64>) {
+        self.evaluate(state.coordinates(), state.rates(), true);
     }
 }

@@ -6,47 +6,7 @@
 //! Theory 46, 2011) and v₀ the approach speed captured at first touch;
 //! F_t = −μ F_n v_t / max(|v_t|, v_reg).
 
-use super::ContactError;
-
-/// Elastic constants of a body's surface material.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Elastic {
-    /// Young's modulus E (Pa) > 0.
-    pub youngs_modulus: f64,
-    /// Poisson's ratio ν in (−1, 0.5).
-    pub poisson_ratio: f64,
-}
-
-impl Elastic {
-    /// Steel: E = 210 GPa, ν = 0.3.
-    pub const STEEL: Self = Self {
-        youngs_modulus: 210e9,
-        poisson_ratio: 0.3,
-    };
-
-    /// Checks E > 0 and −1 < ν < 0.5; `item` names the owner in the error.
-    pub fn validate(&self, item: &str) -> Result<(), ContactError> {
-        let (e, nu) = (self.youngs_modulus, self.poisson_ratio);
-        if !(e.is_finite() && e > 0.0) {
-            return Err(ContactError::invalid(
-                item,
-                format!("Young's modulus must be > 0, got {e}"),
-            ));
-        }
-        if !(nu.is_finite() && nu > -1.0 && nu < 0.5) {
-            return Err(ContactError::invalid(
-                item,
-                format!("Poisson's ratio must be in (−1, 0.5), got {nu}"),
-            ));
-        }
-        Ok(())
-    }
-
-    /// (1 − ν²)/E: this material's share of 1/E*.
-    fn compliance(&self) -> f64 {
-        (1.0 - self.poisson_ratio * self.poisson_ratio) / self.youngs_modulus
-    }
-}
+use crate::spec::{ContactMaterial, Dissipation, Elastic};
 
 /// Effective modulus E* of two materials in contact.
 pub fn effective_modulus(a: &Elastic, b: &Elastic) -> f64 {
@@ -63,104 +23,12 @@ pub fn hertz_stiffness(e_star: f64, r_star: f64) -> f64 {
     4.0 / 3.0 * e_star * r_star.sqrt()
 }
 
-/// How the damping factor χ = D·v₀ is obtained from the coefficient of restitution.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Dissipation {
-    /// Flores' closed form χ = 8(1−e)/(5e) (DESIGN.md). Its energy balance is approximate:
-    /// a single impact gives e = 0.256, 0.470, 0.789 for a requested 0.3, 0.5, 0.8.
-    Flores,
-    /// The Flores force form with χ solved so that one impact of the Hertz–Flores law
-    /// (nondimensional: x'' = −x^{3/2}(1 + χ x'), x(0) = 0, x'(0) = 1) rebounds with exactly e.
-    FloresCalibrated,
-}
-
-/// Contact parameters of a pair of bodies.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ContactMaterial {
-    /// Coefficient of restitution e in (0, 1].
-    pub restitution: f64,
-    /// Coulomb friction coefficient μ ≥ 0.
-    pub friction: f64,
-    /// Friction regularization speed v_reg > 0 (m/s): below it friction grows linearly.
-    pub friction_regularization: f64,
-    /// Smallest impact speed used in D = χ/v₀ (m/s) > 0: a contact made at rest would otherwise
-    /// get unbounded damping. Raise it if an explicit step goes unstable on resting contacts
-    /// (the damper K δ^{3/2} χ/v₀ must stay below about m/h); `tet_collision` uses 0.2 m/s.
-    pub min_impact_speed: f64,
-    /// How χ follows from e.
-    pub dissipation: Dissipation,
-}
-
-impl ContactMaterial {
-    /// Nearly elastic: e = 1 (no dissipation), μ = 0.3, v_reg = 1e-3 m/s; χ calibrated so one
-    /// impact rebounds with the requested e ([`Dissipation::FloresCalibrated`], the default:
-    /// the closed form misses e by up to 0.044).
-    pub fn elastic() -> Self {
-        Self {
-            restitution: 1.0,
-            friction: 0.3,
-            friction_regularization: 1e-3,
-            min_impact_speed: 1e-2,
-            dissipation: Dissipation::FloresCalibrated,
-        }
-    }
-    /// Strongly dissipative: e = 0.2, μ = 0.5, v_reg = 1e-3 m/s.
-    pub fn plastic() -> Self {
-        Self {
-            restitution: 0.2,
-            ..Self::elastic()
-        }
-        .with_friction(0.5)
-    }
-    /// The same with friction coefficient μ.
-    pub fn with_friction(self, friction: f64) -> Self {
-        Self { friction, ..self }
-    }
-    /// The same with restitution e.
-    pub fn with_restitution(self, restitution: f64) -> Self {
-        Self { restitution, ..self }
-    }
-    /// The same with dissipation model `d`.
-    pub fn with_dissipation(self, dissipation: Dissipation) -> Self {
-        Self { dissipation, ..self }
-    }
-
-    /// Checks the ranges; `item` names the material in the error.
-    pub fn validate(&self, item: &str) -> Result<(), ContactError> {
-        let e = self.restitution;
-        if !(e.is_finite() && e > 0.0 && e <= 1.0) {
-            return Err(ContactError::invalid(
-                item,
-                format!("restitution must be in (0, 1], got {e}"),
-            ));
-        }
-        if !(self.friction.is_finite() && self.friction >= 0.0) {
-            return Err(ContactError::invalid(
-                item,
-                format!("friction must be ≥ 0, got {}", self.friction),
-            ));
-        }
-        for (name, v) in [
-            ("friction_regularization", self.friction_regularization),
-            ("min_impact_speed", self.min_impact_speed),
-        ] {
-            if !(v.is_finite() && v > 0.0) {
-                return Err(ContactError::invalid(
-                    item,
-                    format!("{name} must be > 0, got {v}"),
-                ));
-            }
-        }
-        Ok(())
-    }
-
-    /// The damping factor χ = D·v₀ for this material (validate first).
-    pub fn damping_factor(&self) -> f64 {
-        let e = self.restitution;
-        match self.dissipation {
-            Dissipation::Flores => 8.0 * (1.0 - e) / (5.0 * e),
-            Dissipation::FloresCalibrated => calibrated_damping_factor(e),
-        }
+/// The damping factor χ = D·v₀ of `material` (validated).
+pub fn damping_factor(material: &ContactMaterial) -> f64 {
+    let e = material.restitution;
+    match material.dissipation {
+        Dissipation::Flores => 8.0 * (1.0 - e) / (5.0 * e),
+        Dissipation::FloresCalibrated => calibrated_damping_factor(e),
     }
 }
 
@@ -299,10 +167,11 @@ mod tests {
     #[test]
     fn normal_force_is_hertz_plus_flores() {
         let (k, e, v0) = (1e8, 0.5, 2.0);
-        let chi = ContactMaterial::elastic()
-            .with_restitution(e)
-            .with_dissipation(Dissipation::Flores)
-            .damping_factor();
+        let chi = damping_factor(
+            &ContactMaterial::elastic()
+                .with_restitution(e)
+                .with_dissipation(Dissipation::Flores),
+        );
         assert!((chi - 8.0 * 0.5 / 2.5).abs() < 1e-15);
         let (d, dd) = (1e-4_f64, 1.5);
         let expected = k * d.powf(1.5) * (1.0 + 8.0 * (1.0 - e) / (5.0 * e * v0) * dd);

@@ -1,19 +1,21 @@
 //! The contact world: shapes on bodies, pair materials, detection and forces, evaluated by the
 //! kernel at every integrator stage through [`ExternalForces`].
 //!
-//! Stepping: `step_with(&model, &mut data, &mut integrator, dt, &mut world)` then
-//! `world.commit(&data)` after every accepted step. The commit detects contacts at the accepted
-//! state, captures the impact speed v₀ of contacts made during the step (kept until the
+//! Stepping: `step_with(&model, &mut data, &mut integrator, dt, &mut world)`; after every
+//! accepted step the kernel shows the world the accepted state (`accept`), where it detects the
+//! contacts, captures the impact speed v₀ of contacts made during the step (kept until the
 //! contact opens) and records the active contacts for output. A contact first seen inside a
-//! step's stages uses its approach speed at that stage until the commit.
+//! step's stages uses its approach speed at that stage until then. Call the model's `accept`
+//! once before the first step so the world starts from the initial state.
 
 use super::broad::{Aabb, SweepAndPrune};
 use super::force::{
-    effective_modulus, effective_radius, friction_force, hertz_stiffness, normal_force, ContactMaterial,
+    damping_factor, effective_modulus, effective_radius, friction_force, hertz_stiffness, normal_force,
 };
-use super::shape::{Geometry, Shape};
+use super::shape::{box_vertices, local_pose, to_parry};
 use super::ContactError;
-use ferrodyn_kernel::{DataStorage, ExternalForces, ExternalLoads, RigidData};
+use crate::spec::{ContactMaterial, Geometry, Shape};
+use ferrodyn_kernel::{ExternalForces, ExternalLoads};
 use parry3d_f64::math::{Matrix, Pose, Rotation, Vector};
 use parry3d_f64::query;
 use parry3d_f64::shape::SharedShape;
@@ -107,7 +109,7 @@ impl ContactWorld {
         let mut parry = Vec::with_capacity(shapes.len());
         for s in &shapes {
             s.validate(body_count)?;
-            parry.push(s.to_parry()?);
+            parry.push(to_parry(s)?);
         }
         for i in 0..shapes.len() {
             for j in i + 1..shapes.len() {
@@ -123,7 +125,7 @@ impl ContactWorld {
                 }
             }
         }
-        let local = shapes.iter().map(Shape::local_pose).collect();
+        let local = shapes.iter().map(local_pose).collect();
         Ok(Self {
             shapes,
             parry,
@@ -204,7 +206,7 @@ impl ContactWorld {
         }
         let law = PairLaw {
             stiffness: hertz_stiffness(e_star, r_star),
-            chi: material.damping_factor(),
+            chi: damping_factor(&material),
             material,
         };
         self.laws.insert((a, b), law);
@@ -317,7 +319,7 @@ impl ContactWorld {
             };
             let n_plane = plane.rotation * Vector::Z;
             let mut count = 0;
-            for v in boxed.0.box_vertices().unwrap_or([Vector::ZERO; 8]) {
+            for v in box_vertices(boxed.0).unwrap_or([Vector::ZERO; 8]) {
                 let p = boxed.1.transform_point(v);
                 let depth = -(p - plane.translation).dot(n_plane);
                 if depth > 0.0 {
@@ -334,25 +336,6 @@ impl ContactWorld {
             }
             _ => 0,
         }
-    }
-
-    /// Evaluates contacts at the accepted state of `data` (see the module doc).
-    pub fn commit<D: DataStorage>(&mut self, data: &RigidData<f64, D>) {
-        self.frames.clear();
-        for b in 0..self.body_count {
-            let q = data.orientation(b);
-            let rot = Rotation::from_xyzw(q.x, q.y, q.z, q.w).normalize();
-            let w_body = data.angular_velocity(b);
-            let (x, v) = (data.position(b), data.velocity(b));
-            self.frames.push(BodyFrame {
-                x: Vector::new(x.x, x.y, x.z),
-                rot: Matrix::from_quat(rot),
-                v: Vector::new(v.x, v.y, v.z),
-                w: rot * Vector::new(w_body.x, w_body.y, w_body.z),
-            });
-        }
-        self.evaluate(true);
-        self.active.clone_from(&self.points);
     }
 
     /// Sets body frames directly (benchmarks of the broad phase without a model).
@@ -375,8 +358,9 @@ fn uses_plane_vertices(a: &Shape, b: &Shape) -> bool {
     )
 }
 
-impl ExternalForces<f64> for ContactWorld {
-    fn apply(&mut self, _t: f64, loads: &mut ExternalLoads<'_, f64>) {
+impl ContactWorld {
+    /// The body frames of the state `loads` describes.
+    fn read_frames(&mut self, loads: &ExternalLoads<'_, f64>) {
         self.frames.clear();
         for b in 0..loads.body_count() {
             let (Some(x), Some(r), Some(v), Some(w)) = (
@@ -395,6 +379,12 @@ impl ExternalForces<f64> for ContactWorld {
                 w: Vector::new(w.x, w.y, w.z),
             });
         }
+    }
+}
+
+impl ExternalForces<f64> for ContactWorld {
+    fn apply(&mut self, _t: f64, loads: &mut ExternalLoads<'_, f64>) {
+        self.read_frames(loads);
         self.evaluate(false);
         let to_kernel = |v: Vector| ferrodyn_kernel::math::Vec3::new(v.x, v.y, v.z);
         for c in &self.points {
@@ -408,5 +398,11 @@ impl ExternalForces<f64> for ContactWorld {
                 loads.add_force_at(a, p, to_kernel(-f));
             }
         }
+    }
+    /// Detects the contacts at the accepted state (see the module doc).
+    fn accept(&mut self, _t: f64, state: &ExternalLoads<'_, f64>) {
+        self.read_frames(state);
+        self.evaluate(true);
+        self.active.clone_from(&self.points);
     }
 }

@@ -18,10 +18,10 @@
 
 mod newton;
 
+use crate::spec::{ImplicitSpec, IntegratorSpec, NewtonSettings};
 use ferrodyn_kernel::integrators::Method;
 use ferrodyn_kernel::{Integrator, KernelError, OdeSystem, Stages, StepStats};
 use newton::Newton;
-pub use newton::NewtonSettings;
 
 /// The end of the last accepted step, to tell whether the next one continues it.
 #[derive(Default)]
@@ -279,45 +279,6 @@ impl Integrator<f64> for GeneralizedAlpha {
     }
 }
 
-/// The names of these methods in scene files and on the command line.
-pub const NAMES: [&str; 3] = ["bdf1", "bdf2", "generalized-alpha"];
-
-/// Default ρ∞ of generalized-α: damps unresolved high frequencies, keeps resolved motion.
-pub const DEFAULT_RHO_INF: f64 = 0.8;
-
-/// A choice of implicit method and its settings (what a scene file says), from which fresh
-/// integrators are made.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ImplicitSpec {
-    /// "bdf1", "bdf2" or "generalized-alpha".
-    pub name: &'static str,
-    /// ρ∞ of generalized-α.
-    pub rho_inf: f64,
-    /// Newton settings.
-    pub newton: NewtonSettings,
-}
-
-impl ImplicitSpec {
-    /// The method called `name` (one of [`NAMES`]) with default settings.
-    pub fn from_name(name: &str) -> Option<Self> {
-        let name = NAMES.into_iter().find(|n| *n == name)?;
-        Some(Self {
-            name,
-            rho_inf: DEFAULT_RHO_INF,
-            newton: NewtonSettings::default(),
-        })
-    }
-
-    /// A fresh integrator (no history).
-    pub fn build(&self) -> HostMethod {
-        match self.name {
-            "bdf1" => HostMethod::Bdf(Bdf::new(1, self.newton)),
-            "bdf2" => HostMethod::Bdf(Bdf::new(2, self.newton)),
-            _ => HostMethod::GeneralizedAlpha(GeneralizedAlpha::new(self.rho_inf, self.newton)),
-        }
-    }
-}
-
 /// Any integrator a rigid or coupled host run can use: the kernel's explicit ones or the
 /// implicit ones of this module.
 pub enum HostMethod {
@@ -330,6 +291,25 @@ pub enum HostMethod {
 }
 
 impl HostMethod {
+    /// A fresh integrator (no history) of `spec`; `None` for HHT/Newmark, which integrates
+    /// flexible bodies itself ([`crate::implicit`]).
+    pub fn new(spec: &IntegratorSpec) -> Option<Self> {
+        match spec {
+            IntegratorSpec::Explicit(m) => Some(Self::Explicit(*m)),
+            IntegratorSpec::Dae(s) => Some(Self::dae(s)),
+            IntegratorSpec::Hht(_) => None,
+        }
+    }
+
+    /// A fresh BDF or generalized-α integrator of `spec`.
+    pub fn dae(spec: &ImplicitSpec) -> Self {
+        match spec.name {
+            "bdf1" => Self::Bdf(Bdf::new(1, spec.newton)),
+            "bdf2" => Self::Bdf(Bdf::new(2, spec.newton)),
+            _ => Self::GeneralizedAlpha(GeneralizedAlpha::new(spec.rho_inf, spec.newton)),
+        }
+    }
+
     /// The method's name, as written in scene files.
     pub fn name(&self) -> &'static str {
         match self {

@@ -2,27 +2,10 @@
 //! that is factorized by dense LU and kept across iterations and steps while it still makes
 //! Newton contract (modified Newton).
 
+use crate::spec::NewtonSettings;
 use faer::linalg::solvers::{PartialPivLu, Solve};
 use faer::Mat;
 use ferrodyn_kernel::KernelError;
-
-/// Settings of the Newton iteration.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct NewtonSettings {
-    /// Converged when ‖R‖∞ ≤ tolerance · (1 + ‖x‖∞).
-    pub tolerance: f64,
-    /// Iterations allowed per step.
-    pub max_iterations: u32,
-}
-
-impl Default for NewtonSettings {
-    fn default() -> Self {
-        Self {
-            tolerance: 1e-10,
-            max_iterations: 25,
-        }
-    }
-}
 
 /// A Newton solver that remembers its factorized iteration matrix.
 #[derive(Default)]

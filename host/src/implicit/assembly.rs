@@ -2,9 +2,10 @@
 //! and each element's scatter positions are computed once; every assembly after that is a
 //! numeric scatter of the kernel's element matrices.
 
-use super::body::{gather, scatter_add, FlexBody, FIXED};
 use super::ImplicitError;
+use crate::storage::FlexModel;
 use ferrodyn_kernel::ancf::{ElementError, ELEMENT_COORDS};
+use ferrodyn_kernel::flex::{gather, scatter_add, FIXED};
 
 /// Upper-triangular compressed-column pattern of the free–free matrices of a body, with the
 /// value positions of every element entry.
@@ -23,13 +24,13 @@ pub struct Pattern {
 
 impl Pattern {
     /// Builds the pattern of `body` (which must be finished).
-    pub fn new(body: &FlexBody) -> Result<Self, ImplicitError> {
+    pub fn new(body: &FlexModel) -> Result<Self, ImplicitError> {
         Self::with_couplings(body, &[])
     }
 
     /// The pattern of `body` with the coordinates of each node pair in `couplings` coupled too
     /// (contact between nodes of different elements).
-    pub fn with_couplings(body: &FlexBody, couplings: &[(usize, usize)]) -> Result<Self, ImplicitError> {
+    pub fn with_couplings(body: &FlexModel, couplings: &[(usize, usize)]) -> Result<Self, ImplicitError> {
         let n = body.dof_count();
         let mut columns: Vec<Vec<usize>> = vec![Vec::new(); n];
         let dofs: Vec<[usize; ELEMENT_COORDS]> =
@@ -122,7 +123,7 @@ impl Pattern {
     }
 
     /// The consistent mass matrix M (constant) in this pattern.
-    pub fn mass(&self, body: &FlexBody) -> Vec<f64> {
+    pub fn mass(&self, body: &FlexModel) -> Vec<f64> {
         let mut values = vec![0.0; self.nnz()];
         let mut m = [[0.0; ELEMENT_COORDS]; ELEMENT_COORDS];
         for (index, element) in body.elements().iter().enumerate() {
@@ -166,7 +167,7 @@ pub fn element_failure(element: usize, e: ElementError, time: f64) -> ImplicitEr
 /// Internal elastic force Q_e per body coordinate into `force` and, when `tangent` is given,
 /// K = −∂Q_e/∂e (the kernel's analytic element tangent) scaled by `scale` added into it.
 pub fn elastic_force_and_tangent(
-    body: &FlexBody,
+    body: &FlexModel,
     pattern: &Pattern,
     time: f64,
     q: &[f64],
@@ -197,7 +198,7 @@ pub fn elastic_force_and_tangent(
 /// Rayleigh damping force −(α M + β K(e)) ė per body coordinate (the kernel's element
 /// damping routine and mass product), added into `force`.
 pub fn add_damping_force(
-    body: &FlexBody,
+    body: &FlexModel,
     time: f64,
     q: &[f64],
     v: &[f64],

@@ -20,101 +20,15 @@
 //! energy of linear systems.
 
 use super::assembly::{add_damping_force, elastic_force_and_tangent, Pattern};
-use super::body::{gather, FlexBody};
 use super::sparse::SparseLdlt;
 use super::ImplicitError;
 use crate::contact::flex_pair::{FlexContacts, FlexPairContact};
 use crate::contact::flexible::FlexGroundContact;
+use crate::spec::HhtOptions;
+use crate::storage::FlexModel;
 use ferrodyn_kernel::ancf::ELEMENT_COORDS;
-use ferrodyn_kernel::flex::FlexExternalForces;
-
-/// Settings of the HHT-α / Newmark integrator.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct HhtOptions {
-    /// HHT α ∈ [−1/3, 0] (0 for Newmark).
-    pub alpha: f64,
-    /// Newmark β.
-    pub beta: f64,
-    /// Newmark γ.
-    pub gamma: f64,
-    /// Newton converges when the increment max norm ‖Δq‖∞ ≤ newton_tol (coordinate units:
-    /// m for positions, 1 for gradients).
-    pub newton_tol: f64,
-    /// Newton iterations allowed per attempt.
-    pub max_newton_iter: u32,
-    /// Modified Newton: keep the factorized tangent across iterations and steps while the
-    /// iteration contracts; refactorize when it stalls or the step changes.
-    pub modified_newton: bool,
-    /// A failed step is retried as two half steps, recursively, this many levels deep.
-    pub max_halvings: u32,
-}
-
-impl Default for HhtOptions {
-    fn default() -> Self {
-        Self {
-            alpha: 0.0,
-            beta: 0.25,
-            gamma: 0.5,
-            newton_tol: 1e-10,
-            max_newton_iter: 20,
-            modified_newton: false,
-            max_halvings: 0,
-        }
-    }
-}
-
-impl HhtOptions {
-    /// HHT-α with β = (1 − α)²/4, γ = ½ − α; α must lie in [−1/3, 0].
-    pub fn hht(alpha: f64) -> Result<Self, ImplicitError> {
-        if !(-1.0 / 3.0..=0.0).contains(&alpha) {
-            return Err(ImplicitError::InvalidOption {
-                name: "alpha",
-                reason: format!("{alpha} is outside [-1/3, 0]"),
-            });
-        }
-        Ok(Self {
-            alpha,
-            beta: 0.25 * (1.0 - alpha) * (1.0 - alpha),
-            gamma: 0.5 - alpha,
-            ..Self::default()
-        })
-    }
-
-    /// Newmark-β with the given β and γ (α = 0); unconditionally stable for 2β ≥ γ ≥ ½.
-    pub fn newmark(beta: f64, gamma: f64) -> Result<Self, ImplicitError> {
-        let o = Self {
-            beta,
-            gamma,
-            ..Self::default()
-        };
-        o.validate()?;
-        Ok(o)
-    }
-
-    /// Checks every setting.
-    pub fn validate(&self) -> Result<(), ImplicitError> {
-        let bad = |name, reason: String| Err(ImplicitError::InvalidOption { name, reason });
-        if !(-1.0 / 3.0..=0.0).contains(&self.alpha) {
-            return bad("alpha", format!("{} is outside [-1/3, 0]", self.alpha));
-        }
-        if !(self.beta > 0.0 && self.beta <= 1.0) {
-            return bad("beta", format!("{} is outside (0, 1]", self.beta));
-        }
-        if !(self.gamma >= 0.5 && self.gamma <= 1.5) {
-            return bad("gamma", format!("{} is outside [1/2, 3/2]", self.gamma));
-        }
-        if !(self.newton_tol > 0.0 && self.newton_tol.is_finite()) {
-            return bad("newton_tol", format!("{} must be positive", self.newton_tol));
-        }
-        if self.max_newton_iter == 0 {
-            return bad("max_newton_iter", "must be at least 1".into());
-        }
-        if self.max_halvings > 30 {
-            return bad("max_halvings", format!("{} is above 30", self.max_halvings));
-        }
-        Ok(())
-    }
-}
+use ferrodyn_kernel::flex::{gather, Fixity};
+use ferrodyn_kernel::{Energy, ExternalForces, ExternalLoads};
 
 /// What one call of [`HhtFlex::step`] did.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -127,24 +41,6 @@ pub struct StepReport {
     pub substeps: u32,
     /// Deepest halving level used (0 without halving).
     pub halvings: u32,
-}
-
-/// Energies of the body.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct FlexEnergies {
-    /// ½ vᵀ M v.
-    pub kinetic: f64,
-    /// Strain energy.
-    pub strain: f64,
-    /// Gravity potential −∫ ρ g·r dV.
-    pub gravity: f64,
-}
-
-impl FlexEnergies {
-    /// Kinetic + strain + gravity.
-    pub fn total(&self) -> f64 {
-        self.kinetic + self.strain + self.gravity
-    }
 }
 
 /// Outcome of one Newton attempt.
@@ -160,7 +56,7 @@ enum Attempt {
 
 /// HHT-α / Newmark integrator of one flexible body.
 pub struct HhtFlex {
-    body: FlexBody,
+    body: FlexModel,
     options: HhtOptions,
     pattern: Pattern,
     mass: Vec<f64>,
@@ -171,9 +67,8 @@ pub struct HhtFlex {
     factor_for: Option<f64>,
     time: f64,
     steps: u64,
-    /// Body-coordinate state.
-    q: Vec<f64>,
-    v: Vec<f64>,
+    /// Body-coordinate state `[q | v]` (12 coordinates per node, then their rates).
+    state: Vec<f64>,
     /// Free-coordinate acceleration and total force at the current state.
     a: Vec<f64>,
     force: Vec<f64>,
@@ -193,16 +88,31 @@ pub struct HhtFlex {
 impl HhtFlex {
     /// Prepares the integrator at rest in the reference configuration at t = 0: pattern,
     /// mass, symbolic factorization, and the initial acceleration from M a₀ = Q(0, q₀, 0).
-    pub fn new(mut body: FlexBody, options: HhtOptions) -> Result<Self, ImplicitError> {
+    /// The body's nodes may be held but not attached to rigid bodies.
+    pub fn new(body: FlexModel, options: HhtOptions) -> Result<Self, ImplicitError> {
         options.validate()?;
+        let attached = (0..body.node_count())
+            .find(|&n| matches!(body.fixity(n), Fixity::Attached | Fixity::AttachedFace { .. }));
+        if let Some(node) = attached {
+            return Err(ImplicitError::InvalidOption {
+                name: "body",
+                reason: format!(
+                    "node {node} is attached to a rigid body: HHT integrates flexible bodies alone"
+                ),
+            });
+        }
         if body.dof_count() == 0 {
-            body.finish()?;
+            return Err(ImplicitError::InvalidOption {
+                name: "body",
+                reason: "the flexible body has no free coordinate".into(),
+            });
         }
         let pattern = Pattern::new(&body)?;
         let mass = pattern.mass(&body);
         let solver = SparseLdlt::new(&pattern)?;
         let (nc, nf) = (body.coordinate_count(), body.dof_count());
-        let q = body.reference_coordinates();
+        let mut state = vec![0.0; 2 * nc];
+        body.reference_coordinates(&mut state[..nc]);
         let mut s = Self {
             options,
             matrix: vec![0.0; pattern.nnz()],
@@ -212,7 +122,7 @@ impl HhtFlex {
             factor_for: None,
             time: 0.0,
             steps: 0,
-            v: vec![0.0; nc],
+            state,
             a: vec![0.0; nf],
             force: vec![0.0; nf],
             full: vec![0.0; nc],
@@ -222,7 +132,6 @@ impl HhtFlex {
             work: vec![0.0; nf],
             contacts: FlexContacts::default(),
             couplings: Vec::new(),
-            q,
             body,
         };
         s.set_state(0.0, None, None)?;
@@ -248,18 +157,19 @@ impl HhtFlex {
                 }
             }
         }
+        let (q0, v0) = self.state.split_at_mut(nc);
         if let Some(q) = q {
-            self.q.copy_from_slice(q);
+            q0.copy_from_slice(q);
         }
         if let Some(v) = v {
-            self.v.copy_from_slice(v);
+            v0.copy_from_slice(v);
         }
         self.time = time;
         self.factor_for = None;
-        let (q, v) = (std::mem::take(&mut self.q), std::mem::take(&mut self.v));
-        let r = self.total_force(time, &q, &v, None);
-        self.q = q;
-        self.v = v;
+        let state = std::mem::take(&mut self.state);
+        let (q, v) = state.split_at(nc);
+        let r = self.total_force(time, q, v, None);
+        self.state = state;
         let mut f = std::mem::take(&mut self.work);
         f.copy_from_slice(&self.force);
         let r = r.and_then(|_| {
@@ -331,7 +241,8 @@ impl HhtFlex {
         for (e, i) in ext.iter_mut().zip(&internal) {
             *e += i;
         }
-        self.contacts.apply(t, q, v, &mut ext);
+        self.contacts
+            .apply(t, &mut ExternalLoads::on_nodes(q, v, &mut ext));
         if let Some((_, h)) = tangent {
             let o = &self.options;
             let (stiffness, damping) = (1.0 + o.alpha, (1.0 + o.alpha) * o.gamma / (o.beta * h));
@@ -387,17 +298,21 @@ impl HhtFlex {
         Ok(())
     }
 
-    /// Commits the contacts at the accepted state.
+    /// Shows the contacts the accepted state.
     fn commit_contacts(&mut self) -> Result<(), ImplicitError> {
+        let nc = self.body.coordinate_count();
+        let (q, v) = self.state.split_at(nc);
+        let mut unused = std::mem::take(&mut self.full);
         self.contacts
-            .commit(&[self.q.as_slice(), self.v.as_slice()].concat());
+            .accept(self.time, &ExternalLoads::on_nodes(q, v, &mut unused));
+        self.full = unused;
         // Node–face pairs that may meet next must be in the matrix pattern: when new ones
         // appear the pattern and the symbolic factorization are rebuilt (pairs are kept, so
         // this happens while bodies first approach, not every step).
         let Some(pair) = self.contacts.pair.as_ref() else {
             return Ok(());
         };
-        let near = pair.couplings(&self.q);
+        let near = pair.couplings(self.coordinates());
         if near.iter().all(|c| self.couplings.binary_search(c).is_ok()) {
             return Ok(());
         }
@@ -413,7 +328,7 @@ impl HhtFlex {
     }
 
     /// The body.
-    pub fn body(&self) -> &FlexBody {
+    pub fn body(&self) -> &FlexModel {
         &self.body
     }
     /// The options.
@@ -435,13 +350,17 @@ impl HhtFlex {
     pub fn steps(&self) -> u64 {
         self.steps
     }
+    /// The state `[q | v]`: body coordinates (12 per node), then their rates.
+    pub fn state(&self) -> &[f64] {
+        &self.state
+    }
     /// Body coordinates (12 per node).
     pub fn coordinates(&self) -> &[f64] {
-        &self.q
+        &self.state[..self.body.coordinate_count()]
     }
     /// Body coordinate rates.
     pub fn rates(&self) -> &[f64] {
-        &self.v
+        &self.state[self.body.coordinate_count()..]
     }
     /// Free-coordinate accelerations.
     pub fn accelerations(&self) -> &[f64] {
@@ -454,33 +373,37 @@ impl HhtFlex {
     /// Position of a node.
     pub fn position(&self, node: usize) -> [f64; 3] {
         let i = 12 * node;
-        self.q.get(i..i + 3).map_or([0.0; 3], |p| [p[0], p[1], p[2]])
+        self.coordinates()
+            .get(i..i + 3)
+            .map_or([0.0; 3], |p| [p[0], p[1], p[2]])
     }
     /// Velocity of a node.
     pub fn velocity(&self, node: usize) -> [f64; 3] {
         let i = 12 * node;
-        self.v.get(i..i + 3).map_or([0.0; 3], |p| [p[0], p[1], p[2]])
+        self.rates()
+            .get(i..i + 3)
+            .map_or([0.0; 3], |p| [p[0], p[1], p[2]])
     }
 
     /// Kinetic, strain and gravity energy at the current state.
-    pub fn energies(&self) -> Result<FlexEnergies, ImplicitError> {
+    pub fn energies(&self) -> Result<Energy<f64>, ImplicitError> {
         let body = &self.body;
         let nf = body.dof_count();
         let (mut vf, mut mv) = (vec![0.0; nf], vec![0.0; nf]);
-        body.gather_free(&self.v, &mut vf);
+        body.gather_free(self.rates(), &mut vf);
         self.pattern.symmetric_times(&self.mass, &vf, &mut mv);
-        let mut out = FlexEnergies {
+        let mut out = Energy {
             kinetic: 0.5 * vf.iter().zip(&mv).map(|(a, b)| a * b).sum::<f64>(),
             ..Default::default()
         };
         let mut load = [0.0; ELEMENT_COORDS];
         for (index, (element, nodes)) in body.elements().iter().zip(body.connectivity()).enumerate() {
-            let ee = gather(&self.q, nodes);
+            let ee = gather(self.coordinates(), nodes);
             out.strain += element
                 .strain_energy(body.material(), &ee)
                 .map_err(|e| super::assembly::element_failure(index, e, self.time))?;
             element.gravity_load(body.gravity(), &mut load);
-            out.gravity -= load.iter().zip(&ee).map(|(a, b)| a * b).sum::<f64>();
+            out.potential -= load.iter().zip(&ee).map(|(a, b)| a * b).sum::<f64>();
         }
         Ok(out)
     }
@@ -499,10 +422,10 @@ impl HhtFlex {
         let ck = (1.0 + o.alpha) * (1.0 + o.gamma * rb / (o.beta * h));
         self.matrix.iter_mut().for_each(|x| *x = 0.0);
         let saved = self.force.clone();
-        let (q, v) = (std::mem::take(&mut self.q), std::mem::take(&mut self.v));
-        let r = self.total_force(self.time + h, &q, &v, Some((ck, h)));
-        self.q = q;
-        self.v = v;
+        let state = std::mem::take(&mut self.state);
+        let (q, v) = state.split_at(self.body.coordinate_count());
+        let r = self.total_force(self.time + h, q, v, Some((ck, h)));
+        self.state = state;
         let mut x = std::mem::replace(&mut self.force, saved);
         r?;
         for (m, s) in self.mass.iter().zip(self.matrix.iter_mut()) {
@@ -526,8 +449,7 @@ impl HhtFlex {
         let snapshot = (
             self.time,
             self.steps,
-            self.q.clone(),
-            self.v.clone(),
+            self.state.clone(),
             self.a.clone(),
             self.force.clone(),
             self.contacts.clone(),
@@ -545,8 +467,7 @@ impl HhtFlex {
                 (
                     self.time,
                     self.steps,
-                    self.q,
-                    self.v,
+                    self.state,
                     self.a,
                     self.force,
                     self.contacts,
@@ -602,17 +523,17 @@ impl HhtFlex {
         let mut a_full = std::mem::take(&mut self.full);
         a_full.iter_mut().for_each(|x| *x = 0.0);
         self.body.scatter_free(&self.a, &mut a_full);
-        let mut q_pred = self.q.clone();
-        let mut v_pred = self.v.clone();
+        let mut q_pred = self.coordinates().to_vec();
+        let mut v_pred = self.rates().to_vec();
         for i in 0..q_pred.len() {
-            q_pred[i] += h * self.v[i] + h * h * (0.5 - beta) * a_full[i];
+            q_pred[i] += h * v_pred[i] + h * h * (0.5 - beta) * a_full[i];
             v_pred[i] += h * (1.0 - gamma) * a_full[i];
         }
         self.full = a_full;
         // Start from q_{n+1} = q_n: a_{n+1} = −v_n/(βh) − (½ − β)/β a_n (robust for steps far
         // above the periods, where the constant-acceleration guess overshoots).
         let mut a1 = vec![0.0; nf];
-        self.body.gather_free(&self.v, &mut a1);
+        self.body.gather_free(self.rates(), &mut a1);
         for (x, a) in a1.iter_mut().zip(&self.a) {
             *x = -*x / (beta * h) - (0.5 - beta) / beta * a;
         }
@@ -677,8 +598,9 @@ impl HhtFlex {
             let norm = self.residual.iter().map(|r| r * r).sum::<f64>().sqrt();
             residuals.push(norm);
             if converged && norm.is_finite() {
-                self.q.copy_from_slice(&qn);
-                self.v.copy_from_slice(&vn);
+                let nc = qn.len();
+                self.state[..nc].copy_from_slice(&qn);
+                self.state[nc..].copy_from_slice(&vn);
                 self.qn = qn;
                 self.vn = vn;
                 self.a.copy_from_slice(&a1);

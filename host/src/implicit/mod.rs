@@ -1,37 +1,31 @@
 //! Implicit time integration of ANCF flexible bodies: Newmark-β and HHT-α with Newton–Raphson
 //! on the analytic element tangent of the kernel, sparse assembly on a pattern computed once,
 //! and a sparse LDLᵀ (faer) whose symbolic factorization is reused for every step and every
-//! Newton iteration.
+//! Newton iteration. The body is the kernel's flexible model on the host's growable storage.
 //!
-//! - [`FlexBody`]: the body on growable storage (built with the kernel's mesh generators).
 //! - [`Pattern`]: the sparsity pattern and element scatter positions.
 //! - [`SparseLdlt`]: the factorization.
-//! - [`HhtFlex`]: the integrator; [`HhtOptions`] its settings.
-//! - [`ExplicitFlex`]: the same body as a kernel [`ferrodyn_kernel::OdeSystem`], for the
-//!   explicit integrators (cross-check against the kernel's own flexible model).
-//! - [`simulate_implicit`]: the CLI run for scenes with `integrator = "hht" | "newmark"`.
+//! - [`HhtFlex`]: the integrator (settings: [`HhtOptions`](crate::spec::HhtOptions)); it is
+//!   also a [`System`](crate::simulation::System) the drive loop steps.
 
 mod assembly;
-mod body;
 mod hht;
-mod ode;
-mod run;
 mod sparse;
+mod system;
 
 pub use assembly::{add_damping_force, elastic_force_and_tangent, Pattern};
-pub use body::{steel_cantilever, FlexBody, FIXED};
-pub use hht::{FlexEnergies, HhtFlex, HhtOptions, StepReport};
-pub use ode::ExplicitFlex;
-pub use run::{hht_from_scene, simulate_implicit};
+pub use hht::{HhtFlex, StepReport};
 pub use sparse::SparseLdlt;
+pub use system::ImplicitSystem;
 
+use crate::spec::InvalidOption;
 use ferrodyn_kernel::ancf::ElementError;
 use ferrodyn_kernel::BuildError;
 
 /// Errors of the implicit flexible solver.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ImplicitError {
-    /// An option is out of range.
+    /// An option or input is out of range.
     #[error("invalid implicit-solver option {name}: {reason}")]
     InvalidOption {
         /// The option.
@@ -85,6 +79,15 @@ pub enum ImplicitError {
         /// Entries needed.
         entries: usize,
     },
+}
+
+impl From<InvalidOption> for ImplicitError {
+    fn from(e: InvalidOption) -> Self {
+        Self::InvalidOption {
+            name: e.name,
+            reason: e.reason,
+        }
+    }
 }
 
 /// Formats a norm history as `1.234e-5, …`.

@@ -1,34 +1,16 @@
 //! `[[shape]]` and `[[contact_material]]`: the contact part of a scene, checked into shapes
-//! and materials for a [`ContactWorld`](crate::contact::ContactWorld).
+//! and materials ([`crate::spec`]).
 
+use super::checker::{Checker, Names, GROUND};
 use super::convert::{self, Rule};
 use super::error::{ErrorKind, ItemName, SceneError};
 use super::format::{RawContactMaterial, RawShape};
-use super::validate::{Checker, Names, GROUND};
-use super::Scene;
-use crate::contact::flex_pair::{FlexContacts, FlexPairContact, GroupLaw, Proximity};
-use crate::contact::flexible::{surface_triangles, FlexGroundContact};
-use crate::contact::force::{effective_modulus, hertz_stiffness};
-use crate::contact::obj::read_obj;
-use crate::contact::{ContactError, ContactMaterial, ContactWorld, Dissipation, Elastic, Geometry, Shape};
-use ferrodyn_kernel::ancf::Material;
+use super::types::ContactSpec;
+use crate::obj::read_obj;
+use crate::spec::{ContactMaterial, Dissipation, Elastic, Geometry, Shape};
 use ferrodyn_kernel::math::{Quat, Vec3};
 use std::collections::HashMap;
-use std::ops::Range;
 use toml::Spanned;
-
-/// The contact shapes and materials of a scene.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct ContactSpec {
-    /// Shapes in file order.
-    pub shapes: Vec<Shape>,
-    /// Material of pairs without their own (elastic preset unless given).
-    pub default_material: Option<ContactMaterial>,
-    /// Materials of rigid body pairs (`None`: ground).
-    pub pairs: Vec<(Option<usize>, Option<usize>, ContactMaterial)>,
-    /// Materials of flexible body pairs, by flexible index (`None`: ground).
-    pub flex_pairs: Vec<(Option<usize>, Option<usize>, ContactMaterial)>,
-}
 
 /// A body named in `[[contact_material]]`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -36,30 +18,6 @@ enum Contactor {
     Ground,
     Rigid(usize),
     Flexible(usize),
-}
-
-impl ContactSpec {
-    /// The material of flexible bodies `a` and `b` (`None`: ground).
-    pub fn flex_material(&self, a: Option<usize>, b: Option<usize>) -> ContactMaterial {
-        self.flex_pairs
-            .iter()
-            .find(|&&(x, y, _)| (x, y) == (a, b) || (x, y) == (b, a))
-            .map_or(self.default_material(), |m| m.2)
-    }
-
-    fn default_material(&self) -> ContactMaterial {
-        self.default_material.unwrap_or_else(ContactMaterial::elastic)
-    }
-
-    /// The contact world of these shapes for a model of `body_count` bodies.
-    pub fn world(&self, body_count: usize) -> Result<ContactWorld, ContactError> {
-        let default = self.default_material();
-        let mut world = ContactWorld::new(self.shapes.clone(), body_count, default)?;
-        for &(a, b, m) in &self.pairs {
-            world.set_pair_material(a, b, m)?;
-        }
-        Ok(world)
-    }
 }
 
 fn body_of(
@@ -115,10 +73,7 @@ pub(super) fn validate(
         c.item = Some(ItemName::new("shape", r.name.get_ref()));
         if let Some(&first_line) = names.get(r.name.get_ref().as_str()) {
             let what = format!("shape name \"{}\"", r.name.get_ref());
-            return Err(c.error(
-                &r.name.span(),
-                super::error::ErrorKind::Duplicate { what, first_line },
-            ));
+            return Err(c.error(&r.name.span(), ErrorKind::Duplicate { what, first_line }));
         }
         names.insert(r.name.get_ref(), c.source.line_of(&s.span()));
         spec.shapes.push(shape(c, s, bodies)?);
@@ -331,98 +286,4 @@ fn material(c: &Checker, m: &Spanned<RawContactMaterial>) -> Result<ContactMater
         }
     };
     Ok(out)
-}
-
-/// The surface constants E, ν of an ANCF material (from its Lamé parameters).
-fn surface_elastic(m: &Material<f64>) -> Elastic {
-    Elastic {
-        youngs_modulus: m.mu * (3.0 * m.lambda + 2.0 * m.mu) / (m.lambda + m.mu),
-        poisson_ratio: m.lambda / (2.0 * (m.lambda + m.mu)),
-    }
-}
-
-impl Scene {
-    /// The contacts of the flexible bodies merged into one model (node `reference` positions,
-    /// tets `connectivity`, node ranges `bodies`, as [`Scene::build_flexibles`] numbers them):
-    /// every body with `contact` against every ground plane and against the other such bodies.
-    /// `None` when no flexible body has `contact`.
-    pub fn flex_contacts(
-        &self,
-        reference: &[[f64; 3]],
-        connectivity: &[[usize; 4]],
-        bodies: &[Range<usize>],
-    ) -> Result<Option<FlexContacts>, SceneError> {
-        let (Some(spec), true) = (&self.contact, self.flexibles.iter().any(|f| f.contact.is_some())) else {
-            return Ok(None);
-        };
-        let fail = |index: usize, e: ContactError| {
-            let f = &self.flexibles[index];
-            let kind = ErrorKind::Invalid {
-                field: "contact",
-                reason: e.to_string(),
-            };
-            self.source
-                .error(Some(f.line), Some(ItemName::new("flexible", &f.name)), kind)
-        };
-        let mut body_of = vec![0; reference.len()];
-        for (b, nodes) in bodies.iter().enumerate() {
-            for n in nodes.clone() {
-                if let Some(slot) = body_of.get_mut(n) {
-                    *slot = b;
-                }
-            }
-        }
-        let surface = surface_triangles(connectivity, |n| reference[n]);
-        let elastic: Vec<Elastic> = self
-            .flexibles
-            .iter()
-            .map(|f| surface_elastic(&f.material))
-            .collect();
-        let mut contacts = FlexContacts::default();
-        let planes = spec.shapes.iter().filter(|s| s.geometry == Geometry::Plane);
-        for plane in planes {
-            let normal = plane.orientation.rotate(Vec3::new(0.0, 0.0, 1.0)).to_array();
-            for (b, f) in self.flexibles.iter().enumerate() {
-                let Some(k) = f.contact else { continue };
-                let own: Vec<[usize; 3]> = surface
-                    .iter()
-                    .filter(|t| body_of.get(t[0]) == Some(&b))
-                    .copied()
-                    .collect();
-                let ground = FlexGroundContact::new(
-                    &own,
-                    plane.position.to_array(),
-                    normal,
-                    k.node_radius,
-                    elastic[b],
-                    plane.elastic,
-                    spec.flex_material(Some(b), None),
-                )
-                .map_err(|e| fail(b, e))?;
-                contacts.ground.push(ground);
-            }
-        }
-        let touching = self.flexibles.iter().filter(|f| f.contact.is_some()).count();
-        if touching > 1 {
-            let law = |a: usize, b: usize| {
-                let (ka, kb) = (self.flexibles.get(a)?.contact?, self.flexibles.get(b)?.contact?);
-                let material = spec.flex_material(Some(a), Some(b));
-                Some(GroupLaw {
-                    stiffness: hertz_stiffness(effective_modulus(&elastic[a], &elastic[b]), ka.node_radius),
-                    chi: material.damping_factor(),
-                    material,
-                    max_depth: kb.max_depth,
-                })
-            };
-            let proximity = |b: usize| {
-                let contact = self.flexibles.get(b).and_then(|f| f.contact);
-                contact.map_or(Proximity::NodeToSurface, |k| k.proximity)
-            };
-            let pair = FlexPairContact::with_groups(reference, connectivity, body_of, law)
-                .and_then(|p| p.with_proximity(proximity))
-                .map_err(|e| fail(0, e))?;
-            contacts.pair = Some(pair);
-        }
-        Ok(Some(contacts))
-    }
 }

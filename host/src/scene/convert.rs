@@ -2,7 +2,8 @@
 //! frames and time functions. Each returns the reason as text; the caller adds file, line and item.
 
 use ferrodyn_kernel::math::{Quat, Vec3};
-use ferrodyn_kernel::{BuildError, Frame, Item, TimeFunction};
+use ferrodyn_kernel::rigid::Frame;
+use ferrodyn_kernel::{BuildError, Item, TimeFunction};
 
 use super::format::{RawFrame, RawFunction, RawOrientation};
 

@@ -1,24 +1,22 @@
 //! Flexible bodies: the `[[flexible]]` table checked against its mesh (physical groups by
-//! name, face detection for clamps), then compiled into a kernel `FlexModel` and attachments.
+//! name, face detection for clamps and attachments).
 
-use crate::contact::flex_pair::Proximity;
-use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use ferrodyn_kernel::ancf::{ElementError, Material, MaterialLaw};
-use ferrodyn_kernel::coupled::Attachment;
-use ferrodyn_kernel::flex::{Fixity, FlexBuilder, FlexData, FlexMeshBuilder, FlexModel};
+use ferrodyn_kernel::flex::{Fixity, MeshBuilder};
 use ferrodyn_kernel::math::Vec3;
-use ferrodyn_kernel::models::add_box_mesh;
-use ferrodyn_kernel::{BuildError, Capacity, Item, Model};
+use ferrodyn_kernel::samples::add_box_mesh;
+use ferrodyn_kernel::BuildError;
 use toml::Spanned;
 
+use super::checker::Checker;
 use super::convert::{self, Rule};
-use super::error::{ErrorKind, ItemName, SceneError};
+use super::error::{ErrorKind, SceneError};
 use super::format::{RawBox, RawFlexible, RawMaterial};
-use super::validate::Checker;
-use super::{FlexContactSpec, FlexibleSpec, Scene};
+use super::types::{FlexContactSpec, FlexibleSpec};
 use crate::gmsh::{read_msh, Mesh, MeshReport, MshFormat, MshVersion, PhysicalGroup, Tet};
+use crate::spec::Proximity;
 
 /// Relative tolerance (to the mesh size) within which a group's nodes count as one plane.
 const PLANE_TOLERANCE: f64 = 1e-9;
@@ -216,7 +214,7 @@ struct BoxGrid {
     tets: Vec<[usize; 4]>,
 }
 
-impl FlexMeshBuilder<f64> for BoxGrid {
+impl MeshBuilder<f64> for BoxGrid {
     fn add_node(&mut self, position: Vec3<f64>) -> Result<usize, BuildError> {
         self.nodes.push(position.to_array());
         Ok(self.nodes.len() - 1)
@@ -272,243 +270,4 @@ fn face_axis(mesh: &Mesh, nodes: &[usize]) -> Option<usize> {
         (true, [axis]) => Some(*axis),
         _ => None,
     }
-}
-
-impl Scene {
-    /// The flexible body `index` as a kernel model (node k is mesh node k).
-    pub fn build_flexible<const N: usize, const E: usize, const S: usize>(
-        &self,
-        index: usize,
-    ) -> Result<FlexModel<f64, N, E, S>, SceneError> {
-        self.build_flexible_set(std::slice::from_ref(self.flexible(index)?))
-            .map(|(model, _)| model)
-    }
-
-    /// Every flexible body of the scene as one kernel model (for contact between them: the
-    /// kernel steps one model), with the node range of each body in file order. The bodies
-    /// must share one material (the kernel model has one).
-    pub fn build_flexibles<const N: usize, const E: usize, const S: usize>(
-        &self,
-    ) -> Result<(FlexModel<f64, N, E, S>, Vec<Range<usize>>), SceneError> {
-        self.flexible(0)?;
-        self.build_flexible_set(&self.flexibles)
-    }
-
-    /// Initial state of a model from [`Scene::build_flexibles`]: reference configuration, every
-    /// body at its `velocity`.
-    pub fn initial_flex_state<const N: usize, const E: usize, const S: usize>(
-        &self,
-        model: &FlexModel<f64, N, E, S>,
-        bodies: &[Range<usize>],
-    ) -> FlexData<f64, N, S> {
-        let mut data = FlexData::new(model);
-        for (spec, nodes) in self.flexibles.iter().zip(bodies) {
-            for node in nodes.clone() {
-                if let Some(rate) = data.rates_mut(node).get_mut(..3) {
-                    rate.copy_from_slice(&spec.velocity.to_array());
-                }
-            }
-        }
-        data
-    }
-
-    /// The node range of every flexible body when all are merged into one model in file order
-    /// (as [`Scene::build_flexibles`] does), after checking that they share one material.
-    pub fn flexible_node_ranges(&self) -> Result<Vec<Range<usize>>, SceneError> {
-        self.flexible(0)?;
-        Ok(self.merged_layout(&self.flexibles)?.0)
-    }
-
-    /// Node ranges and first element of each of `specs` merged in order; they must share one
-    /// material.
-    fn merged_layout(&self, specs: &[FlexibleSpec]) -> Result<(Vec<Range<usize>>, Vec<usize>), SceneError> {
-        let first = &specs[0];
-        let (mut node_ranges, mut element_starts) = (Vec::new(), Vec::new());
-        let (mut nodes, mut elements) = (0, 0);
-        for spec in specs {
-            if spec.material != first.material {
-                let reason = format!(
-                    "its material differs from that of flexible \"{}\" (line {}): the flexible bodies of a scene are stepped as one kernel model, which has one material",
-                    first.name, first.line
-                );
-                let item = Some(ItemName::new("flexible", &spec.name));
-                let kind = ErrorKind::Invalid {
-                    field: "material",
-                    reason,
-                };
-                return Err(self.source.error(Some(spec.line), item, kind));
-            }
-            node_ranges.push(nodes..nodes + spec.mesh.nodes().len());
-            element_starts.push(elements);
-            nodes += spec.mesh.nodes().len();
-            elements += spec.mesh.tets().len();
-        }
-        Ok((node_ranges, element_starts))
-    }
-
-    fn build_flexible_set<const N: usize, const E: usize, const S: usize>(
-        &self,
-        specs: &[FlexibleSpec],
-    ) -> Result<(FlexModel<f64, N, E, S>, Vec<Range<usize>>), SceneError> {
-        let (node_ranges, element_starts) = self.merged_layout(specs)?;
-        let (nodes, elements) = (
-            node_ranges.last().map_or(0, |r| r.end),
-            specs.iter().map(|s| s.mesh.tets().len()).sum(),
-        );
-        let first = &specs[0];
-        // A kernel error names a node or element of the merged model: find its body.
-        let fail = |e: BuildError| {
-            let body = match e {
-                BuildError::InvalidParameter {
-                    item: Item::Element(t),
-                    ..
-                } => element_starts.iter().rposition(|&s| s <= t),
-                BuildError::InvalidParameter {
-                    item: Item::Node(n), ..
-                }
-                | BuildError::NonFinite { item: Item::Node(n) } => {
-                    node_ranges.iter().position(|r| r.contains(&n))
-                }
-                _ => None,
-            }
-            .unwrap_or(0);
-            self.flex_error(&specs[body], e, node_ranges[body].start, element_starts[body])
-        };
-        for (capacity, needed, available) in [(Capacity::Nodes, nodes, N), (Capacity::Elements, elements, E)]
-        {
-            if needed > available {
-                return Err(fail(BuildError::CapacityExceeded {
-                    capacity,
-                    needed,
-                    available,
-                }));
-            }
-        }
-        let mut b = FlexModel::<f64, N, E, S>::builder(first.material, self.simulation.gravity);
-        for (spec, range) in specs.iter().zip(&node_ranges) {
-            add_body(&mut b, spec, range.start).map_err(fail)?;
-        }
-        Ok((b.build().map_err(fail)?, node_ranges))
-    }
-
-    /// Attachments of flexible body `index` to its rigid body (empty when it has no `attach`),
-    /// for models built from this scene.
-    pub fn attachments<
-        const B: usize,
-        const J: usize,
-        const F: usize,
-        const C: usize,
-        const S: usize,
-        const N: usize,
-        const E: usize,
-        const SF: usize,
-    >(
-        &self,
-        index: usize,
-        rigid: &Model<f64, B, J, F, C, S>,
-        flex: &FlexModel<f64, N, E, SF>,
-    ) -> Result<Vec<Attachment<f64>>, SceneError> {
-        let spec = self.flexible(index)?;
-        let Some((body, nodes)) = &spec.attach else {
-            return Ok(Vec::new());
-        };
-        nodes
-            .iter()
-            .map(|&n| Attachment::new(rigid, flex, n, *body).map_err(|e| self.flex_error(spec, e, 0, 0)))
-            .collect()
-    }
-
-    fn flexible(&self, index: usize) -> Result<&FlexibleSpec, SceneError> {
-        self.flexibles.get(index).ok_or_else(|| {
-            let reason = format!(
-                "no flexible body {index} (the scene has {})",
-                self.flexibles.len()
-            );
-            self.source.error(
-                None,
-                None,
-                ErrorKind::Invalid {
-                    field: "flexible",
-                    reason,
-                },
-            )
-        })
-    }
-
-    /// A kernel error on a flexible body whose nodes and elements start at `first_node` and
-    /// `first_element` of the model, naming the body and the mesh node or element tag.
-    fn flex_error(
-        &self,
-        spec: &FlexibleSpec,
-        e: BuildError,
-        first_node: usize,
-        first_element: usize,
-    ) -> SceneError {
-        let item = Some(ItemName::new("flexible", &spec.name));
-        let kind = match e {
-            BuildError::CapacityExceeded {
-                capacity,
-                needed,
-                available,
-            } => ErrorKind::Capacity {
-                capacity,
-                needed,
-                available,
-            },
-            BuildError::InvalidParameter {
-                item: Item::Node(n), ..
-            }
-            | BuildError::NonFinite { item: Item::Node(n) } => {
-                let tag = spec
-                    .mesh
-                    .node_tags()
-                    .get(n.wrapping_sub(first_node))
-                    .copied()
-                    .unwrap_or(0);
-                let reason = format!("mesh node {tag}: {}", convert::reason(e));
-                ErrorKind::Invalid {
-                    field: "mesh",
-                    reason,
-                }
-            }
-            BuildError::InvalidParameter {
-                item: Item::Element(t),
-                ..
-            } => {
-                let tag = spec
-                    .mesh
-                    .tets()
-                    .get(t.wrapping_sub(first_element))
-                    .map_or(0, |t| t.element_tag);
-                let reason = format!("mesh element {tag}: {}", convert::reason(e));
-                ErrorKind::Invalid {
-                    field: "mesh",
-                    reason,
-                }
-            }
-            other => ErrorKind::Kernel(other),
-        };
-        self.source.error(Some(spec.line), item, kind)
-    }
-}
-
-/// Adds the mesh, holds and loads of one flexible body to `b`, its nodes numbered from `offset`.
-fn add_body<const N: usize, const E: usize, const S: usize>(
-    b: &mut FlexBuilder<f64, N, E, S>,
-    spec: &FlexibleSpec,
-    offset: usize,
-) -> Result<(), BuildError> {
-    for p in spec.mesh.nodes() {
-        b.add_node(Vec3::from_array(*p))?;
-    }
-    for t in spec.mesh.tets() {
-        b.add_element(t.nodes.map(|n| n + offset))?;
-    }
-    for &(node, fixity) in &spec.fixities {
-        b.fix(node + offset, fixity)?;
-    }
-    for &(node, force) in &spec.loads {
-        b.add_nodal_force(node + offset, force)?;
-    }
-    Ok(())
 }

@@ -2,14 +2,15 @@
 //! not belong to the given type are rejected here rather than by serde.
 
 use ferrodyn_kernel::math::Vec3;
-use ferrodyn_kernel::{Axes, Force, Joint, JointKind, TimeFunction};
+use ferrodyn_kernel::rigid::{Axes, Force, Joint, JointKind};
+use ferrodyn_kernel::TimeFunction;
 use toml::Spanned;
 
+use super::checker::{Checker, Names};
 use super::convert::{self, Rule};
 use super::error::SceneError;
 use super::format::RawForce;
-use super::validate::{Checker, Names};
-use super::Named;
+use super::types::Named;
 
 /// The keys each force type accepts besides name and type.
 fn force_keys(kind: &str) -> Option<&'static [&'static str]> {

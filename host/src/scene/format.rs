@@ -82,7 +82,7 @@ pub struct RawSimulation {
     /// Gravity (m/s², default [0, 0, −9.81]).
     pub gravity: Option<Vec3Field>,
     /// `[simulation.implicit]`: settings of the implicit integrators (hht, newmark).
-    pub implicit: Option<Spanned<super::implicit::RawImplicit>>,
+    pub implicit: Option<Spanned<RawImplicit>>,
 }
 
 /// Inertia tensor entries about the CG, in body axes.
@@ -449,4 +449,26 @@ pub struct RawContactMaterial {
     pub min_impact_speed: Option<Num>,
     /// flores-calibrated (default) | flores.
     pub dissipation: Option<Spanned<String>>,
+}
+
+/// `[simulation.implicit]`: settings of the implicit integrators.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawImplicit {
+    /// HHT α ∈ [−1/3, 0] (hht only, default −0.05).
+    pub alpha: Option<Num>,
+    /// Newmark β (newmark only, default 1/4).
+    pub beta: Option<Num>,
+    /// Newmark γ (newmark only, default 1/2).
+    pub gamma: Option<Num>,
+    /// Newton increment tolerance (max norm, default 1e-10).
+    pub newton_tol: Option<Num>,
+    /// Newton iterations per attempt (default 20).
+    pub max_newton_iter: Option<Spanned<i64>>,
+    /// Reuse the factorized tangent (default false).
+    pub modified_newton: Option<bool>,
+    /// Step-halving retries (levels, default 0).
+    pub max_halvings: Option<Spanned<i64>>,
+    /// Generalized-α spectral radius at infinity ρ∞ ∈ [0, 1] (default 0.8).
+    pub rho_inf: Option<Num>,
 }

@@ -2,7 +2,8 @@
 
 use std::path::Path;
 
-use ferrodyn_kernel::{BodyRef, DrivenCoordinate, Force, JointKind, TimeFunction};
+use ferrodyn_kernel::rigid::{BodyRef, DrivenCoordinate, Force, JointKind};
+use ferrodyn_kernel::TimeFunction;
 
 use super::Scene;
 
@@ -35,7 +36,7 @@ fn drives_and_joints_keep_file_order() {
     ));
     assert_eq!(scene.joints[1].value.body_j, BodyRef::Body(0));
     assert_eq!(scene.name_maps().body_ids, [7]);
-    assert_eq!(scene.required_capacities().rows, 6);
+    assert_eq!(crate::compile::Capacities::of_scene(&scene).rows, 6);
 }
 
 #[test]

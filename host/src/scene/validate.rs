@@ -3,153 +3,19 @@
 
 use std::collections::HashMap;
 
-use ferrodyn_kernel::integrators::{AdaptiveConfig, Method, METHOD_NAMES};
+use ferrodyn_kernel::integrators::AdaptiveConfig;
 use ferrodyn_kernel::math::{Mat3, Quat, Vec3};
-use ferrodyn_kernel::{Body, BodyRef, DrivenCoordinate, Force, Joint, JointKind};
+use ferrodyn_kernel::rigid::{Body, DrivenCoordinate, Force, Frame, Joint, JointKind};
 use toml::Spanned;
 
+use super::checker::{Checker, Names, GROUND};
 use super::convert::{self, Rule};
 use super::error::{ErrorKind, ItemName, SceneError, Source};
 use super::format::*;
-use super::{flexible, force, BodySpec, Named, OutputSpec, Scene, Simulation};
+use super::types::{BodySpec, Named, OutputSpec, Scene, Simulation};
+use super::{contact, flexible, force, integrator};
 use crate::sensor::{Sensor, SensorKind};
-
-/// The reserved body name of the fixed global frame.
-pub const GROUND: &str = "ground";
-
-/// Validation context: the file, for lines, and the item being checked.
-pub(super) struct Checker<'a> {
-    /// The file.
-    pub source: &'a Source,
-    /// The item under check (named in errors).
-    pub item: Option<ItemName>,
-}
-
-impl Checker<'_> {
-    /// An error at the start of `span`.
-    pub fn error(&self, span: &std::ops::Range<usize>, kind: ErrorKind) -> SceneError {
-        self.source
-            .error(Some(self.source.line_of(span)), self.item.clone(), kind)
-    }
-    /// An `Invalid` error about `field` at `span`.
-    pub fn invalid(&self, span: &std::ops::Range<usize>, field: &'static str, reason: String) -> SceneError {
-        self.error(span, ErrorKind::Invalid { field, reason })
-    }
-    /// Checks a spanned number.
-    pub fn number(&self, field: &'static str, v: &Num, rule: Rule) -> Result<f64, SceneError> {
-        convert::number(*v.get_ref(), rule).map_err(|r| self.invalid(&v.span(), field, r))
-    }
-    /// Checks an optional spanned number; `default` when absent.
-    pub fn number_or(
-        &self,
-        field: &'static str,
-        v: &Option<Num>,
-        rule: Rule,
-        default: f64,
-    ) -> Result<f64, SceneError> {
-        v.as_ref().map_or(Ok(default), |v| self.number(field, v, rule))
-    }
-    /// Checks an optional spanned vector; `default` when absent.
-    pub fn vector_or(
-        &self,
-        field: &'static str,
-        v: &Option<Vec3Field>,
-        default: Vec3<f64>,
-    ) -> Result<Vec3<f64>, SceneError> {
-        v.as_ref().map_or(Ok(default), |v| {
-            convert::vector(*v.get_ref()).map_err(|r| self.invalid(&v.span(), field, r))
-        })
-    }
-    /// A required key that is optional in the raw format (its presence depends on a type).
-    pub fn required<'v, T>(
-        &self,
-        at: &std::ops::Range<usize>,
-        field: &'static str,
-        v: &'v Option<T>,
-    ) -> Result<&'v T, SceneError> {
-        v.as_ref()
-            .ok_or_else(|| self.invalid(at, field, "missing (required by this type)".into()))
-    }
-}
-
-/// Names of one kind of item with their lines, for references and duplicate checks.
-pub(super) struct Names<'a> {
-    kind: &'static str,
-    index: HashMap<&'a str, (usize, usize)>,
-    order: Vec<&'a str>,
-}
-
-impl<'a> Names<'a> {
-    fn new(kind: &'static str) -> Self {
-        Self {
-            kind,
-            index: HashMap::new(),
-            order: Vec::new(),
-        }
-    }
-    /// Registers `name` declared at `span`; a second use is an error.
-    fn add(&mut self, c: &Checker, name: &'a Spanned<String>) -> Result<usize, SceneError> {
-        let line = c.source.line_of(&name.span());
-        if let Some(&(_, first_line)) = self.index.get(name.get_ref().as_str()) {
-            let what = format!("{} name \"{}\"", self.kind, name.get_ref());
-            return Err(c.error(&name.span(), ErrorKind::Duplicate { what, first_line }));
-        }
-        let i = self.order.len();
-        self.index.insert(name.get_ref(), (i, line));
-        self.order.push(name.get_ref());
-        Ok(i)
-    }
-    /// The index of `name`, or an error listing what exists.
-    pub fn find(
-        &self,
-        c: &Checker,
-        field: &'static str,
-        name: &Spanned<String>,
-    ) -> Result<usize, SceneError> {
-        self.index
-            .get(name.get_ref().as_str())
-            .map(|&(i, _)| i)
-            .ok_or_else(|| {
-                let available = self.listing();
-                let kind = ErrorKind::UnknownReference {
-                    field,
-                    name: name.get_ref().clone(),
-                    available,
-                };
-                c.error(&name.span(), kind)
-            })
-    }
-    /// "bodies: a, b" (the kind's plural and the names).
-    pub fn listing(&self) -> String {
-        format!("{}: {}", self.plural(), self.order.join(", "))
-    }
-    /// How many names are registered.
-    fn len(&self) -> usize {
-        self.order.len()
-    }
-    fn plural(&self) -> &'static str {
-        match self.kind {
-            "body" => "bodies",
-            "joint" => "joints",
-            "sensor" => "sensors",
-            "flexible" => "flexible bodies",
-            _ => "items",
-        }
-    }
-    /// A body reference: "ground" or a body name.
-    pub fn body_ref(
-        &self,
-        c: &Checker,
-        field: &'static str,
-        name: &Spanned<String>,
-    ) -> Result<BodyRef, SceneError> {
-        if name.get_ref() == GROUND {
-            Ok(BodyRef::Ground)
-        } else {
-            self.find(c, field, name).map(BodyRef::Body)
-        }
-    }
-}
+use crate::spec::IntegratorSpec;
 
 /// Parses `text` and validates it.
 pub(super) fn validate(source: Source, text: &str) -> Result<Scene, SceneError> {
@@ -196,7 +62,7 @@ pub(super) fn validate(source: Source, text: &str) -> Result<Scene, SceneError> 
             return Err(c.invalid(&s.get_ref().kind.span(), "type", reason));
         }
     }
-    let contact = super::contact::validate(
+    let contact = contact::validate(
         &mut c,
         &raw.shape,
         &raw.contact_material,
@@ -204,7 +70,8 @@ pub(super) fn validate(source: Source, text: &str) -> Result<Scene, SceneError> 
         &flex_names,
         in_contact.is_some(),
     )?;
-    if let (Some(_), Some(name)) = (simulation.implicit, raw.simulation.get_ref().integrator.as_ref()) {
+    let hht = matches!(simulation.integrator, IntegratorSpec::Hht(_));
+    if let (true, Some(name)) = (hht, raw.simulation.get_ref().integrator.as_ref()) {
         if raw.flexible.is_empty() || !raw.body.is_empty() {
             c.item = Some(ItemName::new("simulation", ""));
             let reason = format!(
@@ -386,20 +253,7 @@ fn simulation(c: &Checker, s: &Spanned<RawSimulation>) -> Result<Simulation, Sce
         c.number_or("atol", &r.atol, Rule::Positive, config.atol)?,
     );
     let at = r.integrator.as_ref().map_or(s.span(), |n| n.span());
-    let implicit = super::implicit::settings(c, name, &at, r.implicit.as_ref())?;
-    let rigid_implicit = super::implicit::rigid_settings(c, name, r.implicit.as_ref())?;
-    let method = Method::from_name(name, config)
-        .or(implicit.map(|_| Method::rk4()))
-        .or(rigid_implicit.map(|_| Method::rk4()))
-        .ok_or_else(|| {
-            let reason = format!(
-                "unknown integrator \"{name}\" (one of: {}, {}, {})",
-                METHOD_NAMES.join(", "),
-                crate::dae::NAMES.join(", "),
-                super::implicit::IMPLICIT_NAMES.join(", ")
-            );
-            c.invalid(&at, "integrator", reason)
-        })?;
+    let integrator = integrator::spec(c, name, config, &at, r.implicit.as_ref())?;
     let output_interval = c.number_or("output_interval", &r.output_interval, Rule::Positive, step)?;
     if output_interval < step {
         let at = r.output_interval.as_ref().map_or(s.span(), |v| v.span());
@@ -410,11 +264,9 @@ fn simulation(c: &Checker, s: &Spanned<RawSimulation>) -> Result<Simulation, Sce
     Ok(Simulation {
         end_time,
         step,
-        method,
+        integrator,
         output_interval,
         gravity,
-        implicit,
-        rigid_implicit,
     })
 }
 
@@ -489,7 +341,7 @@ fn sides(
         let reason = format!("joins \"{}\" to itself", body_i.get_ref());
         return Err(c.invalid(&body_j.span(), "body_j", reason));
     }
-    let mut built = [ferrodyn_kernel::Frame::at(Vec3::ZERO); 2];
+    let mut built = [Frame::at(Vec3::ZERO); 2];
     for ((slot, f), field) in built.iter_mut().zip(frames).zip(["frame_i", "frame_j"]) {
         *slot = convert::frame(f.as_ref().map(|f| f.get_ref())).map_err(|r| {
             let at = f.as_ref().map_or(body_i.span(), |f| f.span());

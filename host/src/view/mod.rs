@@ -7,12 +7,12 @@ pub mod font;
 pub mod raster;
 pub mod record;
 pub mod scene_draw;
+pub mod session;
 pub mod window;
 
 use crate::output::OutputDir;
 use crate::plot::write_png;
 use crate::scene::Scene;
-use crate::stepper::{on_large_stack, Stepper};
 use anyhow::{bail, Context, Result};
 use camera::Camera;
 use colormap::Field;
@@ -20,12 +20,13 @@ use font::{draw_text, LINE_HEIGHT};
 use raster::Image;
 use record::Mp4Recorder;
 use scene_draw::{DrawOptions, SceneDrawing};
+use session::Session;
 use std::path::{Path, PathBuf};
 
-/// A scene being simulated with its picture: stepper, static drawing, camera and image.
+/// A scene being simulated with its picture: session, static drawing, camera and image.
 pub struct Viewport {
-    /// The simulation.
-    pub stepper: Stepper,
+    /// The scene and its simulation.
+    pub session: Session,
     /// The prepared drawing of its scene.
     pub drawing: SceneDrawing,
     /// The camera.
@@ -39,12 +40,12 @@ pub struct Viewport {
 impl Viewport {
     /// A viewport of `width`×`height` pixels on `scene` at its initial state, camera framing it.
     pub fn new(scene: Scene, width: usize, height: usize, field: Field) -> Result<Self> {
-        let stepper = Stepper::new(scene)?;
-        let drawing = SceneDrawing::new(&stepper);
+        let session = Session::new(scene)?;
+        let drawing = SceneDrawing::new(&session);
         Ok(Self {
             camera: drawing.home_camera(),
             drawing,
-            stepper,
+            session,
             options: DrawOptions {
                 field,
                 ..DrawOptions::default()
@@ -56,12 +57,12 @@ impl Viewport {
     /// Draws the current state with `lines` of text at the top left (time and energy first).
     pub fn draw(&mut self, lines: &[String]) {
         self.drawing
-            .draw(&mut self.image, &self.camera, &self.stepper, &self.options);
+            .draw(&mut self.image, &self.camera, &self.session, &self.options);
         let energy = self
-            .stepper
+            .session
             .energy()
             .map_or("E = n/a".to_string(), |e| format!("E = {} J", number(e)));
-        let head = [format!("t = {:.4} s", self.stepper.time()), energy];
+        let head = [format!("t = {:.4} s", self.session.time()), energy];
         for (k, line) in head.iter().chain(lines).enumerate() {
             draw_text(
                 &mut self.image,
@@ -136,7 +137,7 @@ pub fn render(path: &Path, out: &Path, settings: RenderSettings) -> Result<Vec<P
     let stem = path
         .file_stem()
         .map_or("scene".into(), |s| s.to_string_lossy().into_owned());
-    on_large_stack(move || render_frames(scene, &dir, &stem, &settings))
+    render_frames(scene, &dir, &stem, &settings)
 }
 
 fn render_frames(scene: Scene, dir: &OutputDir, stem: &str, s: &RenderSettings) -> Result<Vec<PathBuf>> {
@@ -158,7 +159,7 @@ fn render_frames(scene: Scene, dir: &OutputDir, stem: &str, s: &RenderSettings) 
         } else {
             end * k as f64 / (s.frames - 1) as f64
         };
-        view.stepper.advance_to(t)?;
+        view.session.advance_to(t)?;
         view.draw(&[]);
         match video.as_mut() {
             Some(video) => video.push(&view.image)?,
@@ -302,7 +303,7 @@ frame_j = { origin = [0.0, 0.0, 0.5] }
         let mut v = Viewport::new(scene, 160, 120, Field::Displacement).expect("viewport");
         assert_eq!(v.drawing.ground_z, 0.0, "the grid lies on the floor plane z = 0");
         // Without the text overlay, which could cover the ball on so small an image.
-        v.drawing.draw(&mut v.image, &v.camera, &v.stepper, &v.options);
+        v.drawing.draw(&mut v.image, &v.camera, &v.session, &v.options);
         // The ball (contact sphere r = 50 mm at z = 0.55): its centre and a point 40 mm off it.
         for offset in [0.0, 0.04] {
             let c = ferrodyn_kernel::math::Vec3::new(offset, 0.0, 0.55);

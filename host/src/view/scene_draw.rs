@@ -5,10 +5,10 @@
 use super::camera::{Camera, Projected};
 use super::colormap::{colour, colour_bar, von_mises, Field};
 use super::raster::{Image, Rgb};
-use crate::contact::{Geometry, Shape};
-use crate::stepper::Stepper;
+use super::session::Session;
+use crate::spec::{Geometry, Shape};
 use ferrodyn_kernel::math::{Quat, Vec3};
-use ferrodyn_kernel::{Body, BodyRef};
+use ferrodyn_kernel::rigid::{Body, BodyRef};
 use std::collections::HashMap;
 use std::f64::consts::PI;
 
@@ -63,9 +63,9 @@ pub struct SceneDrawing {
 }
 
 impl SceneDrawing {
-    /// Prepares the drawing of `stepper`'s scene from its current (initial) state.
-    pub fn new(stepper: &Stepper) -> Self {
-        let scene = stepper.scene();
+    /// Prepares the drawing of `session`'s scene from its current (initial) state.
+    pub fn new(session: &Session) -> Self {
+        let scene = session.scene();
         // Bodies on ground joints can swing anywhere within their reach around the anchors.
         let anchors: Vec<Vec3<f64>> = scene
             .joints
@@ -77,13 +77,13 @@ impl SceneDrawing {
             .filter(|(b, _)| *b == BodyRef::Ground)
             .map(|(_, f)| f.origin)
             .collect();
-        let mut points: Vec<Vec3<f64>> = (0..stepper.body_count())
+        let mut points: Vec<Vec3<f64>> = (0..session.body_count())
             .map(|b| {
-                let (p, q) = stepper.body_pose(b);
+                let (p, q) = session.body_pose(b);
                 p + q.rotate(scene.bodies[b].value.body.cg)
             })
             .collect();
-        if let Some(flex) = stepper.flexible() {
+        if let Some(flex) = session.flexible() {
             points.extend((0..flex.node_count()).map(|i| flex.position(i)));
         }
         let (lo, hi) = bounds(points.iter().chain(&anchors));
@@ -162,10 +162,10 @@ impl SceneDrawing {
             (center, reach, center.z - 1.1 * reach)
         };
         let ground_z = floor.map_or(ground_z, |f| f.position.z);
-        let (faces, surface_nodes) = match stepper.flexible() {
+        let (faces, surface_nodes) = match session.flexible() {
             Some(flex) => {
                 let positions: Vec<Vec3<f64>> = (0..flex.node_count()).map(|i| flex.position(i)).collect();
-                boundary(flex.connectivity(), &positions)
+                boundary(flex.connectivity, &positions)
             }
             None => (Vec::new(), Vec::new()),
         };
@@ -188,19 +188,19 @@ impl SceneDrawing {
 
     /// Draws the scene's current state into `img`: background, ground, bodies, flexible body
     /// (with its colour bar).
-    pub fn draw(&self, img: &mut Image, camera: &Camera, stepper: &Stepper, options: &DrawOptions) {
+    pub fn draw(&self, img: &mut Image, camera: &Camera, session: &Session, options: &DrawOptions) {
         img.clear(SKY_TOP, SKY_BOTTOM);
         let painter = Painter {
             camera,
             light: light(camera),
         };
         self.draw_ground(img, &painter);
-        let scene = stepper.scene();
+        let scene = session.scene();
         for t in &self.fixed {
             painter.flat(img, *t, GROUND_SHAPE);
         }
         for (b, triangles) in self.shapes.iter().enumerate() {
-            let (p, q) = stepper.body_pose(b);
+            let (p, q) = session.body_pose(b);
             for t in triangles {
                 painter.flat(img, t.map(|v| p + q.rotate(v)), BODY);
             }
@@ -208,7 +208,7 @@ impl SceneDrawing {
         let point = |body: BodyRef, local: Vec3<f64>| match body {
             BodyRef::Ground => local,
             BodyRef::Body(b) => {
-                let (p, q) = stepper.body_pose(b);
+                let (p, q) = session.body_pose(b);
                 p + q.rotate(local)
             }
         };
@@ -234,7 +234,7 @@ impl SceneDrawing {
                     let o = point(body, frame.origin);
                     let q = match body {
                         BodyRef::Ground => Quat::IDENTITY,
-                        BodyRef::Body(b) => stepper.body_pose(b).1,
+                        BodyRef::Body(b) => session.body_pose(b).1,
                     };
                     for (k, c) in [[0.9, 0.2, 0.2], [0.2, 0.8, 0.2], [0.3, 0.4, 1.0]]
                         .into_iter()
@@ -246,7 +246,7 @@ impl SceneDrawing {
                 }
             }
         }
-        self.draw_flexible(img, &painter, stepper, options.field);
+        self.draw_flexible(img, &painter, session, options.field);
     }
 
     fn draw_ground(&self, img: &mut Image, painter: &Painter) {
@@ -272,18 +272,18 @@ impl SceneDrawing {
         }
     }
 
-    fn draw_flexible(&self, img: &mut Image, painter: &Painter, stepper: &Stepper, field: Field) {
-        let Some(flex) = stepper.flexible() else {
+    fn draw_flexible(&self, img: &mut Image, painter: &Painter, session: &Session, field: Field) {
+        let Some(flex) = session.flexible() else {
             return;
         };
         let n = flex.node_count();
         let positions: Vec<Vec3<f64>> = (0..n).map(|i| flex.position(i)).collect();
         let values: Vec<f64> = match field {
             Field::Displacement => (0..n)
-                .map(|i| (positions[i] - flex.reference(i)).norm())
+                .map(|i| (positions[i] - flex.reference[i]).norm())
                 .collect(),
             Field::VonMises => (0..n)
-                .map(|i| von_mises(flex.material(), flex.coordinates(i)))
+                .map(|i| von_mises(flex.material, flex.node_coordinates(i)))
                 .collect(),
         };
         let surface = self.surface_nodes.iter().map(|&i| values[i]);

@@ -6,7 +6,6 @@ use super::colormap::Field;
 use super::record::{Mp4Recorder, FPS};
 use super::Viewport;
 use crate::scene::Scene;
-use crate::stepper::on_large_stack;
 use anyhow::{anyhow, bail, Result};
 use minifb::{Key, KeyRepeat, MouseButton, MouseMode, Window, WindowOptions};
 use std::path::{Path, PathBuf};
@@ -48,7 +47,7 @@ pub fn view(path: &Path, settings: ViewSettings) -> Result<()> {
         }
     }
     let title = format!("ferrodyn — {}", path.display());
-    on_large_stack(move || run(scene, &title, settings))
+    run(scene, &title, settings)
 }
 
 /// Mouse state between frames.
@@ -82,16 +81,16 @@ fn run(scene: Scene, title: &str, settings: ViewSettings) -> Result<()> {
             // A recording advances exactly one video frame of simulated time per frame, so the
             // video plays in real time however slowly it was made.
             let span = if video.is_some() { 1.0 / FPS as f64 } else { wall };
-            let target = view.stepper.time() + span;
-            let (t0, started) = (view.stepper.time(), Instant::now());
-            while view.stepper.time() + 0.5 * view.stepper.dt() < target {
-                view.stepper.step()?;
+            let target = view.session.time() + span;
+            let (t0, started) = (view.session.time(), Instant::now());
+            while view.session.time() + 0.5 * view.session.dt() < target {
+                view.session.step()?;
                 rate.count();
                 if video.is_none() && started.elapsed() > STEP_BUDGET {
                     break;
                 }
             }
-            let done = view.stepper.time() - t0;
+            let done = view.session.time() - t0;
             behind = (video.is_none() && done < 0.95 * span).then(|| done / wall.max(1e-6));
         }
         let mut lines = vec![format!("{:.0} steps/s", rate.per_second())];
@@ -100,10 +99,10 @@ fn run(scene: Scene, title: &str, settings: ViewSettings) -> Result<()> {
             (false, Some(factor)) => format!("real-time factor {factor:.3}"),
             (false, None) => "real time".to_string(),
         });
-        if let Some(omega) = view.stepper.drive_rate() {
+        if let Some(omega) = view.session.drive_rate() {
             lines.push(format!("drive rate {omega:.2} (W/S)"));
         }
-        if !view.stepper.gravity_on() {
+        if !view.session.gravity_on() {
             lines.push("gravity off (G)".to_string());
         }
         view.draw(&lines);
@@ -156,7 +155,7 @@ fn handle_keys(window: &Window, view: &mut Viewport, paused: &mut bool) -> Resul
         *paused = !*paused;
     }
     if pressed(Key::R) {
-        view.stepper.reset()?;
+        view.session.reset()?;
         view.camera = view.drawing.home_camera();
     }
     if pressed(Key::J) {
@@ -166,12 +165,12 @@ fn handle_keys(window: &Window, view: &mut Viewport, paused: &mut bool) -> Resul
         view.options.field = view.options.field.next();
     }
     if pressed(Key::G) {
-        view.stepper.toggle_gravity()?;
+        view.session.toggle_gravity()?;
     }
     for (key, sign) in [(Key::W, 1.0), (Key::S, -1.0)] {
         if pressed(key) {
-            if let Some(rate) = view.stepper.drive_rate() {
-                view.stepper.set_drive_rate(rate + sign * DRIVE_RATE_STEP)?;
+            if let Some(rate) = view.session.drive_rate() {
+                view.session.set_drive_rate(rate + sign * DRIVE_RATE_STEP)?;
             }
         }
     }

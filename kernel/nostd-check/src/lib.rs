@@ -3,18 +3,22 @@
 #![no_std]
 
 use ferrodyn_kernel::integrators::{AdaptiveConfig, Method};
-use ferrodyn_kernel::models::{revolute_chain, ChainSpec};
-use ferrodyn_kernel::{analysis, step, Data, Model, Real};
+use ferrodyn_kernel::samples::{revolute_chain, revolute_chain_tree, ChainSpec};
+use ferrodyn_kernel::{step, Dynamics, Fixed, Real};
 
 const N: usize = 5;
 
 fn run<R: Real>() -> R {
-    let model: Model<R, N, N, 0, { 5 * N }, { ChainSpec::<f64>::skyline_entries(N) }> =
-        match revolute_chain(&ChainSpec::standard(N)) {
-            Ok(m) => m,
-            Err(_) => return R::ZERO,
-        };
-    let mut data = Data::new(&model);
+    let Ok(model) = revolute_chain::<R, Fixed<N, N, 0, { 5 * N }, { ChainSpec::<f64>::skyline_entries(N) }>>(
+        &ChainSpec::standard(N),
+    ) else {
+        return R::ZERO;
+    };
+    let Ok(tree) = revolute_chain_tree::<R, Fixed<N>>(&ChainSpec::standard(N)) else {
+        return R::ZERO;
+    };
+    let mut data = model.new_data();
+    let mut tree_data = tree.new_data();
     let config = AdaptiveConfig::default();
     for mut method in [
         Method::Rk4,
@@ -24,27 +28,32 @@ fn run<R: Real>() -> R {
         Method::VelocityVerlet,
     ] {
         for _ in 0..10 {
-            if step(&model, &mut data, &mut method, R::from_f64(1e-3)).is_err() {
+            let dt = R::from_f64(1e-3);
+            if step(&model, &mut data, &mut method, dt).is_err()
+                || step(&tree, &mut tree_data, &mut method, dt).is_err()
+            {
                 return R::ZERO;
             }
         }
     }
-    analysis::energy(&model, &data).total()
+    let energy = |e: Result<ferrodyn_kernel::Energy<R>, _>| e.map(|e| e.total()).unwrap_or(R::ZERO);
+    energy(model.energy(&data)) + energy(tree.energy(&tree_data))
 }
 
 /// A 6-tet ANCF block (clamped face) stepped with RK4, and the spinning beam (rigid hub +
 /// attached ANCF beam) stepped once: instantiates the flexible and coupled code paths.
 fn flexible<R: Real>() -> R {
     use ferrodyn_kernel::ancf::Material;
-    use ferrodyn_kernel::coupled::{step_coupled, CoupledData};
-    use ferrodyn_kernel::flex::{flex_energy, step_flex, Fixity, FlexData, FlexModel};
+    use ferrodyn_kernel::flex::{self, Fixity};
+    use ferrodyn_kernel::integrators::Rk4;
     use ferrodyn_kernel::math::Vec3;
-    use ferrodyn_kernel::models::{add_box_mesh, spinning_beam};
+    use ferrodyn_kernel::samples::{add_box_mesh, spinning_beam};
     let Ok(material) = Material::st_venant_kirchhoff(R::from_f64(1e6), R::from_f64(0.3), R::from_f64(1000.0))
     else {
         return R::ZERO;
     };
-    let mut b = FlexModel::<R, 8, 6, 600>::builder(material, Vec3::new(R::ZERO, R::ZERO, -R::from_f64(9.81)));
+    let gravity = Vec3::new(R::ZERO, R::ZERO, -R::from_f64(9.81));
+    let mut b = flex::Model::<R, Fixed<0, 0, 0, 0, 0, 8, 6, 1533>>::builder(material, gravity);
     let size = Vec3::new(R::from_f64(0.2), R::from_f64(0.1), R::from_f64(0.1));
     if add_box_mesh(&mut b, Vec3::ZERO, size, [1, 1, 1]).is_err()
         || b.fix_plane(
@@ -58,38 +67,20 @@ fn flexible<R: Real>() -> R {
         return R::ZERO;
     }
     let Ok(model) = b.build() else { return R::ZERO };
-    let mut data = FlexData::new(&model);
+    let mut data = model.new_data();
     for _ in 0..10 {
-        if step_flex(
-            &model,
-            &mut data,
-            &mut ferrodyn_kernel::integrators::Rk4,
-            R::from_f64(1e-5),
-        )
-        .is_err()
-        {
+        if step(&model, &mut data, &mut Rk4, R::from_f64(1e-5)).is_err() {
             return R::ZERO;
         }
     }
-    let Ok(beam) = spinning_beam(R::from_f64(10.0), R::ZERO) else {
-        return R::ZERO;
-    };
-    let Ok(mut coupled) =
-        CoupledData::<R, 1, 6, 21, 20, 20_000, 600>::new(&beam.hub, &beam.beam, &beam.attachments)
+    let Ok(beam) = spinning_beam::<R, Fixed<1, 2, 0, 6, 21, 20, 24, 11109, 493>>(R::from_f64(10.0), R::ZERO)
     else {
         return R::ZERO;
     };
-    let _ = step_coupled(
-        &beam.hub,
-        &beam.beam,
-        &beam.attachments,
-        &mut coupled,
-        &mut ferrodyn_kernel::integrators::Rk4,
-        R::from_f64(1e-5),
-    );
-    flex_energy(&model, &data).map(|e| e.total()).unwrap_or(R::ZERO)
+    let mut coupled = beam.new_data();
+    let _ = step(&beam, &mut coupled, &mut Rk4, R::from_f64(1e-5));
+    model.energy(&data).map(|e| e.total()).unwrap_or(R::ZERO)
 }
-
 /// Energy of the flexible block after 10 steps (f32).
 #[no_mangle]
 pub extern "C" fn ferrodyn_check_flex_f32() -> f32 {

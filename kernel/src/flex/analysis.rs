@@ -1,41 +1,25 @@
 //! Energies, momenta and the stable explicit step of a flexible body.
 
-use super::data::FlexData;
-use super::model::FlexModel;
+use super::data::Data;
+use super::model::Model;
 use super::statics::assemble_stiffness;
 use super::system::{element_failure, gather};
 use crate::ancf::{ELEMENT_COORDS, NODE_COORDS};
+use crate::math::skyline;
 use crate::math::Vec3;
-use crate::skyline;
-use crate::{KernelError, Real};
+use crate::storage::Storage;
+use crate::{Energy, KernelError, Real};
 
-/// Energy of a flexible body.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct FlexEnergy<R> {
-    /// ½ ėᵀ M ė.
-    pub kinetic: R,
-    /// Strain energy ∫ W dV.
-    pub strain: R,
-    /// Gravity potential −∫ ρ g·r dV.
-    pub gravity: R,
-}
-
-impl<R: Real> FlexEnergy<R> {
-    /// Kinetic + strain + gravity potential (nodal forces are not conservative here).
-    pub fn total(&self) -> R {
-        self.kinetic + self.strain + self.gravity
-    }
-}
-
-/// Kinetic, strain and gravity energy at the current state.
-pub fn flex_energy<R: Real, const N: usize, const E: usize, const S: usize>(
-    model: &FlexModel<R, N, E, S>,
-    data: &FlexData<R, N, S>,
-) -> Result<FlexEnergy<R>, KernelError> {
+/// Kinetic energy ½ ėᵀ M ė, strain energy ∫ W dV and gravity potential −∫ ρ g·r dV at the
+/// current state (nodal forces are not conservative here).
+pub fn energy<R: Real, St: Storage>(
+    model: &Model<R, St>,
+    data: &Data<R, St>,
+) -> Result<Energy<R>, KernelError> {
     let n = NODE_COORDS * data.node_count;
     let state = data.state();
     let (e, ed) = state.split_at(n);
-    let mut out = FlexEnergy::default();
+    let mut out = Energy::default();
     let mut mv = [R::ZERO; ELEMENT_COORDS];
     let mut load = [R::ZERO; ELEMENT_COORDS];
     for (index, (element, nodes)) in model.elements.iter().zip(model.connectivity.iter()).enumerate() {
@@ -46,16 +30,13 @@ pub fn flex_energy<R: Real, const N: usize, const E: usize, const S: usize>(
             .strain_energy(&model.material, &ee)
             .map_err(|err| element_failure(index, err, data.clock.time.to_f64()))?;
         element.gravity_load(model.gravity, &mut load);
-        out.gravity -= load.iter().zip(ee.iter()).fold(R::ZERO, |s, (a, b)| s + *a * *b);
+        out.potential -= load.iter().zip(ee.iter()).fold(R::ZERO, |s, (a, b)| s + *a * *b);
     }
     Ok(out)
 }
 
 /// Linear momentum ∫ρ ṙ dV and angular momentum about the origin ∫ρ r × ṙ dV (global).
-pub fn flex_momentum<R: Real, const N: usize, const E: usize, const S: usize>(
-    model: &FlexModel<R, N, E, S>,
-    data: &FlexData<R, N, S>,
-) -> (Vec3<R>, Vec3<R>) {
+pub fn momentum<R: Real, St: Storage>(model: &Model<R, St>, data: &Data<R, St>) -> (Vec3<R>, Vec3<R>) {
     let n = NODE_COORDS * data.node_count;
     let state = data.state();
     let (e, ed) = state.split_at(n);
@@ -99,9 +80,9 @@ impl<R: Real> StableStep<R> {
 /// Estimates ω_max at the current state by power iteration on M⁻¹K (K assembled into the data's
 /// stiffness workspace). `iterations` bounds the work; the estimate is a lower bound that
 /// converges from below, so the steps derived from it are slightly optimistic.
-pub fn max_frequency<R: Real, const N: usize, const E: usize, const S: usize>(
-    model: &FlexModel<R, N, E, S>,
-    data: &mut FlexData<R, N, S>,
+pub fn max_frequency<R: Real, St: Storage>(
+    model: &Model<R, St>,
+    data: &mut Data<R, St>,
     iterations: u32,
 ) -> Result<StableStep<R>, KernelError> {
     let view = model.view();

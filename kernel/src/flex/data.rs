@@ -1,48 +1,68 @@
 //! Mutable state of a flexible body: coordinates, their rates, stages and workspace.
 
-use super::model::FlexModel;
+use super::model::Model;
 use crate::ancf::NODE_COORDS;
 use crate::math::Vec3;
+use crate::storage::{sized, Storage};
 use crate::{Real, StepStats, STAGE_BUFFERS};
 
 /// Reals per node in the state vector: 12 coordinates + 12 rates.
 pub(crate) const NODE_STATE: usize = 2 * NODE_COORDS;
 
-/// All mutable state of a flexible-body simulation, sized by the model's capacities.
-#[derive(Clone, Debug)]
-pub struct FlexData<R, const NODES: usize, const SKYLINE: usize> {
+/// All mutable state of a flexible-body simulation, kept in the storage `St` of its model.
+pub struct Data<R: Real, St: Storage> {
     pub(crate) clock: crate::Clock<R>,
     pub(crate) node_count: usize,
     /// Flat state `[e of all nodes (12 each) | ė of all nodes (12 each)]`.
-    pub(crate) state: [[R; NODE_STATE]; NODES],
-    pub(crate) stages: [[[R; NODE_STATE]; NODES]; STAGE_BUFFERS],
+    pub(crate) state: St::Nodes<[R; NODE_STATE]>,
+    pub(crate) stages: [St::Nodes<[R; NODE_STATE]>; STAGE_BUFFERS],
     /// Generalized forces per node coordinate (workspace).
-    pub(crate) force: [[R; NODE_COORDS]; NODES],
+    pub(crate) force: St::Nodes<[R; NODE_COORDS]>,
     /// Free-coordinate vector (workspace for the mass and stiffness solves).
-    pub(crate) free: [[R; NODE_COORDS]; NODES],
+    pub(crate) free: St::Nodes<[R; NODE_COORDS]>,
     /// Tangent stiffness over the free coordinates (skyline; statics and stability estimate).
-    pub(crate) stiffness: [R; SKYLINE],
+    pub(crate) stiffness: St::Profile<R>,
 }
 
-impl<R: Real, const N: usize, const S: usize> FlexData<R, N, S> {
+impl<R: Real, St: Storage> Clone for Data<R, St> {
+    fn clone(&self) -> Self {
+        Self {
+            clock: self.clock,
+            node_count: self.node_count,
+            state: self.state.clone(),
+            stages: self.stages.clone(),
+            force: self.force.clone(),
+            free: self.free.clone(),
+            stiffness: self.stiffness.clone(),
+        }
+    }
+}
+
+impl<R: Real, St: Storage> core::fmt::Debug for Data<R, St> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("flex::Data")
+            .field("time", &self.clock.time)
+            .field("steps", &self.clock.steps)
+            .field("nodes", &self.node_count)
+            .finish()
+    }
+}
+
+impl<R: Real, St: Storage> Data<R, St> {
     /// Fresh data in the undeformed reference state, at rest, at t = 0.
-    pub fn new<const E: usize>(model: &FlexModel<R, N, E, S>) -> Self {
+    pub fn new(model: &Model<R, St>) -> Self {
+        let n = model.nodes.len();
         let mut data = Self {
             clock: crate::Clock::new(),
-            node_count: model.nodes.len(),
-            state: [[R::ZERO; NODE_STATE]; N],
-            stages: [[[R::ZERO; NODE_STATE]; N]; STAGE_BUFFERS],
-            force: [[R::ZERO; NODE_COORDS]; N],
-            free: [[R::ZERO; NODE_COORDS]; N],
-            stiffness: [R::ZERO; S],
+            node_count: n,
+            state: sized(n, [R::ZERO; NODE_STATE]),
+            stages: core::array::from_fn(|_| sized(n, [R::ZERO; NODE_STATE])),
+            force: sized(n, [R::ZERO; NODE_COORDS]),
+            free: sized(n, [R::ZERO; NODE_COORDS]),
+            stiffness: sized(model.mass_factor.len(), R::ZERO),
         };
-        for (i, x) in model.nodes.iter().enumerate() {
-            let e = data.coordinates_mut(i);
-            e[..3].copy_from_slice(&x.to_array());
-            e[3] = R::ONE;
-            e[7] = R::ONE;
-            e[11] = R::ONE;
-        }
+        let n = NODE_COORDS * data.node_count;
+        model.reference_coordinates(&mut data.state.as_flattened_mut()[..n]);
         data
     }
     /// Simulation time.
@@ -115,9 +135,9 @@ impl<R: Real, const N: usize, const S: usize> FlexData<R, N, S> {
     }
     /// Sets the state to the rigid motion r = R·X + t of the reference (gradients: the columns
     /// of R), moving with velocity v + ω × (r − t) (all global).
-    pub fn set_rigid_motion<const E: usize>(
+    pub fn set_rigid_motion(
         &mut self,
-        model: &FlexModel<R, N, E, S>,
+        model: &Model<R, St>,
         rotation: crate::math::Mat3<R>,
         translation: Vec3<R>,
         velocity: Vec3<R>,

@@ -2,14 +2,14 @@
 
 use super::ordering::{first_coupled_dof, reverse_cuthill_mckee};
 use crate::ancf::{ElementError, Material, TetElement, NODE_COORDS};
+use crate::math::skyline::{self, SkylineLayout};
 use crate::math::Vec3;
-use crate::skyline::{self, SkylineLayout};
+use crate::storage::{sized, List, Storage};
 use crate::time_function::TimeFunction;
 use crate::{BuildError, Capacity, Item, Real};
-use heapless::Vec;
 
 /// Marks a coordinate that is held fixed (not a degree of freedom).
-pub(crate) const FIXED: usize = usize::MAX;
+pub const FIXED: usize = usize::MAX;
 
 /// How a node is held.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,44 +56,76 @@ impl Fixity {
 }
 
 /// One ANCF flexible body: reference mesh, material, boundary conditions, loads, and the
-/// factorized consistent mass matrix over the free coordinates.
-#[derive(Clone, Debug)]
-pub struct FlexModel<R, const NODES: usize, const ELEMENTS: usize, const SKYLINE: usize> {
+/// factorized consistent mass matrix over the free coordinates, its items kept in the nodes,
+/// elements and profile lists of `St`.
+pub struct Model<R: Real, St: Storage> {
     pub(crate) material: Material<R>,
     pub(crate) gravity: Vec3<R>,
-    pub(crate) nodes: Vec<Vec3<R>, NODES>,
-    pub(crate) fixity: [Fixity; NODES],
-    pub(crate) nodal_force: [Vec3<R>; NODES],
+    pub(crate) nodes: St::Nodes<Vec3<R>>,
+    pub(crate) fixity: St::Nodes<Fixity>,
+    pub(crate) nodal_force: St::Nodes<Vec3<R>>,
     pub(crate) load_function: TimeFunction<R>,
-    pub(crate) connectivity: Vec<[usize; 4], ELEMENTS>,
-    pub(crate) elements: Vec<TetElement<R>, ELEMENTS>,
+    pub(crate) connectivity: St::Elements<[usize; 4]>,
+    pub(crate) elements: St::Elements<TetElement<R>>,
     /// Free-coordinate number of each node coordinate, or [`FIXED`].
-    pub(crate) dof: [[usize; NODE_COORDS]; NODES],
+    pub(crate) dof: St::Nodes<[usize; NODE_COORDS]>,
     pub(crate) free: usize,
-    pub(crate) first: [[usize; NODE_COORDS]; NODES],
-    pub(crate) diag: [[usize; NODE_COORDS]; NODES],
+    pub(crate) first: St::Nodes<[usize; NODE_COORDS]>,
+    pub(crate) diag: St::Nodes<[usize; NODE_COORDS]>,
     /// LDLᵀ factor of the free–free mass matrix.
-    pub(crate) mass_factor: [R; SKYLINE],
+    pub(crate) mass_factor: St::Profile<R>,
 }
 
-impl<R: Real, const N: usize, const E: usize, const S: usize> FlexModel<R, N, E, S> {
+impl<R: Real, St: Storage> Clone for Model<R, St> {
+    fn clone(&self) -> Self {
+        Self {
+            material: self.material,
+            gravity: self.gravity,
+            nodes: self.nodes.clone(),
+            fixity: self.fixity.clone(),
+            nodal_force: self.nodal_force.clone(),
+            load_function: self.load_function,
+            connectivity: self.connectivity.clone(),
+            elements: self.elements.clone(),
+            dof: self.dof.clone(),
+            free: self.free,
+            first: self.first.clone(),
+            diag: self.diag.clone(),
+            mass_factor: self.mass_factor.clone(),
+        }
+    }
+}
+
+impl<R: Real, St: Storage> core::fmt::Debug for Model<R, St> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("flex::Model")
+            .field("material", &self.material)
+            .field("gravity", &self.gravity)
+            .field("nodes", &self.nodes.len())
+            .field("elements", &self.elements.len())
+            .field("dof", &self.free)
+            .finish()
+    }
+}
+
+impl<R: Real, St: Storage> Model<R, St> {
     /// Starts a builder for a body of `material` under `gravity` (global, m/s²).
-    pub fn builder(material: Material<R>, gravity: Vec3<R>) -> FlexBuilder<R, N, E, S> {
-        FlexBuilder {
-            model: FlexModel {
+    pub fn builder(material: Material<R>, gravity: Vec3<R>) -> Builder<R, St> {
+        Builder {
+            model: Model {
                 material,
                 gravity,
-                nodes: Vec::new(),
-                fixity: [Fixity::Free; N],
-                nodal_force: [Vec3::ZERO; N],
+                nodes: List::empty(),
+                fixity: List::empty(),
+                nodal_force: List::empty(),
                 load_function: TimeFunction::Constant(R::ONE),
-                connectivity: Vec::new(),
-                elements: Vec::new(),
-                dof: [[FIXED; NODE_COORDS]; N],
+                connectivity: List::empty(),
+                elements: List::empty(),
+                dof: List::empty(),
                 free: 0,
-                first: [[0; NODE_COORDS]; N],
-                diag: [[0; NODE_COORDS]; N],
-                mass_factor: [R::ZERO; S],
+                first: List::empty(),
+                diag: List::empty(),
+                mass_factor: List::empty(),
             },
         }
     }
@@ -109,9 +141,17 @@ impl<R: Real, const N: usize, const E: usize, const S: usize> FlexModel<R, N, E,
     pub fn dof_count(&self) -> usize {
         self.free
     }
+    /// Coordinates of the body, 12 per node, free or held.
+    pub fn coordinate_count(&self) -> usize {
+        NODE_COORDS * self.nodes.len()
+    }
     /// Reference position of a node.
     pub fn reference(&self, node: usize) -> Option<Vec3<R>> {
         self.nodes.get(node).copied()
+    }
+    /// Reference positions of every node.
+    pub fn references(&self) -> &[Vec3<R>] {
+        &self.nodes
     }
     /// The nodes of each element.
     pub fn connectivity(&self) -> &[[usize; 4]] {
@@ -125,13 +165,38 @@ impl<R: Real, const N: usize, const E: usize, const S: usize> FlexModel<R, N, E,
     pub fn material(&self) -> &Material<R> {
         &self.material
     }
+    /// Gravity (global, m/s²).
+    pub fn gravity(&self) -> Vec3<R> {
+        self.gravity
+    }
     /// How each node is held.
     pub fn fixity(&self, node: usize) -> Fixity {
         self.fixity.get(node).copied().unwrap_or(Fixity::Free)
     }
+    /// Free-coordinate number of each node coordinate, or [`FIXED`] for a held one; numbered
+    /// node by node in reverse Cuthill–McKee order.
+    pub fn dof(&self) -> &[[usize; NODE_COORDS]] {
+        &self.dof
+    }
+    /// Free-coordinate numbers of an element's 48 coordinates ([`FIXED`] for held ones).
+    pub fn element_dofs(&self, element: usize) -> [usize; crate::ancf::ELEMENT_COORDS] {
+        let mut out = [FIXED; crate::ancf::ELEMENT_COORDS];
+        if let Some(nodes) = self.connectivity.get(element) {
+            for (chunk, &n) in out.chunks_exact_mut(NODE_COORDS).zip(nodes) {
+                if let Some(d) = self.dof.get(n) {
+                    chunk.copy_from_slice(d);
+                }
+            }
+        }
+        out
+    }
     /// Total mass ρV.
     pub fn mass(&self) -> R {
         self.elements.iter().fold(R::ZERO, |m, e| m + e.volume()) * self.material.density
+    }
+    /// Stored entries of the mass-matrix profile (the `PROFILE` capacity this body needs).
+    pub fn profile_entries(&self) -> usize {
+        self.mass_factor.len()
     }
     pub(crate) fn layout(&self) -> SkylineLayout<'_> {
         SkylineLayout {
@@ -141,26 +206,26 @@ impl<R: Real, const N: usize, const E: usize, const S: usize> FlexModel<R, N, E,
     }
 }
 
-/// Builds a [`FlexModel`], checking every item as it is added.
-pub struct FlexBuilder<R, const N: usize, const E: usize, const S: usize> {
-    model: FlexModel<R, N, E, S>,
+/// Builds a flexible [`Model`], checking every item as it is added.
+pub struct Builder<R: Real, St: Storage> {
+    model: Model<R, St>,
 }
 
-/// A builder that mesh generators fill with nodes and tetrahedra (the kernel's [`FlexBuilder`]
-/// and the host's growable flexible bodies build the same mesh through it).
-pub trait FlexMeshBuilder<R> {
+/// What mesh generators fill with nodes and tetrahedra: a flexible [`Builder`], or a plain mesh
+/// of a host (so a generated mesh is the same wherever it goes).
+pub trait MeshBuilder<R> {
     /// Adds a node at its reference position; returns its index.
     fn add_node(&mut self, position: Vec3<R>) -> Result<usize, BuildError>;
     /// Adds a tetrahedron on four existing nodes; returns its index.
     fn add_element(&mut self, nodes: [usize; 4]) -> Result<usize, BuildError>;
 }
 
-impl<R: Real, const N: usize, const E: usize, const S: usize> FlexMeshBuilder<R> for FlexBuilder<R, N, E, S> {
+impl<R: Real, St: Storage> MeshBuilder<R> for Builder<R, St> {
     fn add_node(&mut self, position: Vec3<R>) -> Result<usize, BuildError> {
-        FlexBuilder::add_node(self, position)
+        Builder::add_node(self, position)
     }
     fn add_element(&mut self, nodes: [usize; 4]) -> Result<usize, BuildError> {
-        FlexBuilder::add_element(self, nodes)
+        Builder::add_element(self, nodes)
     }
 }
 
@@ -183,23 +248,33 @@ pub fn element_build_error(element: usize, e: ElementError) -> BuildError {
     }
 }
 
-impl<R: Real, const N: usize, const E: usize, const S: usize> FlexBuilder<R, N, E, S> {
+/// The error for a full list of `capacity` that needed `needed` entries.
+fn full<T, L: List<T>>(capacity: Capacity, needed: usize) -> BuildError {
+    BuildError::CapacityExceeded {
+        capacity,
+        needed,
+        available: L::capacity(),
+    }
+}
+
+impl<R: Real, St: Storage> Builder<R, St> {
     /// Adds a node at its reference position; returns its index.
     pub fn add_node(&mut self, position: Vec3<R>) -> Result<usize, BuildError> {
-        let index = self.model.nodes.len();
+        let m = &mut self.model;
+        let index = m.nodes.len();
         if !position.is_finite() {
             return Err(BuildError::NonFinite {
                 item: Item::Node(index),
             });
         }
-        self.model
-            .nodes
-            .push(position)
-            .map_err(|_| BuildError::CapacityExceeded {
-                capacity: Capacity::Nodes,
-                needed: index + 1,
-                available: N,
-            })?;
+        let full = full::<_, St::Nodes<Vec3<R>>>(Capacity::Nodes, index + 1);
+        m.nodes.try_push(position).map_err(|_| full)?;
+        // Lists of the same capacity as `nodes`: they have room.
+        m.fixity.try_push(Fixity::Free).map_err(|_| full)?;
+        m.nodal_force.try_push(Vec3::ZERO).map_err(|_| full)?;
+        m.dof.try_push([FIXED; NODE_COORDS]).map_err(|_| full)?;
+        m.first.try_push([0; NODE_COORDS]).map_err(|_| full)?;
+        m.diag.try_push([0; NODE_COORDS]).map_err(|_| full)?;
         Ok(index)
     }
 
@@ -215,23 +290,15 @@ impl<R: Real, const N: usize, const E: usize, const S: usize> FlexBuilder<R, N, 
             })?;
         }
         let element = TetElement::new(vertices, &m.material).map_err(|e| element_build_error(index, e))?;
-        let full = BuildError::CapacityExceeded {
-            capacity: Capacity::Elements,
-            needed: index + 1,
-            available: E,
-        };
-        m.elements.push(element).map_err(|_| full)?;
-        m.connectivity.push(nodes).map_err(|_| full)?;
+        let full = full::<_, St::Elements<TetElement<R>>>(Capacity::Elements, index + 1);
+        m.elements.try_push(element).map_err(|_| full)?;
+        m.connectivity.try_push(nodes).map_err(|_| full)?;
         Ok(index)
     }
 
     /// Holds a node (clamped: position and gradients; pinned: position only).
     pub fn fix(&mut self, node: usize, fixity: Fixity) -> Result<(), BuildError> {
-        let slot = self
-            .model
-            .fixity
-            .get_mut(node)
-            .filter(|_| node < self.model.nodes.len());
+        let slot = self.model.fixity.get_mut(node);
         *slot.ok_or(BuildError::UnknownNode {
             item: Item::Node(node),
             node,
@@ -272,8 +339,7 @@ impl<R: Real, const N: usize, const E: usize, const S: usize> FlexBuilder<R, N, 
                 item: Item::Node(node),
             });
         }
-        let count = self.model.nodes.len();
-        let slot = self.model.nodal_force.get_mut(node).filter(|_| node < count);
+        let slot = self.model.nodal_force.get_mut(node);
         *slot.ok_or(BuildError::UnknownNode {
             item: Item::Node(node),
             node,
@@ -289,7 +355,7 @@ impl<R: Real, const N: usize, const E: usize, const S: usize> FlexBuilder<R, N, 
     }
 
     /// Orders the nodes, numbers the free coordinates, assembles and factorizes the mass matrix.
-    pub fn build(mut self) -> Result<FlexModel<R, N, E, S>, BuildError> {
+    pub fn build(mut self) -> Result<Model<R, St>, BuildError> {
         let m = &mut self.model;
         if !m.gravity.is_finite() {
             return Err(BuildError::NonFinite { item: Item::Ground });
@@ -302,11 +368,11 @@ impl<R: Real, const N: usize, const E: usize, const S: usize> FlexBuilder<R, N, 
             });
         }
         // Number free coordinates node by node in reverse Cuthill–McKee order: a narrow profile.
-        let mut order = [0usize; N];
-        let mut visited = [false; N];
-        reverse_cuthill_mckee(&m.connectivity, &mut order[..n], &mut visited[..n]);
+        let mut order: St::Nodes<usize> = sized(n, 0);
+        let mut visited: St::Nodes<bool> = sized(n, false);
+        reverse_cuthill_mckee(&m.connectivity, &mut order, &mut visited);
         let mut next = 0;
-        for &node in &order[..n] {
+        for &node in order.iter() {
             let held = m.fixity[node].mask();
             for (c, d) in m.dof[node].iter_mut().enumerate() {
                 *d = if held & (1 << c) != 0 {
@@ -321,7 +387,7 @@ impl<R: Real, const N: usize, const E: usize, const S: usize> FlexBuilder<R, N, 
         // Profile: row r of a node's coordinates starts at the smallest coupled number.
         let mut entries = 0;
         for node in 0..n {
-            let first = first_coupled_dof(&m.connectivity, &m.dof[..n], node);
+            let first = first_coupled_dof(&m.connectivity, &m.dof, node);
             for c in 0..NODE_COORDS {
                 let r = m.dof[node][c];
                 if r != FIXED {
@@ -335,31 +401,26 @@ impl<R: Real, const N: usize, const E: usize, const S: usize> FlexBuilder<R, N, 
             m.diag[r / NODE_COORDS][r % NODE_COORDS] = entries;
             entries += 1;
         }
-        if entries > S {
-            return Err(BuildError::CapacityExceeded {
-                capacity: Capacity::SkylineEntries,
-                needed: entries,
-                available: S,
-            });
+        if entries > St::Profile::<R>::capacity() {
+            return Err(full::<_, St::Profile<R>>(Capacity::Profile, entries));
         }
+        m.mass_factor = sized(entries, R::ZERO);
         assemble_mass(m);
         let free = m.free;
         let layout = SkylineLayout {
             first: &m.first.as_flattened()[..free],
             diag: &m.diag.as_flattened()[..free],
         };
-        skyline::factorize(&layout, &mut m.mass_factor[..entries]).map_err(|_| {
-            BuildError::InvalidParameter {
-                item: Item::Material,
-                reason: "mass matrix is not positive definite",
-            }
+        skyline::factorize(&layout, &mut m.mass_factor).map_err(|_| BuildError::InvalidParameter {
+            item: Item::Material,
+            reason: "mass matrix is not positive definite",
         })?;
         Ok(self.model)
     }
 }
 
 /// M_ff = Σ_e m_e ⊗ I₃ restricted to free coordinates, into `mass_factor` (unfactorized).
-fn assemble_mass<R: Real, const N: usize, const E: usize, const S: usize>(m: &mut FlexModel<R, N, E, S>) {
+fn assemble_mass<R: Real, St: Storage>(m: &mut Model<R, St>) {
     for v in m.mass_factor.iter_mut() {
         *v = R::ZERO;
     }

@@ -1,11 +1,12 @@
 //! Static equilibrium of a flexible body: Newton–Raphson on Q(e) = 0 with the analytic
 //! tangent K = −∂Q/∂e assembled in the skyline profile of the mass matrix, under load steps.
 
-use super::data::FlexData;
-use super::model::{FlexModel, FIXED};
+use super::data::Data;
+use super::model::{Model, FIXED};
 use super::system::{element_failure, gather, FlexView};
 use crate::ancf::{ELEMENT_COORDS, NODE_COORDS};
-use crate::skyline;
+use crate::math::skyline;
+use crate::storage::Storage;
 use crate::{KernelError, Real};
 
 /// How a static solve went.
@@ -53,9 +54,9 @@ pub(crate) fn assemble_stiffness<R: Real>(
 /// Finds the equilibrium under gravity and the nodal loads at the current time, starting from
 /// the current coordinates, applying the loads in `load_steps` equal increments. Converged when
 /// the largest Newton increment is below `tolerance`. Rates are set to zero.
-pub fn solve_static<R: Real, const N: usize, const E: usize, const S: usize>(
-    model: &FlexModel<R, N, E, S>,
-    data: &mut FlexData<R, N, S>,
+pub fn solve_static<R: Real, St: Storage>(
+    model: &Model<R, St>,
+    data: &mut Data<R, St>,
     load_steps: u32,
     tolerance: R,
     max_iterations: u32,

@@ -3,13 +3,18 @@
 //! M ë = Q_e(e) + Q_g + f(t) − D ė over the free coordinates, with the constant mass factor
 //! from the model (one skyline solve per evaluation) and Rayleigh damping D = αM + βK.
 
-use super::data::FlexData;
-use super::model::{FlexModel, FIXED};
+use super::data::Data;
+use super::model::{Model, FIXED};
 use crate::ancf::{ElementError, Material, TetElement, ELEMENT_COORDS, NODE_COORDS};
+use crate::dynamics::check_state;
+use crate::math::skyline::{self, SkylineLayout};
 use crate::math::Vec3;
-use crate::skyline::{self, SkylineLayout};
+use crate::storage::Storage;
 use crate::time_function::TimeFunction;
-use crate::{Integrator, Item, KernelError, OdeSystem, Real, Stages, StepStats};
+use crate::{
+    Dynamics, Energy, ExternalForces, ExternalLoads, Integrator, Item, KernelError, OdeSystem, Real, Stages,
+    StepStats,
+};
 
 /// Borrowed view of a flexible model, without capacities.
 #[derive(Clone, Copy)]
@@ -25,17 +30,57 @@ pub(crate) struct FlexView<'a, R> {
     pub mass_factor: &'a [R],
 }
 
-impl<R: Real, const N: usize, const E: usize, const S: usize> FlexModel<R, N, E, S> {
+impl<R: Real, St: Storage> Model<R, St> {
+    /// Copies the free entries of a per-node array (12 per node) into the free-coordinate
+    /// vector (for solvers of the host that assemble over the free coordinates).
+    pub fn gather_free(&self, per_node: &[R], free: &mut [R]) {
+        self.view().gather_free(per_node, free);
+    }
+    /// Writes the free-coordinate vector into a per-node array, held coordinates set to zero.
+    pub fn scatter_free(&self, free: &[R], per_node: &mut [R]) {
+        self.view().scatter_free(free, per_node, R::ZERO);
+    }
+    /// The external load at time t per node coordinate into `out` (12 per node): gravity and
+    /// the nodal forces scaled by the load function (for the host's implicit solvers, which
+    /// form the elastic part with its tangent themselves).
+    pub fn external_force(&self, t: R, out: &mut [R]) {
+        for v in out.iter_mut() {
+            *v = R::ZERO;
+        }
+        let mut q = [R::ZERO; ELEMENT_COORDS];
+        for (element, nodes) in self.elements.iter().zip(self.connectivity.iter()) {
+            element.gravity_load(self.gravity, &mut q);
+            scatter_add(out, nodes, &q);
+        }
+        let scale = self.load_function.eval(t).value;
+        for (chunk, f) in out.chunks_exact_mut(NODE_COORDS).zip(self.nodal_force.iter()) {
+            chunk[0] += f.x * scale;
+            chunk[1] += f.y * scale;
+            chunk[2] += f.z * scale;
+        }
+    }
+    /// Reference coordinates of the whole body (12 per node: r = X, gradients = I).
+    pub fn reference_coordinates(&self, out: &mut [R]) {
+        for (chunk, x) in out.chunks_exact_mut(NODE_COORDS).zip(self.nodes.iter()) {
+            for v in chunk.iter_mut() {
+                *v = R::ZERO;
+            }
+            chunk[..3].copy_from_slice(&x.to_array());
+            chunk[3] = R::ONE;
+            chunk[7] = R::ONE;
+            chunk[11] = R::ONE;
+        }
+    }
+
     pub(crate) fn view(&self) -> FlexView<'_, R> {
-        let n = self.nodes.len();
         FlexView {
             material: &self.material,
             gravity: self.gravity,
             connectivity: &self.connectivity,
             elements: &self.elements,
-            nodal_force: &self.nodal_force[..n],
+            nodal_force: &self.nodal_force,
             load_function: &self.load_function,
-            dof: &self.dof[..n],
+            dof: &self.dof,
             layout: self.layout(),
             mass_factor: &self.mass_factor,
         }
@@ -43,7 +88,7 @@ impl<R: Real, const N: usize, const E: usize, const S: usize> FlexModel<R, N, E,
 }
 
 /// Gathers the 48 coordinates of an element from a per-node array of 12.
-pub(crate) fn gather<R: Real>(values: &[R], nodes: &[usize; 4]) -> [R; ELEMENT_COORDS] {
+pub fn gather<R: Real>(values: &[R], nodes: &[usize; 4]) -> [R; ELEMENT_COORDS] {
     let mut out = [R::ZERO; ELEMENT_COORDS];
     for (chunk, &n) in out.chunks_exact_mut(NODE_COORDS).zip(nodes) {
         if let Some(src) = values.get(NODE_COORDS * n..NODE_COORDS * (n + 1)) {
@@ -54,7 +99,7 @@ pub(crate) fn gather<R: Real>(values: &[R], nodes: &[usize; 4]) -> [R; ELEMENT_C
 }
 
 /// Adds an element vector into a per-node array of 12.
-pub(crate) fn scatter_add<R: Real>(values: &mut [R], nodes: &[usize; 4], v: &[R; ELEMENT_COORDS]) {
+pub fn scatter_add<R: Real>(values: &mut [R], nodes: &[usize; 4], v: &[R; ELEMENT_COORDS]) {
     for (chunk, &n) in v.chunks_exact(NODE_COORDS).zip(nodes) {
         if let Some(dst) = values.get_mut(NODE_COORDS * n..NODE_COORDS * (n + 1)) {
             for (d, s) in dst.iter_mut().zip(chunk) {
@@ -171,20 +216,13 @@ impl<'a, R: Real> FlexView<'a, R> {
     }
 }
 
-/// Caller-supplied generalized forces on a flexible body (e.g. host contact), evaluated at
-/// every integrator stage.
-pub trait FlexExternalForces<R: Real> {
-    /// Adds to `force` (12 per node: r, ∂r/∂X, ∂r/∂Y, ∂r/∂Z) at the state (`e`, `ed`) of time t.
-    fn apply(&mut self, t: R, e: &[R], ed: &[R], force: &mut [R]);
-}
-
 /// The body as an [`OdeSystem`].
 pub(crate) struct FlexSystem<'a, R> {
     pub model: FlexView<'a, R>,
     pub force: &'a mut [R],
     pub free: &'a mut [R],
     /// Caller-supplied forces (None: none).
-    pub external: Option<&'a mut dyn FlexExternalForces<R>>,
+    pub external: Option<&'a mut dyn ExternalForces<R>>,
 }
 
 impl<R: Real> OdeSystem<R> for FlexSystem<'_, R> {
@@ -199,7 +237,7 @@ impl<R: Real> OdeSystem<R> for FlexSystem<'_, R> {
         let (e, ed) = y.split_at(n.min(y.len()));
         self.model.generalized_force(t, e, ed, self.force, R::ONE, true)?;
         if let Some(external) = self.external.as_deref_mut() {
-            external.apply(t, e, ed, self.force);
+            external.apply(t, &mut ExternalLoads::on_nodes(e, ed, self.force));
         }
         self.model.gather_free(self.force, self.free);
         self.model.solve_mass(self.free);
@@ -226,57 +264,92 @@ impl<R: Real> OdeSystem<R> for FlexSystem<'_, R> {
     }
 }
 
-impl<R: Real, const N: usize, const S: usize> FlexData<R, N, S> {
-    pub(crate) fn parts<'a, const E: usize>(
+impl<R: Real, St: Storage> Data<R, St> {
+    pub(crate) fn parts<'a>(
         &'a mut self,
-        model: &'a FlexModel<R, N, E, S>,
+        model: &'a Model<R, St>,
     ) -> (&'a mut [R], Stages<'a, R>, FlexSystem<'a, R>) {
-        let n = 2 * NODE_COORDS * self.node_count;
-        let y = &mut self.state.as_flattened_mut()[..n];
-        let k = self.stages.each_mut().map(|s| &mut s.as_flattened_mut()[..n]);
+        let y = self.state.as_flattened_mut();
+        let k = self.stages.each_mut().map(|s| s.as_flattened_mut());
         let system = FlexSystem {
             model: model.view(),
-            force: &mut self.force.as_flattened_mut()[..n / 2],
-            free: &mut self.free.as_flattened_mut()[..],
+            force: self.force.as_flattened_mut(),
+            free: self.free.as_flattened_mut(),
             external: None,
         };
         (y, Stages { k }, system)
     }
 }
 
-/// Advances a flexible body by `dt`. Never allocates; on error the state stays at the start.
-pub fn step_flex<R: Real, I: Integrator<R>, const N: usize, const E: usize, const S: usize>(
-    model: &FlexModel<R, N, E, S>,
-    data: &mut FlexData<R, N, S>,
-    integrator: &mut I,
-    dt: R,
-) -> Result<StepStats, KernelError> {
-    let mut clock = data.clock;
-    let (y, mut stages, mut system) = data.parts(model);
-    let stats = clock.step(integrator, &mut system, y, &mut stages, dt)?;
-    data.clock = clock;
-    Ok(stats)
-}
+/// State `[e of all nodes (12 each: r, ∂r/∂X, ∂r/∂Y, ∂r/∂Z) | ė of all nodes (12 each)]`; held
+/// coordinates keep their values. A step never allocates, never panics; on error the state is
+/// left at the start of the step. External forces act on the nodes' coordinates.
+impl<R: Real, St: Storage> Dynamics<R> for Model<R, St> {
+    type Data = Data<R, St>;
 
-/// [`step_flex`] with `external` forces evaluated at every integrator stage (e.g. contact).
-pub fn step_flex_with<
-    R: Real,
-    I: Integrator<R>,
-    X: FlexExternalForces<R>,
-    const N: usize,
-    const E: usize,
-    const S: usize,
->(
-    model: &FlexModel<R, N, E, S>,
-    data: &mut FlexData<R, N, S>,
-    integrator: &mut I,
-    dt: R,
-    external: &mut X,
-) -> Result<StepStats, KernelError> {
-    let mut clock = data.clock;
-    let (y, mut stages, mut system) = data.parts(model);
-    system.external = Some(external);
-    let stats = clock.step(integrator, &mut system, y, &mut stages, dt)?;
-    data.clock = clock;
-    Ok(stats)
+    fn new_data(&self) -> Data<R, St> {
+        Data::new(self)
+    }
+
+    fn step_with<I: Integrator<R>, E: ExternalForces<R>>(
+        &self,
+        data: &mut Data<R, St>,
+        integrator: &mut I,
+        dt: R,
+        external: &mut E,
+    ) -> Result<StepStats, KernelError> {
+        let mut clock = data.clock;
+        let (y, mut stages, mut system) = data.parts(self);
+        system.external = Some(external);
+        let stats = clock.step(integrator, &mut system, y, &mut stages, dt)?;
+        data.clock = clock;
+        self.accept(data, external)?;
+        Ok(stats)
+    }
+
+    fn accept<E: ExternalForces<R>>(
+        &self,
+        data: &mut Data<R, St>,
+        external: &mut E,
+    ) -> Result<(), KernelError> {
+        let t = data.time();
+        let (y, _, system) = data.parts(self);
+        let (e, ed) = y.split_at(system.position_len().min(y.len()));
+        external.accept(t, &ExternalLoads::on_nodes(e, ed, system.force));
+        Ok(())
+    }
+
+    fn step<I: Integrator<R>>(
+        &self,
+        data: &mut Data<R, St>,
+        integrator: &mut I,
+        dt: R,
+    ) -> Result<StepStats, KernelError> {
+        let mut clock = data.clock;
+        let (y, mut stages, mut system) = data.parts(self);
+        let stats = clock.step(integrator, &mut system, y, &mut stages, dt)?;
+        data.clock = clock;
+        Ok(stats)
+    }
+
+    fn time(&self, data: &Data<R, St>) -> R {
+        data.time()
+    }
+
+    fn energy(&self, data: &Data<R, St>) -> Result<Energy<R>, KernelError> {
+        super::energy(self, data)
+    }
+
+    fn state<'d>(&self, data: &'d Data<R, St>) -> &'d [R] {
+        data.state()
+    }
+
+    fn set_state(&self, data: &mut Data<R, St>, state: &[R]) -> Result<(), KernelError> {
+        let n = NODE_COORDS * data.node_count;
+        check_state(state, 2 * n, data.time(), |k| {
+            Item::Node((k % n.max(1)) / NODE_COORDS)
+        })?;
+        data.state.as_flattened_mut().copy_from_slice(state);
+        Ok(())
+    }
 }

@@ -1,4 +1,5 @@
-//! Time integrators behind the one [`crate::Integrator`] trait.
+//! Time integrators behind the one [`Integrator`] trait, and the [`OdeSystem`] interface through
+//! which they advance every model family.
 //!
 //! | method | order | evaluations / step | stage buffers used |
 //! |---|---|---|---|
@@ -8,7 +9,7 @@
 //! | [`SemiImplicitEuler`] | 1, symplectic | 1 | `k[0]` copy of `y(t)`, `k[1]` derivative (2) |
 //! | [`VelocityVerlet`] | 2, symplectic | 2 | `k[0]` copy of `y(t)`, `k[1]` derivative (2) |
 //!
-//! All fit in [`crate::STAGE_BUFFERS`] = 9 buffers; `y` itself holds the intermediate stage
+//! All fit in [`STAGE_BUFFERS`] = 9 buffers; `y` itself holds the intermediate stage
 //! arguments. Every method keeps the copy of `y(t)` in `k[0]` and restores it on any error.
 //! [`Method`] selects one at run time.
 
@@ -17,6 +18,7 @@ mod common;
 mod dopri45;
 mod embedded;
 mod method;
+mod ode;
 mod rk4;
 mod rkf45;
 mod semi_implicit_euler;
@@ -31,6 +33,8 @@ pub use adaptive_config::AdaptiveConfig;
 pub use dopri45::{Dopri45, DormandPrince54};
 pub use embedded::{EmbeddedPair, EmbeddedRk, Tableau, MAX_STAGES};
 pub use method::{Method, METHOD_NAMES};
+pub(crate) use ode::Clock;
+pub use ode::{Integrator, OdeSystem, Stages, StepStats, STAGE_BUFFERS};
 pub use rk4::Rk4;
 pub use rkf45::{Fehlberg45, Rkf45};
 pub use semi_implicit_euler::SemiImplicitEuler;

@@ -1,12 +1,21 @@
-//! Small fixed-size linear algebra: 3-vectors, 3×3 matrices, unit quaternions.
+//! The scalar trait and small linear algebra: [`Real`] (f32/f64 with libm-backed functions),
+//! 3-vectors, 3×3 matrices, unit quaternions, and the skyline LDLᵀ of profile matrices.
 //!
 //! Written here rather than taken from nalgebra so that every operation is a known sequence of
-//! IEEE +, −, ×, ÷ (no fused multiply-add, no SIMD): the determinism contract needs that.
+//! IEEE +, −, ×, ÷ (no fused multiply-add, no SIMD): the determinism contract needs that. With
+//! the `mint` feature, [`Vec3`], [`Quat`] and [`Mat3`] convert to and from `mint` types, the
+//! interchange types of nalgebra, glam and cgmath.
 
 mod mat3;
+#[cfg(feature = "mint")]
+mod mint;
 mod quat;
+mod real;
+mod single_trig;
+pub(crate) mod skyline;
 mod vec3;
 
 pub use mat3::Mat3;
 pub use quat::Quat;
+pub use real::Real;
 pub use vec3::Vec3;

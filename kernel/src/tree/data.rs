@@ -1,32 +1,65 @@
 //! The mutable state of a tree: joint coordinates and rates, inputs, stages, workspace.
 
 use super::dynamics::LinkWork;
-use super::TreeModel;
+use super::Model;
+use crate::rigid::{SideState, Wrench};
+use crate::storage::{sized, Storage};
 use crate::{BuildError, Clock, Item, Real, StepStats, STAGE_BUFFERS};
 
-/// All mutable data of a [`TreeModel`] with `N` links at most: time, the state
-/// `[q | q̇]`, joint inputs, integrator stages and the workspace of the dynamics.
-#[derive(Clone, Debug)]
-pub struct TreeData<R: Real, const N: usize> {
+/// All mutable data of a [`Model`] kept in its storage `St`: time, the state `[q | q̇]`, joint
+/// inputs, integrator stages and the workspace of the dynamics.
+pub struct Data<R: Real, St: Storage> {
     pub(crate) clock: Clock<R>,
     pub(crate) count: usize,
-    /// `[q_0 … q_{n−1}, q̇_0 … q̇_{n−1}]` in the first 2n entries.
-    pub(crate) state: [[R; 2]; N],
-    pub(crate) stages: [[[R; 2]; N]; STAGE_BUFFERS],
-    pub(crate) input: [R; N],
-    pub(crate) work: [LinkWork<R>; N],
+    /// `[q_0 … q_{n−1}, q̇_0 … q̇_{n−1}]`, stored as n pairs.
+    pub(crate) state: St::Bodies<[R; 2]>,
+    pub(crate) stages: [St::Bodies<[R; 2]>; STAGE_BUFFERS],
+    pub(crate) input: St::Bodies<R>,
+    pub(crate) work: St::Bodies<LinkWork<R>>,
+    /// Link poses and velocities for external forces, and the wrenches they add.
+    pub(crate) sides: St::Bodies<SideState<R>>,
+    pub(crate) wrench: St::Bodies<Wrench<R>>,
 }
 
-impl<R: Real, const N: usize> TreeData<R, N> {
+impl<R: Real, St: Storage> Clone for Data<R, St> {
+    fn clone(&self) -> Self {
+        Self {
+            clock: self.clock,
+            count: self.count,
+            state: self.state.clone(),
+            stages: self.stages.clone(),
+            input: self.input.clone(),
+            work: self.work.clone(),
+            sides: self.sides.clone(),
+            wrench: self.wrench.clone(),
+        }
+    }
+}
+
+impl<R: Real, St: Storage> core::fmt::Debug for Data<R, St> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("tree::Data")
+            .field("time", &self.clock.time)
+            .field("steps", &self.clock.steps)
+            .field("state", &self.state())
+            .field("inputs", &self.inputs())
+            .finish()
+    }
+}
+
+impl<R: Real, St: Storage> Data<R, St> {
     /// Data for `model` at t = 0 with every joint coordinate, rate and input zero.
-    pub fn new(model: &TreeModel<R, N>) -> Self {
+    pub fn new(model: &Model<R, St>) -> Self {
+        let n = model.links.len();
         Self {
             clock: Clock::new(),
-            count: model.links.len(),
-            state: [[R::ZERO; 2]; N],
-            stages: [[[R::ZERO; 2]; N]; STAGE_BUFFERS],
-            input: [R::ZERO; N],
-            work: [LinkWork::default(); N],
+            count: n,
+            state: sized(n, [R::ZERO; 2]),
+            stages: core::array::from_fn(|_| sized(n, [R::ZERO; 2])),
+            input: sized(n, R::ZERO),
+            work: sized(n, LinkWork::default()),
+            sides: sized(n, SideState::GROUND),
+            wrench: sized(n, Wrench::default()),
         }
     }
     /// Simulation time.
@@ -43,8 +76,7 @@ impl<R: Real, const N: usize> TreeData<R, N> {
     }
     /// The state `[q | q̇]` (2n reals).
     pub fn state(&self) -> &[R] {
-        let flat = self.state.as_flattened();
-        flat.get(..2 * self.count).unwrap_or(flat)
+        self.state.as_flattened()
     }
     /// Joint coordinates q (rad or m).
     pub fn positions(&self) -> &[R] {
@@ -56,7 +88,7 @@ impl<R: Real, const N: usize> TreeData<R, N> {
     }
     /// Joint inputs (torque or force) applied during the steps.
     pub fn inputs(&self) -> &[R] {
-        self.input.get(..self.count).unwrap_or_default()
+        &self.input
     }
     /// Sets joint `joint`'s coordinate.
     pub fn set_position(&mut self, joint: usize, q: R) -> Result<(), BuildError> {

@@ -3,10 +3,15 @@
 //! spatial quantity in world axes about the world origin.
 
 use super::spatial::{Spatial, SpatialInertia};
-use super::{Link, TreeData, TreeJoint, TreeModel};
-use crate::analysis::Energy;
+use super::{Data, Link, Model, TreeJoint};
+use crate::dynamics::check_state;
 use crate::math::{Mat3, Vec3};
-use crate::{Integrator, Item, KernelError, OdeSystem, Real, Stages, StepStats};
+use crate::rigid::{SideState, Wrench};
+use crate::storage::{sized, Storage};
+use crate::{
+    Dynamics, Energy, ExternalForces, ExternalLoads, Integrator, Item, KernelError, OdeSystem, Real, Stages,
+    StepStats,
+};
 
 /// Where a link is: its frame's origin and axes (link → world).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -162,14 +167,52 @@ fn rigid_inertia<R: Real>(link: &Link<R>, pose: &Pose<R>) -> SpatialInertia<R> {
     SpatialInertia::rigid(link.mass, pose.point(link.cg), inertia_cg)
 }
 
+/// External forces on the links of one evaluation: the source, and the link states and wrenches
+/// it reads and writes.
+struct LinkLoads<'a, R> {
+    source: &'a mut dyn ExternalForces<R>,
+    sides: &'a mut [SideState<R>],
+    wrench: &'a mut [Wrench<R>],
+}
+
+impl<R: Real> LinkLoads<'_, R> {
+    /// Shows the source the accepted state: the link motions of `work` at time `t`.
+    fn accept(&mut self, t: R, work: &[LinkWork<R>]) {
+        for (side, w) in self.sides.iter_mut().zip(work.iter()) {
+            *side = link_state(&w.motion).side();
+        }
+        self.source
+            .accept(t, &ExternalLoads::bodies(self.sides, self.wrench));
+    }
+
+    /// Asks the source for its wrenches at the link motions of `work` and subtracts them, as
+    /// spatial forces about the world origin, from the links' bias forces (Featherstone 2008,
+    /// eq. 7.40: p = v ×* I v − fˣ).
+    fn apply(&mut self, t: R, work: &mut [LinkWork<R>]) {
+        for ((side, wrench), w) in self.sides.iter_mut().zip(self.wrench.iter_mut()).zip(work.iter()) {
+            *side = link_state(&w.motion).side();
+            *wrench = Wrench::default();
+        }
+        self.source
+            .apply(t, &mut ExternalLoads::bodies(self.sides, self.wrench));
+        for ((side, wrench), w) in self.sides.iter().zip(self.wrench.iter()).zip(work.iter_mut()) {
+            // The wrench holds the force (global) and its moment about the link origin (link axes).
+            let moment = side.rot.mul_vec(wrench.torque) + side.x.cross(wrench.force);
+            w.bias_force = w.bias_force.sub(Spatial::new(moment, wrench.force));
+        }
+    }
+}
+
 /// The articulated-body algorithm: joint accelerations `accel` from coordinates `q`, rates
-/// `rate` and inputs `input` (all of length n = `links.len()`) at time `t` (for errors).
+/// `rate` and inputs `input` (all of length n = `links.len()`), with external forces from
+/// `loads`, at time `t`.
 fn joint_accelerations<R: Real>(
     t: R,
     links: &[Link<R>],
     gravity: Vec3<R>,
     (q, rate, input): (&[R], &[R], &[R]),
     work: &mut [LinkWork<R>],
+    loads: Option<&mut LinkLoads<'_, R>>,
     accel: &mut [R],
 ) -> Result<(), KernelError> {
     kinematics(links, q, rate, work);
@@ -180,6 +223,9 @@ fn joint_accelerations<R: Real>(
         w.bias_acceleration = m.velocity.cross_motion(m.axis.scale(rate));
         w.bias_force = m.velocity.cross_force(rigid.apply(m.velocity));
         w.inertia = rigid;
+    }
+    if let Some(loads) = loads {
+        loads.apply(t, work);
     }
     // Pass 2, tips to base: fold each articulated body into its parent.
     let inputs = links.iter().zip(rate).zip(input).enumerate().rev();
@@ -236,6 +282,7 @@ struct TreeSystem<'a, R> {
     gravity: Vec3<R>,
     input: &'a [R],
     work: &'a mut [LinkWork<R>],
+    loads: Option<LinkLoads<'a, R>>,
 }
 
 impl<R: Real> OdeSystem<R> for TreeSystem<'_, R> {
@@ -260,6 +307,7 @@ impl<R: Real> OdeSystem<R> for TreeSystem<'_, R> {
             self.gravity,
             (q, rate, self.input),
             self.work,
+            self.loads.as_mut(),
             accel,
         )
     }
@@ -283,24 +331,99 @@ impl<R: Real> OdeSystem<R> for TreeSystem<'_, R> {
     }
 }
 
-/// Advances `data` by `dt` with `integrator`. Never allocates, never panics; on error the state
-/// is left at the start of the step.
-pub fn step<R: Real, I: Integrator<R>, const N: usize>(
-    model: &TreeModel<R, N>,
-    data: &mut TreeData<R, N>,
+/// State `[q_0 … q_{n−1}, q̇_0 … q̇_{n−1}]` (joint coordinates, then rates); the joint inputs
+/// ([`Data::set_input`]) are held over the steps. A step never allocates, never panics; on
+/// error the state is left at the start of the step. External forces act on the links.
+impl<R: Real, St: Storage> Dynamics<R> for Model<R, St> {
+    type Data = Data<R, St>;
+
+    fn new_data(&self) -> Data<R, St> {
+        Data::new(self)
+    }
+
+    fn step_with<I: Integrator<R>, E: ExternalForces<R>>(
+        &self,
+        data: &mut Data<R, St>,
+        integrator: &mut I,
+        dt: R,
+        external: &mut E,
+    ) -> Result<StepStats, KernelError> {
+        let stats = step_tree(self, data, integrator, dt, Some(external))?;
+        self.accept(data, external)?;
+        Ok(stats)
+    }
+
+    fn accept<E: ExternalForces<R>>(
+        &self,
+        data: &mut Data<R, St>,
+        external: &mut E,
+    ) -> Result<(), KernelError> {
+        let n = self.links.len();
+        let (q, rate) = data.state.as_flattened().split_at(n.min(2 * n));
+        kinematics(&self.links, q, rate, &mut data.work);
+        let mut loads = LinkLoads {
+            source: external,
+            sides: &mut data.sides,
+            wrench: &mut data.wrench,
+        };
+        loads.accept(data.clock.time, &data.work);
+        Ok(())
+    }
+
+    fn step<I: Integrator<R>>(
+        &self,
+        data: &mut Data<R, St>,
+        integrator: &mut I,
+        dt: R,
+    ) -> Result<StepStats, KernelError> {
+        step_tree(self, data, integrator, dt, None)
+    }
+
+    fn time(&self, data: &Data<R, St>) -> R {
+        data.time()
+    }
+
+    fn energy(&self, data: &Data<R, St>) -> Result<Energy<R>, KernelError> {
+        Ok(energy(self, data))
+    }
+
+    fn state<'d>(&self, data: &'d Data<R, St>) -> &'d [R] {
+        data.state()
+    }
+
+    fn set_state(&self, data: &mut Data<R, St>, state: &[R]) -> Result<(), KernelError> {
+        let n = data.count;
+        check_state(state, 2 * n, data.time(), |k| Item::Joint(k % n.max(1)))?;
+        data.state.as_flattened_mut().copy_from_slice(state);
+        Ok(())
+    }
+}
+
+/// Advances `data` by `dt`, with the links loaded by `external` when given (without, the
+/// articulated-body algorithm skips the external-force pass).
+fn step_tree<R: Real, St: Storage, I: Integrator<R>>(
+    model: &Model<R, St>,
+    data: &mut Data<R, St>,
     integrator: &mut I,
     dt: R,
+    external: Option<&mut dyn ExternalForces<R>>,
 ) -> Result<StepStats, KernelError> {
     let n = model.links.len();
     if data.count != n {
         return Err(KernelError::StateSizeMismatch);
     }
     let mut clock = data.clock;
+    let loads = external.map(|source| LinkLoads {
+        source,
+        sides: &mut data.sides,
+        wrench: &mut data.wrench,
+    });
     let mut system = TreeSystem {
         links: &model.links,
         gravity: model.gravity,
-        input: data.input.get(..n).ok_or(KernelError::StateSizeMismatch)?,
+        input: &data.input,
         work: &mut data.work,
+        loads,
     };
     let k = data.stages.each_mut().map(|s| s.as_flattened_mut());
     let stats = clock.step(
@@ -315,8 +438,8 @@ pub fn step<R: Real, I: Integrator<R>, const N: usize>(
 }
 
 /// The motions of every link at the current state of `data`.
-fn motions<R: Real, const N: usize>(model: &TreeModel<R, N>, data: &TreeData<R, N>) -> [LinkMotion<R>; N] {
-    let mut motions = [LinkMotion::default(); N];
+fn motions<R: Real, St: Storage>(model: &Model<R, St>, data: &Data<R, St>) -> St::Bodies<LinkMotion<R>> {
+    let mut motions: St::Bodies<LinkMotion<R>> = sized(model.links.len(), LinkMotion::default());
     kinematics(&model.links, data.positions(), data.velocities(), &mut motions);
     motions
 }
@@ -343,27 +466,45 @@ impl<R: Real> LinkState<R> {
     }
 }
 
-/// Poses and velocities of all links at the current state (forward kinematics; entries past
-/// the model's links are the ground's).
-pub fn link_states<R: Real, const N: usize>(
-    model: &TreeModel<R, N>,
-    data: &TreeData<R, N>,
-) -> [LinkState<R>; N] {
-    motions(model, data).map(|m| {
-        let w = m.velocity.angular;
-        LinkState {
-            pose: m.pose,
-            angular_velocity: w,
-            // The spatial velocity's linear part is the velocity of the point at the world
-            // origin: shift it to the link origin.
-            origin_velocity: m.velocity.linear + w.cross(m.pose.origin),
+impl<R: Real> LinkState<R> {
+    /// The link as a rigid-body state (for external forces).
+    fn side(&self) -> SideState<R> {
+        SideState {
+            x: self.pose.origin,
+            rot: self.pose.rotation,
+            v: self.origin_velocity,
+            w: self.angular_velocity,
         }
-    })
+    }
+}
+
+/// Pose and velocities of a link from its motion.
+fn link_state<R: Real>(m: &LinkMotion<R>) -> LinkState<R> {
+    let w = m.velocity.angular;
+    LinkState {
+        pose: m.pose,
+        angular_velocity: w,
+        // The spatial velocity's linear part is the velocity of the point at the world
+        // origin: shift it to the link origin.
+        origin_velocity: m.velocity.linear + w.cross(m.pose.origin),
+    }
+}
+
+/// Poses and velocities of all links at the current state (forward kinematics).
+pub fn link_states<R: Real, St: Storage>(
+    model: &Model<R, St>,
+    data: &Data<R, St>,
+) -> St::Bodies<LinkState<R>> {
+    let mut states: St::Bodies<LinkState<R>> = sized(model.links.len(), link_state(&LinkMotion::default()));
+    for (state, m) in states.iter_mut().zip(motions(model, data).iter()) {
+        *state = link_state(m);
+    }
+    states
 }
 
 /// Kinetic energy ½ Σ vᵀ I v and gravitational potential energy −Σ m g·c (zero at the world
-/// origin, as [`crate::analysis::energy`] for the Cartesian model).
-pub fn energy<R: Real, const N: usize>(model: &TreeModel<R, N>, data: &TreeData<R, N>) -> Energy<R> {
+/// origin, as [`crate::rigid::energy`] for the Cartesian model).
+pub fn energy<R: Real, St: Storage>(model: &Model<R, St>, data: &Data<R, St>) -> Energy<R> {
     let mut energy = Energy::default();
     for (link, m) in model.links.iter().zip(motions(model, data).iter()) {
         let rigid = rigid_inertia(link, &m.pose);
@@ -375,13 +516,13 @@ pub fn energy<R: Real, const N: usize>(model: &TreeModel<R, N>, data: &TreeData<
 
 /// Joint accelerations q̈ at the current state and inputs, without stepping (into `accel`,
 /// n entries).
-pub fn accelerations<R: Real, const N: usize>(
-    model: &TreeModel<R, N>,
-    data: &mut TreeData<R, N>,
+pub fn accelerations<R: Real, St: Storage>(
+    model: &Model<R, St>,
+    data: &mut Data<R, St>,
     accel: &mut [R],
 ) -> Result<(), KernelError> {
     let n = model.links.len();
-    let (state, input) = (data.state.as_flattened(), data.input.get(..n).unwrap_or_default());
+    let (state, input) = (data.state.as_flattened(), &data.input[..]);
     let q = state.get(..n).ok_or(KernelError::StateSizeMismatch)?;
     let rate = state.get(n..2 * n).ok_or(KernelError::StateSizeMismatch)?;
     let accel = accel.get_mut(..n).ok_or(KernelError::StateSizeMismatch)?;
@@ -391,6 +532,7 @@ pub fn accelerations<R: Real, const N: usize>(
         model.gravity,
         (q, rate, input),
         &mut data.work,
+        None,
         accel,
     )
 }

@@ -1,7 +1,9 @@
 //! Links, joints and the immutable tree model.
 
 use crate::math::{Mat3, Vec3};
-use crate::{Body, BuildError, Capacity, Item, Real};
+use crate::rigid::Body;
+use crate::storage::{List, Storage};
+use crate::{BuildError, Capacity, Item, Real};
 
 /// The one degree of freedom between a link and its parent.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -100,20 +102,37 @@ impl<R: Real> Link<R> {
     }
 }
 
-/// An open kinematic tree of rigid links in joint coordinates, with `N` links at most: the
-/// immutable description (see [`super::TreeData`] for the state).
-#[derive(Clone, Debug)]
-pub struct TreeModel<R, const N: usize> {
-    pub(crate) links: heapless::Vec<Link<R>, N>,
+/// An open kinematic tree of rigid links in joint coordinates, its links kept in the bodies
+/// list of `St` (one per link): the immutable description (see [`super::Data`] for the state).
+pub struct Model<R: Real, St: Storage> {
+    pub(crate) links: St::Bodies<Link<R>>,
     pub(crate) gravity: Vec3<R>,
 }
 
-impl<R: Real, const N: usize> TreeModel<R, N> {
+impl<R: Real, St: Storage> Clone for Model<R, St> {
+    fn clone(&self) -> Self {
+        Self {
+            links: self.links.clone(),
+            gravity: self.gravity,
+        }
+    }
+}
+
+impl<R: Real, St: Storage> core::fmt::Debug for Model<R, St> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("tree::Model")
+            .field("links", &&*self.links)
+            .field("gravity", &self.gravity)
+            .finish()
+    }
+}
+
+impl<R: Real, St: Storage> Model<R, St> {
     /// Starts a model with gravity `gravity` (world axes).
-    pub fn builder(gravity: Vec3<R>) -> TreeBuilder<R, N> {
-        TreeBuilder {
+    pub fn builder(gravity: Vec3<R>) -> Builder<R, St> {
+        Builder {
             model: Self {
-                links: heapless::Vec::new(),
+                links: List::empty(),
                 gravity,
             },
         }
@@ -129,28 +148,27 @@ impl<R: Real, const N: usize> TreeModel<R, N> {
 }
 
 /// Collects links and checks each as it is added.
-#[derive(Clone, Debug)]
-pub struct TreeBuilder<R, const N: usize> {
-    model: TreeModel<R, N>,
+pub struct Builder<R: Real, St: Storage> {
+    model: Model<R, St>,
 }
 
-impl<R: Real, const N: usize> TreeBuilder<R, N> {
+impl<R: Real, St: Storage> Builder<R, St> {
     /// Adds a link (its parent must already be there) and returns its index.
     pub fn add_link(&mut self, link: Link<R>) -> Result<usize, BuildError> {
         let index = self.model.links.len();
         let link = link.validated(index)?;
         self.model
             .links
-            .push(link)
+            .try_push(link)
             .map_err(|_| BuildError::CapacityExceeded {
                 capacity: Capacity::Bodies,
                 needed: index + 1,
-                available: N,
+                available: St::Bodies::<Link<R>>::capacity(),
             })?;
         Ok(index)
     }
     /// Finishes the model.
-    pub fn build(self) -> Result<TreeModel<R, N>, BuildError> {
+    pub fn build(self) -> Result<Model<R, St>, BuildError> {
         if !self.model.gravity.is_finite() {
             return Err(BuildError::NonFinite { item: Item::Ground });
         }

@@ -6,8 +6,8 @@
 //! transforms of the classical formulation; the price is that inertias grow with the squared
 //! distance from the origin (harmless for robot-sized trees).
 
-use crate::body::point_mass_inertia;
 use crate::math::{Mat3, Vec3};
+use crate::rigid::point_mass_inertia;
 use crate::Real;
 
 /// A spatial motion (angular velocity, velocity of the body point at the world origin) or force
@@ -29,6 +29,9 @@ impl<R: Real> Spatial<R> {
     }
     pub fn add(self, o: Self) -> Self {
         Self::new(self.angular + o.angular, self.linear + o.linear)
+    }
+    pub fn sub(self, o: Self) -> Self {
+        Self::new(self.angular - o.angular, self.linear - o.linear)
     }
     pub fn scale(self, s: R) -> Self {
         Self::new(self.angular * s, self.linear * s)

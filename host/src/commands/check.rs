@@ -1,0 +1,218 @@
+//! `ferrodyn check`: preflight checks of a scene, in the manner of an occupant-simulation
+//! preflight — the capacities a firmware build needs (as one `Fixed` type), degrees of freedom
+//! and redundant constraint rows, the initial violation of every joint and the assembly, the
+//! explicit stability limit of every flexible body against the step; optionally the
+//! prescribed motion's drift per joint and the reactions after settling under gravity.
+
+use crate::check::{dof_report, joint_reactions, joint_violations, settle};
+use crate::compile::{compile, flexible_model, rigid_model, Capacities};
+use crate::dae::HostMethod;
+use crate::record::Recorder;
+use crate::scene::Scene;
+use crate::simulation::{drive, Simulation};
+use crate::spec::IntegratorSpec;
+use crate::storage::Growable;
+use anyhow::{bail, Context, Result};
+use ferrodyn_kernel::flex::max_frequency;
+use ferrodyn_kernel::rigid::assemble;
+use ferrodyn_kernel::Dynamics;
+use std::cell::RefCell;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+/// Violation above which an initial joint state is flagged (m, or rad-like for angular rows).
+const VIOLATION_WARNING: f64 = 1e-4;
+/// Drift above which a joint is flagged during the prescribed-motion run.
+const DRIFT_WARNING: f64 = 1e-6;
+
+/// Prints the preflight report of the scene at `path`; with `with_motion` runs it and reports
+/// the drift of every joint, with `with_settle` settles it under gravity and reports the joint
+/// reactions. Fails on an error, and when a requested run cannot be made (saying why).
+pub fn check(path: &Path, with_settle: bool, with_motion: bool) -> Result<()> {
+    let scene = Scene::load(path)?;
+    let mut capacities = Capacities::of_scene(&scene);
+    println!(
+        "{}: {} bodies, {} joints ({} constraint rows), {} forces, {} flexible bodies",
+        path.display(),
+        capacities.bodies,
+        capacities.joints,
+        capacities.rows,
+        capacities.forces,
+        scene.flexibles.len()
+    );
+    let assembled = match scene.bodies.is_empty() {
+        true => true,
+        false => check_rigid(&scene)?,
+    };
+    for index in 0..scene.flexibles.len() {
+        let profile = check_flexible(&scene, index)?;
+        capacities.profile = capacities.profile.max(profile);
+    }
+    if scene.flexibles.len() > 1 {
+        let (merged, _) = flexible_model::<Growable>(&scene, &scene.flexibles)?;
+        capacities.profile = merged.profile_entries();
+    }
+    println!("kernel capacities for a firmware build: {capacities}");
+    if (with_motion || with_settle) && !assembled {
+        bail!("cannot run the scene: remove the redundant constraint rows listed above first");
+    }
+    if with_motion {
+        prescribed_motion(&scene)?;
+    }
+    if with_settle {
+        settle_report(&scene)?;
+    }
+    Ok(())
+}
+
+/// DOF, redundant rows, initial violation per joint and assembly of the rigid part; returns
+/// whether it assembled (false when rows are redundant).
+fn check_rigid(scene: &Scene) -> Result<bool> {
+    let names = scene.name_maps();
+    let model = rigid_model::<Growable>(scene)?;
+    let mut data = model.new_data();
+    let dof = dof_report(&model, &mut data)?;
+    println!(
+        "DOF: Grübler {} | rank of Φ_q {} → {} independent",
+        dof.gruebler, dof.rank, dof.independent
+    );
+    for (joint, row) in &dof.redundant {
+        println!("  redundant: joint \"{}\" row {row}", names.joints[*joint]);
+    }
+    for (name, v) in names.joints.iter().zip(joint_violations(&model, &data)) {
+        let flag = match v > VIOLATION_WARNING {
+            true => "  WARNING: inconsistent initial position",
+            false => "",
+        };
+        println!("  joint \"{name}\": |Φ| at t0 = {v:.3e}{flag}");
+    }
+    if !dof.redundant.is_empty() {
+        println!("assembly skipped: remove the redundant constraint rows first");
+        return Ok(false);
+    }
+    let iterations = assemble(&model, &mut data).context("assembling the initial configuration")?;
+    let after = joint_violations(&model, &data).into_iter().fold(0.0f64, f64::max);
+    println!("assembly: {iterations} Newton iterations, max |Φ| {after:.3e}");
+    Ok(true)
+}
+
+/// Sizes and the explicit stability limit (power iteration on M⁻¹K) of flexible body `index`
+/// against the scene's step; fails when the step is above the limit of the chosen explicit
+/// integrator. Returns the entries of its mass-matrix profile.
+fn check_flexible(scene: &Scene, index: usize) -> Result<usize> {
+    let spec = &scene.flexibles[index];
+    let (flex, _) = flexible_model::<Growable>(scene, std::slice::from_ref(spec))?;
+    println!(
+        "flexible body \"{}\": {} nodes, {} tets, {} DOF, mass {:.6} kg (mesh {})",
+        spec.name,
+        flex.node_count(),
+        flex.element_count(),
+        flex.dof_count(),
+        flex.mass(),
+        spec.mesh_path.display()
+    );
+    for w in spec.mesh.report().warnings() {
+        println!("  mesh warning: {w}");
+    }
+    let mut data = flex.new_data();
+    let limit = max_frequency(&flex, &mut data, 500)?;
+    let sim = &scene.simulation;
+    let name = sim.integrator.name();
+    println!(
+        "  ω_max {:.4e} rad/s: stable step RK4 {:.3e} s, symplectic {:.3e} s",
+        limit.omega_max,
+        limit.rk4(),
+        limit.symplectic()
+    );
+    let bound = match sim.integrator {
+        IntegratorSpec::Explicit(m) => match m.name() {
+            "rk4" => Some(limit.rk4()),
+            "semi-implicit-euler" | "velocity-verlet" => Some(limit.symplectic()),
+            _ => None,
+        },
+        _ => None,
+    };
+    match (bound, sim.integrator) {
+        (Some(b), _) if sim.step > b => bail!(
+            "flexible body \"{}\": step {} s is above the {name} stability limit {b:.3e} s",
+            spec.name,
+            sim.step,
+        ),
+        (Some(b), _) => println!("  step {} s = {:.2} of the {name} limit", sim.step, sim.step / b),
+        (None, IntegratorSpec::Explicit(_)) => {
+            println!("  adaptive integrator {name}: the step is chosen by error control")
+        }
+        (None, _) => println!(
+            "  implicit integrator {name} (unconditionally stable): step {} s = {:.0}× the RK4 limit",
+            sim.step,
+            sim.step / limit.rk4()
+        ),
+    }
+    Ok(flex.profile_entries())
+}
+
+/// Records the largest |Φ| of every joint at the output times into a list the caller shares.
+struct Drift(Rc<RefCell<Vec<f64>>>);
+
+impl Recorder for Drift {
+    fn record(&mut self, sim: &mut Simulation) -> Result<()> {
+        if let Some((model, data)) = sim.rigid() {
+            for (w, v) in self.0.borrow_mut().iter_mut().zip(joint_violations(model, data)) {
+                *w = w.max(v);
+            }
+        }
+        Ok(())
+    }
+    fn finish(self: Box<Self>) -> Result<Vec<PathBuf>> {
+        Ok(Vec::new())
+    }
+}
+
+/// Runs the scene to its end time in memory and reports the largest |Φ| of every joint over the
+/// output times: the prescribed-motion check (a drive's |Φ| is its tracking error).
+fn prescribed_motion(scene: &Scene) -> Result<()> {
+    let mut sim = compile(scene)?;
+    let joints = sim.labels.names.joints.clone();
+    if joints.is_empty() {
+        bail!("--motion reports the drift of joints; the scene has none");
+    }
+    let worst = Rc::new(RefCell::new(vec![0.0; joints.len()]));
+    let summary = drive(&mut sim, vec![Box::new(Drift(worst.clone()))], false)?;
+    println!(
+        "prescribed motion over {} s ({summary}): largest |Φ| per joint",
+        scene.simulation.end_time
+    );
+    for (name, w) in joints.iter().zip(worst.borrow().iter()) {
+        let flag = if *w > DRIFT_WARNING {
+            "  WARNING: drift"
+        } else {
+            ""
+        };
+        println!("  joint \"{name}\": {w:.3e}{flag}");
+    }
+    Ok(())
+}
+
+/// Settles the rigid scene under gravity (damped) and reports the joint reactions.
+fn settle_report(scene: &Scene) -> Result<()> {
+    let mut sim = compile(scene)?;
+    let Some(mut method) = HostMethod::new(&scene.simulation.integrator) else {
+        bail!("--settle runs rigid scenes with their integrator; hht and newmark integrate flexible bodies");
+    };
+    let names = sim.labels.names.joints.clone();
+    let Some((model, data)) = sim.rigid_mut() else {
+        bail!("--settle settles rigid scenes; this scene's rigid bodies are coupled to a flexible body or absent");
+    };
+    let rest = settle(model, data, &mut method, scene.simulation.step, 5.0, 1e-12, 120.0)?;
+    println!(
+        "settled in {:.2} s (kinetic energy {:.2e} J); joint reactions on body j:",
+        rest.time, rest.kinetic
+    );
+    for (name, r) in names.iter().zip(joint_reactions(model, data)?) {
+        println!(
+            "  {name}: force [{:.6}, {:.6}, {:.6}] N",
+            r.force.x, r.force.y, r.force.z
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,11 @@
+//! The `ferrodyn` commands as library functions: each loads or builds a scene, compiles it into
+//! a [`Simulation`](crate::simulation::Simulation) and drives, checks or shows it. `view` and
+//! `render` live in [`crate::view`].
+
+mod check;
+mod overrides;
+mod run;
+
+pub use check::check;
+pub use overrides::Overrides;
+pub use run::{run, RunOptions};

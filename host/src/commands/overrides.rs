@@ -1,0 +1,119 @@
+//! Command-line settings that override a scene's `[simulation]`: each is applied and reported
+//! (the run's header line lists them), or refused with the reason; none is ignored.
+
+use crate::scene::Simulation;
+use crate::spec::integrator::{DAE_NAMES, HHT_NAMES};
+use crate::spec::{HhtOptions, ImplicitSpec, IntegratorSpec};
+use anyhow::{bail, Result};
+use ferrodyn_kernel::integrators::{AdaptiveConfig, Method, METHOD_NAMES};
+
+/// Settings given on the command line; `None`: keep the scene's.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Overrides {
+    /// End time (s).
+    pub end: Option<f64>,
+    /// Step (s).
+    pub dt: Option<f64>,
+    /// Output interval (s).
+    pub output_interval: Option<f64>,
+    /// Integrator name.
+    pub integrator: Option<String>,
+    /// Relative tolerance of the adaptive integrators.
+    pub rtol: Option<f64>,
+}
+
+impl Overrides {
+    /// Applies the given settings to `sim`, checked as a scene file's are; returns what changed,
+    /// as `--flag value (was: old)` for the header line.
+    pub fn apply(&self, sim: &mut Simulation) -> Result<Vec<String>> {
+        let mut changed = Vec::new();
+        let positive = |flag: &str, v: f64| -> Result<f64> {
+            if v > 0.0 && v.is_finite() {
+                Ok(v)
+            } else {
+                bail!("{flag} must be finite and > 0 (got {v})")
+            }
+        };
+        if let Some(end) = self.end {
+            changed.push(format!("--end {end} (was {})", sim.end_time));
+            sim.end_time = positive("--end", end)?;
+        }
+        if let Some(dt) = self.dt {
+            changed.push(format!("--dt {dt} (was {})", sim.step));
+            sim.step = positive("--dt", dt)?;
+        }
+        if sim.step > sim.end_time {
+            bail!(
+                "the step {} s is longer than the end time {} s",
+                sim.step,
+                sim.end_time
+            );
+        }
+        match self.output_interval {
+            Some(interval) => {
+                changed.push(format!(
+                    "--output-interval {interval} (was {})",
+                    sim.output_interval
+                ));
+                sim.output_interval = positive("--output-interval", interval)?;
+            }
+            // A step made longer than the scene's output interval carries the interval along.
+            None => sim.output_interval = sim.output_interval.max(sim.step),
+        }
+        if sim.output_interval < sim.step {
+            bail!(
+                "--output-interval {} s is shorter than the step {} s",
+                sim.output_interval,
+                sim.step
+            );
+        }
+        if self.integrator.is_some() || self.rtol.is_some() {
+            let before = sim.integrator.name();
+            sim.integrator = self.integrator(&sim.integrator)?;
+            let mut what = format!("--integrator {}", sim.integrator.name());
+            if let Some(rtol) = self.rtol {
+                what.push_str(&format!(" --rtol {rtol}"));
+            }
+            changed.push(format!("{what} (was {before})"));
+        }
+        Ok(changed)
+    }
+
+    /// The integrator named on the command line (with `--rtol` for the adaptive ones), or the
+    /// scene's with a new `--rtol`.
+    fn integrator(&self, scene: &IntegratorSpec) -> Result<IntegratorSpec> {
+        let name = self.integrator.as_deref().unwrap_or(scene.name());
+        if name == scene.name() && self.rtol.is_none() {
+            return Ok(*scene); // the scene's own settings
+        }
+        let adaptive = matches!(name, "rkf45" | "dopri45");
+        let config = match self.rtol {
+            Some(_) if !adaptive => {
+                bail!("--rtol applies to the adaptive integrators (rkf45, dopri45), not {name}")
+            }
+            Some(rtol) if !(rtol > 0.0 && rtol.is_finite()) => {
+                bail!("--rtol must be finite and > 0 (got {rtol})")
+            }
+            Some(rtol) => AdaptiveConfig::new(rtol, rtol * 1e-3),
+            None => AdaptiveConfig::default(),
+        };
+        if let Some(method) = Method::from_name(name, config) {
+            return Ok(IntegratorSpec::Explicit(method));
+        }
+        if let Some(spec) = ImplicitSpec::from_name(name) {
+            return Ok(IntegratorSpec::Dae(spec));
+        }
+        match name {
+            "hht" => Ok(IntegratorSpec::Hht(HhtOptions::hht(
+                crate::spec::integrator::DEFAULT_ALPHA,
+            )?)),
+            "newmark" => Ok(IntegratorSpec::Hht(HhtOptions::default())),
+            _ => bail!(
+                "unknown integrator '{name}'; choose one of {}, {}, {}",
+                METHOD_NAMES.join(", "),
+                DAE_NAMES.join(", "),
+                HHT_NAMES.join(", ")
+            ),
+        }
+    }
+}

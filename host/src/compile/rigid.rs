@@ -1,0 +1,83 @@
+//! The rigid part of a scene: its kernel model on any storage, the capacities a
+//! fixed-capacity build of the whole scene needs, and kernel build errors mapped back to the
+//! scene items that caused them.
+
+use super::capacities::Capacities;
+use crate::scene::{ErrorKind, ItemName, Scene, SceneError};
+use ferrodyn_kernel::rigid;
+use ferrodyn_kernel::{BuildError, Capacity, Item, Storage};
+
+/// The rigid model of `scene` (bodies, then joints and drives, then forces, in file order).
+/// Kernel errors are reported against the scene item that caused them.
+pub fn rigid_model<St: Storage>(scene: &Scene) -> Result<rigid::Model<f64, St>, SceneError> {
+    let mut b = rigid::Model::<f64, St>::builder(scene.simulation.gravity);
+    for body in &scene.bodies {
+        b.add_body(body.value.body).map_err(|e| kernel_error(scene, e))?;
+    }
+    for joint in &scene.joints {
+        b.add_joint(joint.value).map_err(|e| kernel_error(scene, e))?;
+    }
+    for force in &scene.forces {
+        b.add_force(force.value).map_err(|e| kernel_error(scene, e))?;
+    }
+    b.build().map_err(|e| kernel_error(scene, e))
+}
+
+/// Maps a kernel build error (which names items by index) to the scene item and its line.
+pub fn kernel_error(scene: &Scene, e: BuildError) -> SceneError {
+    let place = |item: Item| -> Option<(ItemName, usize)> {
+        match item {
+            Item::Body(i) => scene.bodies.get(i).map(|b| (b.item(), b.line)),
+            Item::Joint(i) => scene.joints.get(i).map(|j| (j.item(), j.line)),
+            Item::Force(i) => scene.forces.get(i).map(|f| (f.item(), f.line)),
+            _ => None,
+        }
+    };
+    let (item, kind) = match e {
+        BuildError::CapacityExceeded {
+            capacity,
+            needed,
+            available,
+        } => {
+            // The kernel stops at the first item that does not fit: that item is needed - 1.
+            let at = match capacity {
+                Capacity::Bodies => place(Item::Body(needed - 1)),
+                Capacity::Joints => place(Item::Joint(needed - 1)),
+                Capacity::Forces => place(Item::Force(needed - 1)),
+                Capacity::ConstraintRows => joint_at_row(scene, needed).and_then(place),
+                _ => None,
+            };
+            let scene_needs = Capacities::of_scene(scene).of(capacity).unwrap_or(needed);
+            let kind = ErrorKind::Capacity {
+                capacity,
+                needed: scene_needs,
+                available,
+            };
+            (at, kind)
+        }
+        BuildError::InvalidMass { body, .. }
+        | BuildError::InertiaNotPositiveDefinite { body }
+        | BuildError::InertiaTriangleInequality { body } => (place(Item::Body(body)), ErrorKind::Kernel(e)),
+        BuildError::ZeroLengthAxis { item }
+        | BuildError::UnknownBody { item, .. }
+        | BuildError::UnknownNode { item, .. }
+        | BuildError::SameBody { item }
+        | BuildError::NonFinite { item }
+        | BuildError::InvalidParameter { item, .. } => (place(item), ErrorKind::Kernel(e)),
+    };
+    let (item, line) = item.map_or((None, None), |(i, l)| (Some(i), Some(l)));
+    scene.source.error(line, item, kind)
+}
+
+/// The joint whose rows first reach `rows` rows in total.
+fn joint_at_row(scene: &Scene, rows: usize) -> Option<Item> {
+    let mut total = 0;
+    scene
+        .joints
+        .iter()
+        .position(|j| {
+            total += j.value.kind.rows();
+            total >= rows
+        })
+        .map(Item::Joint)
+}

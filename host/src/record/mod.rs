@@ -1,0 +1,89 @@
+//! Recorders: sinks the drive loop feeds at every output time, each writing one kind of result
+//! file — trajectory, energy, reactions and sensor CSVs with their PNG plots, VTU/PVD of the
+//! flexible bodies, contact CSVs. [`recorders`] picks the ones a simulation and its scene's
+//! `[output]` ask for.
+
+mod contacts;
+mod energy;
+mod reactions;
+mod sensors;
+mod trajectory;
+mod vtu_series;
+
+pub use contacts::{
+    flex_pair_summaries, ContactCsv, FlexContactCsv, PairSummary, CONTACT_COLUMNS, FLEX_CONTACT_COLUMNS,
+};
+pub use energy::EnergyCsv;
+pub use reactions::ReactionsCsv;
+pub use sensors::SensorsCsv;
+pub use trajectory::TrajectoryCsv;
+pub use vtu_series::VtuSeries;
+
+use crate::output::OutputDir;
+use crate::scene::OutputSpec;
+use crate::simulation::{Contacts, Simulation};
+use anyhow::Result;
+use std::path::PathBuf;
+
+/// A result file (or files) written at every output time.
+pub trait Recorder {
+    /// Records the simulation's current state.
+    fn record(&mut self, sim: &mut Simulation) -> Result<()>;
+    /// Finishes the files (plots, collections); returns every path written.
+    fn finish(self: Box<Self>) -> Result<Vec<PathBuf>>;
+}
+
+/// The recorders for `sim` writing into `dir`: what `outputs` selects of what the simulation
+/// has (rigid bodies: trajectory, reactions, sensors; flexible bodies: a VTU series named
+/// `series`; contacts; energy for all, with PNG plots when `outputs.plots`).
+pub fn recorders(
+    sim: &mut Simulation,
+    dir: &OutputDir,
+    outputs: &OutputSpec,
+    series: &str,
+) -> Result<Vec<Box<dyn Recorder>>> {
+    let mut out: Vec<Box<dyn Recorder>> = Vec::new();
+    let names = sim.labels.names.clone();
+    if sim.rigid().is_some() {
+        if outputs.states {
+            out.push(Box::new(TrajectoryCsv::create(dir, &names.bodies)?));
+        }
+        if !sim.labels.sensors.is_empty() {
+            out.push(Box::new(SensorsCsv::create(
+                dir,
+                sim.labels.sensors.clone(),
+                outputs.plots,
+            )?));
+        }
+    }
+    if outputs.energy {
+        let constrained = sim.rigid().is_some_and(|(m, _)| m.constraint_rows() > 0);
+        let strain = sim.flexible().is_some();
+        out.push(Box::new(EnergyCsv::create(
+            dir,
+            constrained,
+            strain,
+            outputs.plots,
+        )?));
+    }
+    if outputs.reactions && sim.rigid_mut().is_some() {
+        out.push(Box::new(ReactionsCsv::create(dir, &names.joints)?));
+    }
+    if let Some(flex) = sim.flexible() {
+        out.push(Box::new(VtuSeries::new(dir, series, &flex)));
+    }
+    match sim.contacts() {
+        Some(Contacts::Rigid(_)) => out.push(Box::new(ContactCsv::create(dir)?)),
+        Some(Contacts::Flexible(_)) => {
+            let mut body_of = vec![0; sim.flexible().map_or(0, |f| f.node_count())];
+            for (b, (_, range)) in sim.labels.flexibles.iter().enumerate() {
+                if let Some(slots) = body_of.get_mut(range.clone()) {
+                    slots.fill(b);
+                }
+            }
+            out.push(Box::new(FlexContactCsv::create(dir, body_of)?));
+        }
+        None => {}
+    }
+    Ok(out)
+}

@@ -1,0 +1,149 @@
+//! The validation context shared by every kind of table: the file and item for error
+//! messages, checked numbers and vectors, and the names already declared.
+
+use std::collections::HashMap;
+
+use ferrodyn_kernel::math::Vec3;
+use ferrodyn_kernel::rigid::BodyRef;
+use toml::Spanned;
+
+use super::convert::{self, Rule};
+use super::error::{ErrorKind, ItemName, SceneError, Source};
+use super::format::{Num, Vec3Field};
+
+/// The reserved body name of the fixed global frame.
+pub const GROUND: &str = "ground";
+
+/// Validation context: the file, for lines, and the item being checked.
+pub(super) struct Checker<'a> {
+    /// The file.
+    pub source: &'a Source,
+    /// The item under check (named in errors).
+    pub item: Option<ItemName>,
+}
+
+impl Checker<'_> {
+    /// An error at the start of `span`.
+    pub fn error(&self, span: &std::ops::Range<usize>, kind: ErrorKind) -> SceneError {
+        self.source
+            .error(Some(self.source.line_of(span)), self.item.clone(), kind)
+    }
+    /// An `Invalid` error about `field` at `span`.
+    pub fn invalid(&self, span: &std::ops::Range<usize>, field: &'static str, reason: String) -> SceneError {
+        self.error(span, ErrorKind::Invalid { field, reason })
+    }
+    /// Checks a spanned number.
+    pub fn number(&self, field: &'static str, v: &Num, rule: Rule) -> Result<f64, SceneError> {
+        convert::number(*v.get_ref(), rule).map_err(|r| self.invalid(&v.span(), field, r))
+    }
+    /// Checks an optional spanned number; `default` when absent.
+    pub fn number_or(
+        &self,
+        field: &'static str,
+        v: &Option<Num>,
+        rule: Rule,
+        default: f64,
+    ) -> Result<f64, SceneError> {
+        v.as_ref().map_or(Ok(default), |v| self.number(field, v, rule))
+    }
+    /// Checks an optional spanned vector; `default` when absent.
+    pub fn vector_or(
+        &self,
+        field: &'static str,
+        v: &Option<Vec3Field>,
+        default: Vec3<f64>,
+    ) -> Result<Vec3<f64>, SceneError> {
+        v.as_ref().map_or(Ok(default), |v| {
+            convert::vector(*v.get_ref()).map_err(|r| self.invalid(&v.span(), field, r))
+        })
+    }
+    /// A required key that is optional in the raw format (its presence depends on a type).
+    pub fn required<'v, T>(
+        &self,
+        at: &std::ops::Range<usize>,
+        field: &'static str,
+        v: &'v Option<T>,
+    ) -> Result<&'v T, SceneError> {
+        v.as_ref()
+            .ok_or_else(|| self.invalid(at, field, "missing (required by this type)".into()))
+    }
+}
+
+/// Names of one kind of item with their lines, for references and duplicate checks.
+pub(super) struct Names<'a> {
+    kind: &'static str,
+    index: HashMap<&'a str, (usize, usize)>,
+    order: Vec<&'a str>,
+}
+
+impl<'a> Names<'a> {
+    pub fn new(kind: &'static str) -> Self {
+        Self {
+            kind,
+            index: HashMap::new(),
+            order: Vec::new(),
+        }
+    }
+    /// Registers `name` declared at `span`; a second use is an error.
+    pub fn add(&mut self, c: &Checker, name: &'a Spanned<String>) -> Result<usize, SceneError> {
+        let line = c.source.line_of(&name.span());
+        if let Some(&(_, first_line)) = self.index.get(name.get_ref().as_str()) {
+            let what = format!("{} name \"{}\"", self.kind, name.get_ref());
+            return Err(c.error(&name.span(), ErrorKind::Duplicate { what, first_line }));
+        }
+        let i = self.order.len();
+        self.index.insert(name.get_ref(), (i, line));
+        self.order.push(name.get_ref());
+        Ok(i)
+    }
+    /// The index of `name`, or an error listing what exists.
+    pub fn find(
+        &self,
+        c: &Checker,
+        field: &'static str,
+        name: &Spanned<String>,
+    ) -> Result<usize, SceneError> {
+        self.index
+            .get(name.get_ref().as_str())
+            .map(|&(i, _)| i)
+            .ok_or_else(|| {
+                let available = self.listing();
+                let kind = ErrorKind::UnknownReference {
+                    field,
+                    name: name.get_ref().clone(),
+                    available,
+                };
+                c.error(&name.span(), kind)
+            })
+    }
+    /// "bodies: a, b" (the kind's plural and the names).
+    pub fn listing(&self) -> String {
+        format!("{}: {}", self.plural(), self.order.join(", "))
+    }
+    /// How many names are registered.
+    pub fn len(&self) -> usize {
+        self.order.len()
+    }
+    fn plural(&self) -> &'static str {
+        match self.kind {
+            "body" => "bodies",
+            "joint" => "joints",
+            "sensor" => "sensors",
+            "flexible" => "flexible bodies",
+            _ => "items",
+        }
+    }
+    /// A body reference: "ground" or a body name.
+    pub fn body_ref(
+        &self,
+        c: &Checker,
+        field: &'static str,
+        name: &Spanned<String>,
+    ) -> Result<BodyRef, SceneError> {
+        if name.get_ref() == GROUND {
+            Ok(BodyRef::Ground)
+        } else {
+            self.find(c, field, name).map(BodyRef::Body)
+        }
+    }
+}

@@ -1,0 +1,150 @@
+//! A kernel model of any family on the host: the model, its data, the integrator and the
+//! contacts, stepped through the kernel's one [`Dynamics`] interface.
+
+use super::system::{ContactModel, Contacts, FlexibleState, System};
+use crate::dae::HostMethod;
+use crate::storage::{CoupledModel, FlexModel, RigidData, RigidModel, TreeModel};
+use ferrodyn_kernel::ancf::NODE_COORDS;
+use ferrodyn_kernel::{Dynamics, Energy, KernelError};
+use std::any::Any;
+
+/// What a kernel family shows the host beyond [`Dynamics`]: its rigid bodies and its flexible
+/// nodes, where it has them.
+pub trait Views: Dynamics<f64> + Sized + 'static {
+    /// The rigid model and data.
+    fn rigid<'a>(&'a self, _data: &'a Self::Data) -> Option<(&'a RigidModel, &'a RigidData)> {
+        None
+    }
+    /// The rigid model and data to evaluate in place (a rigid model only).
+    fn rigid_mut<'a>(&'a self, _data: &'a mut Self::Data) -> Option<(&'a RigidModel, &'a mut RigidData)> {
+        None
+    }
+    /// The flexible nodes.
+    fn flexible<'a>(&'a self, _data: &'a Self::Data) -> Option<FlexibleState<'a>> {
+        None
+    }
+}
+
+impl Views for RigidModel {
+    fn rigid<'a>(&'a self, data: &'a RigidData) -> Option<(&'a RigidModel, &'a RigidData)> {
+        Some((self, data))
+    }
+    fn rigid_mut<'a>(&'a self, data: &'a mut RigidData) -> Option<(&'a RigidModel, &'a mut RigidData)> {
+        Some((self, data))
+    }
+}
+
+impl Views for TreeModel {}
+
+/// The flexible nodes of `model` in the state `[e | ė]`.
+fn nodes<'a>(model: &'a FlexModel, state: &'a [f64]) -> FlexibleState<'a> {
+    let (coordinates, rates) = state.split_at((NODE_COORDS * model.node_count()).min(state.len()));
+    FlexibleState {
+        material: model.material(),
+        reference: model.references(),
+        connectivity: model.connectivity(),
+        coordinates,
+        rates,
+    }
+}
+
+impl Views for FlexModel {
+    fn flexible<'a>(&'a self, data: &'a Self::Data) -> Option<FlexibleState<'a>> {
+        Some(nodes(self, data.state()))
+    }
+}
+
+impl Views for CoupledModel {
+    fn rigid<'a>(&'a self, data: &'a Self::Data) -> Option<(&'a RigidModel, &'a RigidData)> {
+        Some((self.rigid(), data.rigid()))
+    }
+    fn flexible<'a>(&'a self, data: &'a Self::Data) -> Option<FlexibleState<'a>> {
+        Some(nodes(self.flex(), data.flex().state()))
+    }
+}
+
+/// A kernel model with its data, integrator and contacts.
+pub struct KernelSystem<M: Dynamics<f64>> {
+    /// The model.
+    pub model: M,
+    /// Its data.
+    pub data: M::Data,
+    /// The integrator (explicit, or BDF / generalized-α).
+    pub method: HostMethod,
+    /// Contacts, evaluated at every integrator stage.
+    pub contact: Option<ContactModel>,
+}
+
+impl<M: Views> KernelSystem<M> {
+    /// `model` at its initial state; the contacts see that state before the first step.
+    pub fn new(model: M, method: HostMethod, contact: Option<ContactModel>) -> Result<Self, KernelError> {
+        let data = model.new_data();
+        Self::with_data(model, data, method, contact)
+    }
+
+    /// `model` at the state of `data`; the contacts see that state before the first step.
+    pub fn with_data(
+        model: M,
+        mut data: M::Data,
+        method: HostMethod,
+        mut contact: Option<ContactModel>,
+    ) -> Result<Self, KernelError> {
+        if let Some(contact) = contact.as_mut() {
+            model.accept(&mut data, contact)?;
+        }
+        Ok(Self {
+            model,
+            data,
+            method,
+            contact,
+        })
+    }
+}
+
+impl<M: Views> System for KernelSystem<M> {
+    fn step(&mut self, dt: f64) -> anyhow::Result<()> {
+        let (model, data, method) = (&self.model, &mut self.data, &mut self.method);
+        match self.contact.as_mut() {
+            Some(contact) => model.step_with(data, method, dt, contact)?,
+            None => model.step(data, method, dt)?,
+        };
+        Ok(())
+    }
+    fn time(&self) -> f64 {
+        self.model.time(&self.data)
+    }
+    fn energy(&self) -> Result<Energy<f64>, KernelError> {
+        self.model.energy(&self.data)
+    }
+    fn state(&self) -> &[f64] {
+        self.model.state(&self.data)
+    }
+    fn set_state(&mut self, state: &[f64]) -> Result<(), KernelError> {
+        self.model.set_state(&mut self.data, state)
+    }
+    fn rigid(&self) -> Option<(&RigidModel, &RigidData)> {
+        self.model.rigid(&self.data)
+    }
+    fn rigid_mut(&mut self) -> Option<(&RigidModel, &mut RigidData)> {
+        self.model.rigid_mut(&mut self.data)
+    }
+    fn flexible(&self) -> Option<FlexibleState<'_>> {
+        self.model.flexible(&self.data)
+    }
+    fn contacts(&self) -> Option<Contacts<'_>> {
+        self.contact.as_ref().map(ContactModel::view)
+    }
+    fn take_over(&mut self, old: &mut dyn System) -> bool {
+        match old.as_any_mut().downcast_mut::<Self>() {
+            Some(old) => {
+                std::mem::swap(&mut self.data, &mut old.data);
+                std::mem::swap(&mut self.contact, &mut old.contact);
+                true
+            }
+            None => false,
+        }
+    }
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+}

@@ -1,0 +1,151 @@
+//! A running simulation of any scene: the model family [`crate::compile`] chose, behind one
+//! [`System`] interface, with the scene's step, time span, output interval and names. [`drive`]
+//! steps it to the end and feeds the recorders ([`crate::record`]); the viewer steps it frame by
+//! frame; `check` evaluates it.
+
+mod drive;
+mod kernel;
+mod system;
+
+pub use drive::{drive, Summary};
+pub use kernel::{KernelSystem, Views};
+pub use system::{ContactModel, Contacts, FlexibleState, System};
+
+use crate::scene::NameMaps;
+use crate::sensor::Sensor;
+use crate::storage::{RigidData, RigidModel};
+use anyhow::Context;
+use ferrodyn_kernel::{Digest, Energy, KernelError};
+use std::ops::Range;
+
+/// The time span, step and outputs of a simulation (from the scene's `[simulation]`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Timing {
+    /// Step (s).
+    pub step: f64,
+    /// End time (s).
+    pub end_time: f64,
+    /// Interval between output samples (s), rounded to whole steps.
+    pub output_interval: f64,
+}
+
+impl Timing {
+    /// Steps from t = 0 to the end time.
+    pub fn steps(&self) -> u64 {
+        (self.end_time / self.step).round().max(0.0) as u64
+    }
+    /// Steps between output samples (at least 1).
+    pub fn output_every(&self) -> u64 {
+        ((self.output_interval / self.step).round() as u64).max(1)
+    }
+}
+
+/// The named parts of a simulation, for outputs and messages.
+#[derive(Clone, Debug, Default)]
+pub struct Labels {
+    /// Rigid bodies, joints and forces by index.
+    pub names: NameMaps,
+    /// Each flexible body's name and node range in the flexible model.
+    pub flexibles: Vec<(String, Range<usize>)>,
+    /// Sensors sampled at output times.
+    pub sensors: Vec<Sensor>,
+    /// What runs, for the header line (e.g. `20 bodies, rk4`).
+    pub description: String,
+    /// Whether nothing does work on the system (no drive, no applied force or load), so its
+    /// energy may not grow.
+    pub conservative: bool,
+}
+
+/// A model of any family at its current state, with its timing and labels.
+pub struct Simulation {
+    system: Box<dyn System>,
+    /// Step, end time and output interval.
+    pub timing: Timing,
+    /// Names of the parts.
+    pub labels: Labels,
+    steps: u64,
+}
+
+impl Simulation {
+    /// A simulation of `system` at its current state.
+    pub fn new(system: Box<dyn System>, timing: Timing, labels: Labels) -> Self {
+        Self {
+            system,
+            timing,
+            labels,
+            steps: 0,
+        }
+    }
+
+    /// Advances by one step; the error names the step and time.
+    pub fn step(&mut self) -> anyhow::Result<()> {
+        let t = self.time();
+        self.system
+            .step(self.timing.step)
+            .with_context(|| format!("step {} at t = {t} s failed", self.steps + 1))?;
+        self.steps += 1;
+        Ok(())
+    }
+
+    /// Advances until the time reaches `t` (within half a step).
+    pub fn advance_to(&mut self, t: f64) -> anyhow::Result<()> {
+        while self.time() + 0.5 * self.timing.step < t {
+            self.step()?;
+        }
+        Ok(())
+    }
+
+    /// Steps taken.
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+    /// Simulation time (s).
+    pub fn time(&self) -> f64 {
+        self.system.time()
+    }
+    /// Mechanical energy (kinetic, potential, strain).
+    pub fn energy(&self) -> Result<Energy<f64>, KernelError> {
+        self.system.energy()
+    }
+    /// The state as one flat slice.
+    pub fn state(&self) -> &[f64] {
+        self.system.state()
+    }
+    /// Overwrites the state; time is kept.
+    pub fn set_state(&mut self, state: &[f64]) -> Result<(), KernelError> {
+        self.system.set_state(state)
+    }
+    /// The digest of the state's bits.
+    pub fn digest(&self) -> Digest {
+        self.system.digest()
+    }
+    /// The rigid bodies, where there are any.
+    pub fn rigid(&self) -> Option<(&RigidModel, &RigidData)> {
+        self.system.rigid()
+    }
+    /// The rigid model and its data to evaluate in place (rigid systems only).
+    pub fn rigid_mut(&mut self) -> Option<(&RigidModel, &mut RigidData)> {
+        self.system.rigid_mut()
+    }
+    /// The flexible nodes, where there are any.
+    pub fn flexible(&self) -> Option<FlexibleState<'_>> {
+        self.system.flexible()
+    }
+    /// The contacts, where there are any.
+    pub fn contacts(&self) -> Option<Contacts<'_>> {
+        self.system.contacts()
+    }
+    /// What an iterative solver did so far.
+    pub fn solver_report(&self) -> Option<String> {
+        self.system.solver_report()
+    }
+    /// Takes over the state, time and contact memory of `old` (compiled from the same scene
+    /// before a change of parameters such as gravity); fails when it is of another kind.
+    pub fn take_over(&mut self, old: &mut Simulation) -> anyhow::Result<()> {
+        if !self.system.take_over(old.system.as_mut()) {
+            anyhow::bail!("the scene changed kind while running");
+        }
+        self.steps = old.steps;
+        Ok(())
+    }
+}

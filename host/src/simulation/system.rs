@@ -1,0 +1,151 @@
+//! What the host needs of a running model of any family, as one object-safe trait: step,
+//! time, energy, the flat state, and views of its rigid bodies, flexible nodes and contacts for
+//! the recorders and the viewer.
+
+use crate::contact::{ContactWorld, FlexContacts};
+use crate::storage::{RigidData, RigidModel};
+use ferrodyn_kernel::ancf::Material;
+use ferrodyn_kernel::math::Vec3;
+use ferrodyn_kernel::{Digest, Energy, ExternalForces, ExternalLoads, KernelError};
+use std::any::Any;
+
+/// A running model: a kernel family with its data and integrator, or the host's implicit
+/// flexible solver.
+pub trait System: Any {
+    /// Advances by `dt`; on error the state is left at the start of the step.
+    fn step(&mut self, dt: f64) -> anyhow::Result<()>;
+    /// Simulation time (s).
+    fn time(&self) -> f64;
+    /// Mechanical energy at the current state.
+    fn energy(&self) -> Result<Energy<f64>, KernelError>;
+    /// The state as one flat slice (the family's layout).
+    fn state(&self) -> &[f64];
+    /// Overwrites the state (same layout and length); time is kept.
+    fn set_state(&mut self, state: &[f64]) -> Result<(), KernelError>;
+    /// The digest of the state's bits.
+    fn digest(&self) -> Digest {
+        Digest::of(self.state())
+    }
+    /// The rigid bodies: the model and its data (rigid and coupled systems).
+    fn rigid(&self) -> Option<(&RigidModel, &RigidData)> {
+        None
+    }
+    /// The rigid model and its data to evaluate in place (reactions, settling): rigid systems
+    /// only (in a coupled system the rigid data is a mirror the flexible loads do not reach).
+    fn rigid_mut(&mut self) -> Option<(&RigidModel, &mut RigidData)> {
+        None
+    }
+    /// The flexible nodes (flexible, coupled and implicit systems).
+    fn flexible(&self) -> Option<FlexibleState<'_>> {
+        None
+    }
+    /// The contacts, when the system has any.
+    fn contacts(&self) -> Option<Contacts<'_>> {
+        None
+    }
+    /// What an iterative solver did so far (Newton iterations, factorizations), for the summary.
+    fn solver_report(&self) -> Option<String> {
+        None
+    }
+    /// Takes over the data (state, time, contact memory) of `old`, a system of the same kind
+    /// compiled from the same scene before a change of its parameters. Returns false (and
+    /// changes nothing) when `old` is of another kind.
+    fn take_over(&mut self, old: &mut dyn System) -> bool;
+    /// For [`System::take_over`]: the concrete system.
+    fn as_any_mut(&mut self) -> &mut dyn Any;
+}
+
+/// The flexible nodes of a system at its current state.
+#[derive(Clone, Copy)]
+pub struct FlexibleState<'a> {
+    /// The material of the flexible bodies.
+    pub material: &'a Material<f64>,
+    /// Reference positions.
+    pub reference: &'a [Vec3<f64>],
+    /// The nodes of each tetrahedron.
+    pub connectivity: &'a [[usize; 4]],
+    /// Coordinates, 12 per node (r, ∂r/∂X, ∂r/∂Y, ∂r/∂Z).
+    pub coordinates: &'a [f64],
+    /// Their rates.
+    pub rates: &'a [f64],
+}
+
+impl FlexibleState<'_> {
+    /// Number of nodes.
+    pub fn node_count(&self) -> usize {
+        self.reference.len()
+    }
+    /// Current position of a node (zero for an unknown node).
+    pub fn position(&self, node: usize) -> Vec3<f64> {
+        self.vector(self.coordinates, node)
+    }
+    /// Current velocity of a node.
+    pub fn velocity(&self, node: usize) -> Vec3<f64> {
+        self.vector(self.rates, node)
+    }
+    /// The 12 coordinates of a node (empty for an unknown node).
+    pub fn node_coordinates(&self, node: usize) -> &[f64] {
+        self.coordinates.get(12 * node..12 * node + 12).unwrap_or(&[])
+    }
+    fn vector(&self, values: &[f64], node: usize) -> Vec3<f64> {
+        match values.get(12 * node..12 * node + 3) {
+            Some(&[x, y, z]) => Vec3::new(x, y, z),
+            _ => Vec3::ZERO,
+        }
+    }
+}
+
+/// The contacts of a system: between rigid shapes, or of flexible bodies.
+pub enum ContactModel {
+    /// Rigid shapes on bodies and the ground.
+    Rigid(ContactWorld),
+    /// Flexible bodies with the ground and each other.
+    Flexible(FlexContacts),
+}
+
+impl ExternalForces<f64> for ContactModel {
+    fn apply(&mut self, t: f64, loads: &mut ExternalLoads<'_, f64>) {
+        match self {
+            Self::Rigid(world) => world.apply(t, loads),
+            Self::Flexible(contacts) => contacts.apply(t, loads),
+        }
+    }
+    fn accept(&mut self, t: f64, state: &ExternalLoads<'_, f64>) {
+        match self {
+            Self::Rigid(world) => world.accept(t, state),
+            Self::Flexible(contacts) => contacts.accept(t, state),
+        }
+    }
+}
+
+impl ContactModel {
+    /// A view of these contacts.
+    pub fn view(&self) -> Contacts<'_> {
+        match self {
+            Self::Rigid(world) => Contacts::Rigid(world),
+            Self::Flexible(c) => Contacts::Flexible(c),
+        }
+    }
+}
+
+/// The contacts of a system at its last accepted state.
+#[derive(Clone, Copy)]
+pub enum Contacts<'a> {
+    /// Between rigid shapes.
+    Rigid(&'a ContactWorld),
+    /// Of flexible bodies.
+    Flexible(&'a FlexContacts),
+}
+
+impl Contacts<'_> {
+    /// Contacts active at the last accepted state.
+    pub fn active_count(&self) -> usize {
+        match self {
+            Self::Rigid(world) => world.active().len(),
+            Self::Flexible(c) => {
+                c.ground.iter().map(|g| g.active().len()).sum::<usize>()
+                    + c.pair.as_ref().map_or(0, |p| p.active().len())
+            }
+        }
+    }
+}

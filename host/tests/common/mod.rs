@@ -1,0 +1,56 @@
+//! Helpers shared by the host's integration tests (each test uses some of them).
+#![allow(dead_code)]
+
+pub mod tet_collision;
+
+use ferrodyn_host::dae::HostMethod;
+use ferrodyn_host::output::OutputDir;
+use ferrodyn_host::record::recorders;
+use ferrodyn_host::scene::{NameMaps, OutputSpec};
+use ferrodyn_host::simulation::{drive, KernelSystem, Labels, Simulation, Summary, Timing};
+use ferrodyn_host::storage::RigidModel;
+use ferrodyn_host::watch::conservative;
+use ferrodyn_kernel::integrators::Method;
+use ferrodyn_kernel::rigid::assemble;
+use ferrodyn_kernel::Dynamics;
+
+/// Runs a rigid `model` built in code from its assembled initial state, as `ferrodyn run`
+/// runs a scene: every output (trajectory, energy, reactions, plots) written into `out`,
+/// bodies named `body0…` and joints `joint0…`, the energy watched when nothing does work on
+/// the model (no driving joint, no applied point force or torque).
+pub fn run_rigid(
+    model: RigidModel,
+    method: Method<f64>,
+    step: f64,
+    end_time: f64,
+    output_interval: f64,
+    out: &OutputDir,
+) -> anyhow::Result<Summary> {
+    let labels = Labels {
+        names: NameMaps {
+            bodies: (0..model.bodies().len()).map(|b| format!("body{b}")).collect(),
+            joints: (0..model.joints().len()).map(|j| format!("joint{j}")).collect(),
+            ..NameMaps::default()
+        },
+        conservative: conservative(model.joints(), model.forces()),
+        description: format!("{} rigid bodies, {}", model.bodies().len(), method.name()),
+        ..Labels::default()
+    };
+    let mut data = model.new_data();
+    assemble(&model, &mut data)?;
+    let system = KernelSystem::with_data(model, data, HostMethod::from(method), None)?;
+    let timing = Timing {
+        step,
+        end_time,
+        output_interval,
+    };
+    let mut sim = Simulation::new(Box::new(system), timing, labels);
+    let everything = OutputSpec {
+        states: true,
+        energy: true,
+        reactions: true,
+        plots: true,
+    };
+    let recorders = recorders(&mut sim, out, &everything, "flexible")?;
+    drive(&mut sim, recorders, false)
+}

@@ -1,0 +1,311 @@
+//! Constraint equations of the joints: Φ, the Jacobian Φ_q, Φ_t and the acceleration
+//! right-hand side γ, in closed form.
+//!
+//! Every joint is built from three primitives on global vectors attached to the bodies
+//! (Haug, *Computer-Aided Kinematics and Dynamics of Mechanical Systems*, 1989, ch. 2 & 9):
+//! `dot` (Φ = a·b, two axes kept perpendicular), `offset` (Φ = d·b, the vector d between the
+//! frame origins kept perpendicular to an axis) and the distance |d| − L. For each we carry
+//! value, velocity and the velocity-dependent part of the acceleration, so that
+//! Φ̈ = Φ_q a − γ with γ exact (no finite differences).
+//!
+//! Velocities per body are (origin velocity in global axes, angular velocity in body axes);
+//! the Jacobian row of a joint has one 6-block per side.
+
+use super::joint::{DrivenCoordinate, Joint, JointKind};
+use crate::math::{Mat3, Vec3};
+use crate::Real;
+
+/// Global pose and velocity of one side of a joint (ground: identity and zero).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SideState<R> {
+    /// Origin position (global).
+    pub x: Vec3<R>,
+    /// Rotation body → global.
+    pub rot: Mat3<R>,
+    /// Origin velocity (global).
+    pub v: Vec3<R>,
+    /// Angular velocity (global axes).
+    pub w: Vec3<R>,
+}
+
+impl<R: Real> SideState<R> {
+    /// The ground.
+    pub const GROUND: Self = Self {
+        x: Vec3::ZERO,
+        rot: Mat3::IDENTITY,
+        v: Vec3::ZERO,
+        w: Vec3::ZERO,
+    };
+}
+
+/// One scalar constraint equation evaluated at (q, v, t).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ConstraintRow<R> {
+    /// Φ.
+    pub phi: R,
+    /// ∂Φ/∂q mapped to velocities: one 6-block per side (i, j).
+    pub jac: [[R; 6]; 2],
+    /// ∂Φ/∂t (driving constraints).
+    pub phi_t: R,
+    /// γ such that Φ̈ = 0 ⟺ Φ_q a = γ.
+    pub gamma: R,
+}
+
+/// A global vector with its velocity and the velocity-dependent part of its acceleration.
+#[derive(Clone, Copy, Debug)]
+struct Moving<R> {
+    val: Vec3<R>,
+    vel: Vec3<R>,
+    acc: Vec3<R>,
+}
+
+impl<R: Real> Moving<R> {
+    /// A body-fixed direction `a` (body coordinates) of side `s`.
+    fn axis(s: &SideState<R>, a: Vec3<R>) -> Self {
+        let val = s.rot.mul_vec(a);
+        let vel = s.w.cross(val);
+        Self {
+            val,
+            vel,
+            acc: s.w.cross(vel),
+        }
+    }
+    /// The difference of two moving vectors.
+    fn minus(&self, o: &Self) -> Self {
+        Self {
+            val: self.val - o.val,
+            vel: self.vel - o.vel,
+            acc: self.acc - o.acc,
+        }
+    }
+}
+
+/// A body-fixed point: its global lever arm from the body origin and its motion.
+#[derive(Clone, Copy, Debug)]
+struct Point<R> {
+    lever: Vec3<R>,
+    motion: Moving<R>,
+}
+
+impl<R: Real> Point<R> {
+    fn of(s: &SideState<R>, local: Vec3<R>) -> Self {
+        let lever = s.rot.mul_vec(local);
+        let wr = s.w.cross(lever);
+        Self {
+            lever,
+            motion: Moving {
+                val: s.x + lever,
+                vel: s.v + wr,
+                acc: s.w.cross(wr),
+            },
+        }
+    }
+}
+
+/// Global frame axes and origin of one side.
+struct FrameKin<R> {
+    axes: [Moving<R>; 3],
+    origin: Point<R>,
+}
+
+impl<R: Real> FrameKin<R> {
+    fn of(s: &SideState<R>, frame: &super::joint::Frame<R>) -> Self {
+        let a = &frame.axes;
+        Self {
+            axes: [
+                Moving::axis(s, a.column(0)),
+                Moving::axis(s, a.column(1)),
+                Moving::axis(s, a.column(2)),
+            ],
+            origin: Point::of(s, frame.origin),
+        }
+    }
+}
+
+/// Accumulates Jacobian contributions of the two sides.
+struct RowBuilder<'a, R> {
+    sides: [&'a SideState<R>; 2],
+    row: ConstraintRow<R>,
+}
+
+impl<'a, R: Real> RowBuilder<'a, R> {
+    fn new(sides: [&'a SideState<R>; 2], phi: R, gamma: R) -> Self {
+        Self {
+            sides,
+            row: ConstraintRow {
+                phi,
+                gamma,
+                ..Default::default()
+            },
+        }
+    }
+    /// A rotating axis `a` of side `k` in the term a·u: ȧ·u = (ω×a)·u = ω·(a×u).
+    fn axis(&mut self, k: usize, a: Vec3<R>, u: Vec3<R>) {
+        let c = self.sides[k].rot.tr_mul_vec(a.cross(u));
+        let j = &mut self.row.jac[k];
+        j[3] += c.x;
+        j[4] += c.y;
+        j[5] += c.z;
+    }
+    /// A point of side `k` (lever r) in the term sign·p·u: ṗ·u = v·u + ω·(r×u).
+    fn point(&mut self, k: usize, lever: Vec3<R>, u: Vec3<R>, sign: R) {
+        let c = self.sides[k].rot.tr_mul_vec(lever.cross(u)) * sign;
+        let u = u * sign;
+        let j = &mut self.row.jac[k];
+        j[0] += u.x;
+        j[1] += u.y;
+        j[2] += u.z;
+        j[3] += c.x;
+        j[4] += c.y;
+        j[5] += c.z;
+    }
+}
+
+/// Fills `out[..kind.rows()]` with the rows of `joint` between sides `si` and `sj` at time `t`.
+/// `out` must hold at least `joint.kind.rows()` rows (guaranteed by the model layout).
+pub(crate) fn evaluate_joint<R: Real>(
+    joint: &Joint<R>,
+    si: &SideState<R>,
+    sj: &SideState<R>,
+    t: R,
+    out: &mut [ConstraintRow<R>],
+) {
+    let sides = [si, sj];
+    let fi = FrameKin::of(si, &joint.frame_i);
+    let fj = FrameKin::of(sj, &joint.frame_j);
+    let [xi, yi, zi] = fi.axes;
+    let [xj, yj, _] = fj.axes;
+    let d = fj.origin.motion.minus(&fi.origin.motion);
+    let ground = Moving {
+        val: Vec3::ZERO,
+        vel: Vec3::ZERO,
+        acc: Vec3::ZERO,
+    };
+    let global = |e: Vec3<R>| Moving { val: e, ..ground };
+
+    // Φ = a·b with a on side ka, b on side kb.
+    let dot = |a: &Moving<R>, ka: usize, b: &Moving<R>, kb: usize| {
+        let gamma = -(a.acc.dot(b.val) + R::TWO * a.vel.dot(b.vel) + a.val.dot(b.acc));
+        let mut rb = RowBuilder::new(sides, a.val.dot(b.val), gamma);
+        rb.axis(ka, a.val, b.val);
+        rb.axis(kb, b.val, a.val);
+        rb.row
+    };
+    // Φ = d·b, d = origin_j − origin_i, b on side kb (None: a fixed global direction).
+    let offset = |b: &Moving<R>, kb: Option<usize>| {
+        let gamma = -(d.acc.dot(b.val) + R::TWO * d.vel.dot(b.vel) + d.val.dot(b.acc));
+        let mut rb = RowBuilder::new(sides, d.val.dot(b.val), gamma);
+        rb.point(1, fj.origin.lever, b.val, R::ONE);
+        rb.point(0, fi.origin.lever, b.val, -R::ONE);
+        if let Some(k) = kb {
+            rb.axis(k, b.val, d.val);
+        }
+        rb.row
+    };
+    // Only the primitives a joint needs are evaluated.
+    let coincide = || {
+        [
+            offset(&global(Vec3::X), None),
+            offset(&global(Vec3::Y), None),
+            offset(&global(Vec3::Z), None),
+        ]
+    };
+    let align = || [dot(&xi, 0, &fj.axes[2], 1), dot(&yi, 0, &fj.axes[2], 1)];
+    let no_twist = || dot(&xi, 0, &yj, 1);
+    let slide = || [offset(&xi, Some(0)), offset(&yi, Some(0))];
+
+    let mut write = |rows: &[ConstraintRow<R>]| {
+        for (o, r) in out.iter_mut().zip(rows) {
+            *o = *r;
+        }
+    };
+    match joint.kind {
+        JointKind::Spherical => write(&coincide()),
+        JointKind::Revolute => {
+            let ([c0, c1, c2], [a0, a1]) = (coincide(), align());
+            write(&[c0, c1, c2, a0, a1])
+        }
+        JointKind::Prismatic => {
+            let ([a0, a1], [s0, s1]) = (align(), slide());
+            write(&[a0, a1, no_twist(), s0, s1])
+        }
+        JointKind::Cylindrical => {
+            let ([a0, a1], [s0, s1]) = (align(), slide());
+            write(&[a0, a1, s0, s1])
+        }
+        JointKind::Universal => {
+            let [c0, c1, c2] = coincide();
+            write(&[c0, c1, c2, no_twist()])
+        }
+        JointKind::Fixed => {
+            let ([c0, c1, c2], [a0, a1]) = (coincide(), align());
+            write(&[c0, c1, c2, a0, a1, no_twist()])
+        }
+        JointKind::Distance { length } => write(&[distance_row(sides, &fi.origin, &fj.origin, &d, length)]),
+        JointKind::Driving { coordinate, function } => {
+            let f = function.eval(t);
+            let row = match coordinate {
+                DrivenCoordinate::Translation => {
+                    // Φ = d·z_i − f(t): Φ_t = −ḟ, and −f̈ moves into γ.
+                    let mut r = offset(&zi, Some(0));
+                    r.phi -= f.value;
+                    r.phi_t = -f.rate;
+                    r.gamma += f.accel;
+                    r
+                }
+                DrivenCoordinate::Rotation => rotation_drive_row(sides, &xi, &yi, &xj, f),
+            };
+            write(&[row]);
+        }
+    }
+}
+
+/// Φ = |d| − L, d between the frame origins.
+fn distance_row<R: Real>(
+    sides: [&SideState<R>; 2],
+    pi: &Point<R>,
+    pj: &Point<R>,
+    d: &Moving<R>,
+    length: R,
+) -> ConstraintRow<R> {
+    let len = d.val.norm();
+    // A collapsed distance has no direction: leave a zero Jacobian row so the solver reports
+    // the row as singular instead of producing NaN.
+    let n = if len > R::ZERO {
+        d.val * (R::ONE / len)
+    } else {
+        Vec3::ZERO
+    };
+    let inv = if len > R::ZERO { R::ONE / len } else { R::ZERO };
+    let nd = n.dot(d.vel);
+    // Φ̈ = n·d̈ + (|ḋ|² − (n·ḋ)²)/|d|.
+    let gamma = -(n.dot(d.acc) + (d.vel.norm_squared() - nd * nd) * inv);
+    let mut rb = RowBuilder::new(sides, len - length, gamma);
+    rb.point(1, pj.lever, n, R::ONE);
+    rb.point(0, pi.lever, n, -R::ONE);
+    rb.row
+}
+
+/// Φ = sin(θ − f(t)) = u·x_j with u = cos f · y_i − sin f · x_i, θ the angle from x_i to x_j
+/// about z_i. Smooth through every angle (no atan2 wrap) and linear in θ − f near zero.
+fn rotation_drive_row<R: Real>(
+    sides: [&SideState<R>; 2],
+    xi: &Moving<R>,
+    yi: &Moving<R>,
+    xj: &Moving<R>,
+    f: crate::time_function::TimeValue<R>,
+) -> ConstraintRow<R> {
+    let (s, c) = (f.value.sin(), f.value.cos());
+    let wi = sides[0].w;
+    let u = yi.val * c - xi.val * s;
+    let w = xi.val * c + yi.val * s;
+    // u̇ = ω_i×u − ḟ w;  ü (velocity part) = ω_i×(ω_i×u) − 2ḟ ω_i×w − f̈ w − ḟ² u.
+    let u_vel = wi.cross(u) - w * f.rate;
+    let u_acc = wi.cross(wi.cross(u)) - wi.cross(w) * (R::TWO * f.rate) - w * f.accel - u * (f.rate * f.rate);
+    let gamma = -(u_acc.dot(xj.val) + R::TWO * u_vel.dot(xj.vel) + u.dot(xj.acc));
+    let mut rb = RowBuilder::new(sides, u.dot(xj.val), gamma);
+    rb.axis(0, u, xj.val);
+    rb.axis(1, xj.val, u);
+    rb.row.phi_t = -(f.rate * w.dot(xj.val));
+    rb.row
+}

@@ -1,0 +1,223 @@
+//! Mutable simulation state and workspace (MuJoCo's mjData, Pinocchio's Data).
+
+use super::body::BodyRef;
+use super::constraint::{ConstraintRow, SideState};
+use super::force::Wrench;
+use super::model::Model;
+use crate::math::{Quat, Vec3};
+use crate::storage::{sized, Storage};
+use crate::{Real, StepStats, STAGE_BUFFERS};
+
+/// Reals per body in the state vector: 7 position coordinates + 6 velocities.
+pub const BODY_STATE: usize = 13;
+
+/// Workspace of the dynamics: everything computed from (q, v, t) in one evaluation.
+pub(crate) struct Work<R: Real, St: Storage> {
+    pub sides: St::Bodies<SideState<R>>,
+    pub wrench: St::Bodies<Wrench<R>>,
+    pub accel: St::Bodies<[R; 6]>,
+    pub rows: St::Rows<ConstraintRow<R>>,
+    pub minv_jt: St::Rows<[[R; 6]; 2]>,
+    pub matrix: St::Skyline<R>,
+    pub lambda: St::Rows<R>,
+}
+
+/// Mutable borrows of the workspace, without capacities.
+pub(crate) struct WorkView<'a, R> {
+    pub sides: &'a mut [SideState<R>],
+    pub wrench: &'a mut [Wrench<R>],
+    pub accel: &'a mut [[R; 6]],
+    pub rows: &'a mut [ConstraintRow<R>],
+    pub minv_jt: &'a mut [[[R; 6]; 2]],
+    pub matrix: &'a mut [R],
+    pub lambda: &'a mut [R],
+}
+
+impl<R: Real, St: Storage> Work<R, St> {
+    pub fn view(&mut self) -> WorkView<'_, R> {
+        WorkView {
+            sides: &mut self.sides,
+            wrench: &mut self.wrench,
+            accel: &mut self.accel,
+            rows: &mut self.rows,
+            minv_jt: &mut self.minv_jt,
+            matrix: &mut self.matrix,
+            lambda: &mut self.lambda,
+        }
+    }
+}
+
+/// All mutable state of a rigid simulation: time, state vector, integrator stages, workspace and
+/// counters, kept in the storage `St` of its model.
+pub struct Data<R: Real, St: Storage> {
+    pub(crate) clock: crate::Clock<R>,
+    pub(crate) body_count: usize,
+    pub(crate) row_count: usize,
+    /// Flat state `[q of all bodies (7 each) | v of all bodies (6 each)]`.
+    pub(crate) state: St::Bodies<[R; BODY_STATE]>,
+    pub(crate) stages: [St::Bodies<[R; BODY_STATE]>; STAGE_BUFFERS],
+    pub(crate) work: Work<R, St>,
+}
+
+impl<R: Real, St: Storage> Clone for Data<R, St> {
+    fn clone(&self) -> Self {
+        Self {
+            clock: self.clock,
+            body_count: self.body_count,
+            row_count: self.row_count,
+            state: self.state.clone(),
+            stages: self.stages.clone(),
+            work: Work {
+                sides: self.work.sides.clone(),
+                wrench: self.work.wrench.clone(),
+                accel: self.work.accel.clone(),
+                rows: self.work.rows.clone(),
+                minv_jt: self.work.minv_jt.clone(),
+                matrix: self.work.matrix.clone(),
+                lambda: self.work.lambda.clone(),
+            },
+        }
+    }
+}
+
+impl<R: Real, St: Storage> core::fmt::Debug for Data<R, St> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Data")
+            .field("time", &self.clock.time)
+            .field("steps", &self.clock.steps)
+            .field("state", &self.state())
+            .finish()
+    }
+}
+
+impl<R: Real, St: Storage> Data<R, St> {
+    /// Fresh data for `model`, holding its bodies' initial state at t = 0.
+    pub fn new(model: &Model<R, St>) -> Self {
+        let (bodies, rows) = (model.bodies.len(), model.row_count);
+        // The data lists have the model's capacities, so they hold its sizes.
+        let mut data = Self {
+            clock: crate::Clock::new(),
+            body_count: bodies,
+            row_count: rows,
+            state: sized(bodies, [R::ZERO; BODY_STATE]),
+            stages: core::array::from_fn(|_| sized(bodies, [R::ZERO; BODY_STATE])),
+            work: Work {
+                sides: sized(bodies, SideState::GROUND),
+                wrench: sized(bodies, Wrench::default()),
+                accel: sized(bodies, [R::ZERO; 6]),
+                rows: sized(rows, ConstraintRow::default()),
+                minv_jt: sized(rows, [[R::ZERO; 6]; 2]),
+                matrix: sized(model.skyline_entries, R::ZERO),
+                lambda: sized(rows, R::ZERO),
+            },
+        };
+        for (i, body) in model.bodies.iter().enumerate() {
+            let q = body.orientation.normalized().unwrap_or(Quat::IDENTITY);
+            data.set_pose(i, body.position, q);
+            data.set_velocity(i, body.velocity, body.angular_velocity);
+        }
+        data
+    }
+
+    /// Simulation time.
+    pub fn time(&self) -> R {
+        self.clock.time
+    }
+    /// Number of steps taken.
+    pub fn steps(&self) -> u64 {
+        self.clock.steps
+    }
+    /// Counters of the last step.
+    pub fn last_step(&self) -> StepStats {
+        self.clock.last
+    }
+    /// Counters summed over all steps.
+    pub fn total_stats(&self) -> StepStats {
+        self.clock.total
+    }
+    /// The flat state `[q | v]` (7 + 6 reals a body).
+    pub fn state(&self) -> &[R] {
+        self.state.as_flattened()
+    }
+    /// Lagrange multipliers of the last dynamics evaluation, one per constraint row
+    /// (reaction of row r on the bodies: −Φ_qᵀ λ).
+    pub fn multipliers(&self) -> &[R] {
+        &self.work.lambda
+    }
+    /// Evaluated constraint rows of the last dynamics evaluation or projection.
+    pub fn constraint_rows(&self) -> &[ConstraintRow<R>] {
+        &self.work.rows
+    }
+
+    fn q_index(&self, body: usize) -> usize {
+        7 * body
+    }
+    fn v_index(&self, body: usize) -> usize {
+        7 * self.body_count + 6 * body
+    }
+    fn get(&self, i: usize) -> R {
+        self.state.as_flattened().get(i).copied().unwrap_or(R::ZERO)
+    }
+    fn set(&mut self, i: usize, x: R) {
+        if let Some(slot) = self.state.as_flattened_mut().get_mut(i) {
+            *slot = x;
+        }
+    }
+    fn vec_at(&self, i: usize) -> Vec3<R> {
+        Vec3::new(self.get(i), self.get(i + 1), self.get(i + 2))
+    }
+    fn set_vec_at(&mut self, i: usize, v: Vec3<R>) {
+        self.set(i, v.x);
+        self.set(i + 1, v.y);
+        self.set(i + 2, v.z);
+    }
+
+    /// Position of the body frame origin (global); zero for an unknown body.
+    pub fn position(&self, body: usize) -> Vec3<R> {
+        self.vec_at(self.q_index(body))
+    }
+    /// Orientation (body → global).
+    pub fn orientation(&self, body: usize) -> Quat<R> {
+        let i = self.q_index(body) + 3;
+        Quat::new(self.get(i), self.get(i + 1), self.get(i + 2), self.get(i + 3))
+    }
+    /// Velocity of the body frame origin (global).
+    pub fn velocity(&self, body: usize) -> Vec3<R> {
+        self.vec_at(self.v_index(body))
+    }
+    /// Angular velocity (body axes).
+    pub fn angular_velocity(&self, body: usize) -> Vec3<R> {
+        self.vec_at(self.v_index(body) + 3)
+    }
+    /// Sets a body's pose.
+    pub fn set_pose(&mut self, body: usize, position: Vec3<R>, orientation: Quat<R>) {
+        let i = self.q_index(body);
+        self.set_vec_at(i, position);
+        for (k, c) in orientation.to_array().into_iter().enumerate() {
+            self.set(i + 3 + k, c);
+        }
+    }
+    /// Sets a body's velocities (origin velocity global, angular velocity in body axes).
+    pub fn set_velocity(&mut self, body: usize, velocity: Vec3<R>, angular_velocity: Vec3<R>) {
+        let i = self.v_index(body);
+        self.set_vec_at(i, velocity);
+        self.set_vec_at(i + 3, angular_velocity);
+    }
+    /// Global velocity of a body-fixed point (body coordinates); zero for a ground point.
+    pub fn point_velocity(&self, body: BodyRef, local: Vec3<R>) -> Vec3<R> {
+        match body {
+            BodyRef::Ground => Vec3::ZERO,
+            BodyRef::Body(b) => {
+                let q = self.orientation(b);
+                self.velocity(b) + q.rotate(self.angular_velocity(b).cross(local))
+            }
+        }
+    }
+    /// Global position of a body-fixed point (body coordinates), or of a ground point.
+    pub fn point_position(&self, body: BodyRef, local: Vec3<R>) -> Vec3<R> {
+        match body {
+            BodyRef::Ground => local,
+            BodyRef::Body(b) => self.position(b) + self.orientation(b).rotate(local),
+        }
+    }
+}

@@ -1,0 +1,349 @@
+//! The immutable rigid model and its builder.
+//!
+//! A [`Model`] keeps its items in a [`Storage`]: on a microcontroller [`Fixed`](crate::Fixed)
+//! capacities (`BODIES`, `JOINTS`, `FORCES`, `ROWS` scalar constraint equations and `SKYLINE`
+//! stored entries of the constraint-matrix profile, see [`skyline_entries`]); exceeding any is a
+//! [`BuildError::CapacityExceeded`]. A host supplies growable storage instead.
+
+use super::body::{Body, MassProperties};
+use super::force::Force;
+use super::joint::Joint;
+use super::BodyRef;
+use crate::math::skyline::SkylineLayout;
+use crate::math::Vec3;
+use crate::storage::{List, Storage};
+use crate::{BuildError, Capacity, Item, Real};
+
+/// How constraint drift is controlled.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Stabilization<R> {
+    /// Baumgarte velocity gain α (1/s): γ ← γ − 2α Φ̇. Zero disables.
+    pub baumgarte_alpha: R,
+    /// Baumgarte position gain β (1/s): γ ← γ − β² Φ. Zero disables.
+    pub baumgarte_beta: R,
+    /// Project positions (Newton–Raphson on Φ = 0) and velocities (Φ̇ = 0) after every step.
+    pub project: bool,
+    /// Largest |Φ| accepted by the position projection.
+    pub projection_tolerance: R,
+    /// Newton iterations allowed per projection.
+    pub max_projection_iterations: u32,
+}
+
+impl<R: Real> Default for Stabilization<R> {
+    fn default() -> Self {
+        Self {
+            baumgarte_alpha: R::ZERO,
+            baumgarte_beta: R::ZERO,
+            project: true,
+            // 1e-12 in f64; in f32 the floor is set by rounding of coordinates near 1.
+            projection_tolerance: R::from_f64(1e-12).max(R::EPSILON * R::from_f64(100.0)),
+            max_projection_iterations: 10,
+        }
+    }
+}
+
+/// Number of stored entries of the skyline profile of Φ_q M⁻¹ Φ_qᵀ for these joints (in the
+/// given order): the `SKYLINE` capacity a model needs. Joints declared along a chain keep it
+/// small (about rows × 2·rows-per-joint).
+pub fn skyline_entries<R: Real>(joints: &[Joint<R>]) -> usize {
+    let mut entries = 0;
+    let mut start = 0;
+    for (a, ja) in joints.iter().enumerate() {
+        let first = first_coupled(joints, a).map_or(start, |(_, row)| row);
+        let n = ja.kind.rows();
+        // Rows start..start+n of joint a each store columns first..=row.
+        for r in start..start + n {
+            entries += r - first + 1;
+        }
+        start += n;
+    }
+    entries
+}
+
+/// Index and first constraint row of the earliest joint (≤ a) sharing a body with joint `a`.
+fn first_coupled<R: Real>(joints: &[Joint<R>], a: usize) -> Option<(usize, usize)> {
+    let ja = joints.get(a)?;
+    let touches = |j: &Joint<R>| {
+        [j.body_i, j.body_j]
+            .iter()
+            .any(|b| matches!(b, BodyRef::Body(_)) && (*b == ja.body_i || *b == ja.body_j))
+    };
+    let mut start = 0;
+    for (index, j) in joints.iter().enumerate().take(a + 1) {
+        if touches(j) {
+            return Some((index, start));
+        }
+        start += j.kind.rows();
+    }
+    None
+}
+
+/// The immutable description of a rigid multibody system, its items kept in `St`.
+pub struct Model<R: Real, St: Storage> {
+    pub(crate) gravity: Vec3<R>,
+    pub(crate) bodies: St::Bodies<Body<R>>,
+    pub(crate) mass: St::Bodies<MassProperties<R>>,
+    pub(crate) joints: St::Joints<Joint<R>>,
+    pub(crate) joint_start: St::Joints<usize>,
+    /// Earliest joint coupled to each joint through a shared body (bounds its profile).
+    pub(crate) joint_first: St::Joints<usize>,
+    pub(crate) forces: St::Forces<Force<R>>,
+    pub(crate) row_count: usize,
+    /// Skyline profile: first stored column and diagonal position of each row (see `skyline`).
+    pub(crate) first: St::Rows<usize>,
+    pub(crate) diag: St::Rows<usize>,
+    pub(crate) row_joint: St::Rows<usize>,
+    pub(crate) skyline_entries: usize,
+    pub(crate) stabilization: Stabilization<R>,
+}
+
+impl<R: Real, St: Storage> Clone for Model<R, St> {
+    fn clone(&self) -> Self {
+        Self {
+            gravity: self.gravity,
+            bodies: self.bodies.clone(),
+            mass: self.mass.clone(),
+            joints: self.joints.clone(),
+            joint_start: self.joint_start.clone(),
+            joint_first: self.joint_first.clone(),
+            forces: self.forces.clone(),
+            row_count: self.row_count,
+            first: self.first.clone(),
+            diag: self.diag.clone(),
+            row_joint: self.row_joint.clone(),
+            skyline_entries: self.skyline_entries,
+            stabilization: self.stabilization,
+        }
+    }
+}
+
+impl<R: Real, St: Storage> core::fmt::Debug for Model<R, St> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Model")
+            .field("gravity", &self.gravity)
+            .field("bodies", &&*self.bodies)
+            .field("joints", &&*self.joints)
+            .field("forces", &&*self.forces)
+            .field("constraint_rows", &self.row_count)
+            .field("stabilization", &self.stabilization)
+            .finish()
+    }
+}
+
+/// A borrowed, capacity-free view of a model: the algorithms work on slices, so their code is
+/// not duplicated for every model shape.
+#[derive(Clone, Copy)]
+pub(crate) struct ModelView<'a, R> {
+    pub gravity: Vec3<R>,
+    pub bodies: &'a [Body<R>],
+    pub mass: &'a [MassProperties<R>],
+    pub joints: &'a [Joint<R>],
+    pub joint_start: &'a [usize],
+    pub joint_first: &'a [usize],
+    pub forces: &'a [Force<R>],
+    pub layout: SkylineLayout<'a>,
+    pub row_joint: &'a [usize],
+    pub stabilization: &'a Stabilization<R>,
+}
+
+impl<'a, R: Real> ModelView<'a, R> {
+    /// Every joint with its index, its two sides and its range of constraint rows.
+    pub fn joint_rows(&self) -> impl Iterator<Item = (usize, [BodyRef; 2], core::ops::Range<usize>)> + 'a {
+        self.joints
+            .iter()
+            .zip(self.joint_start)
+            .enumerate()
+            .map(|(a, (j, &start))| (a, [j.body_i, j.body_j], start..start + j.kind.rows()))
+    }
+}
+
+impl<R: Real, St: Storage> Model<R, St> {
+    /// Starts a builder with gravity `g` (global, m/s²).
+    pub fn builder(gravity: Vec3<R>) -> Builder<R, St> {
+        Builder {
+            model: Model {
+                gravity,
+                bodies: List::empty(),
+                mass: List::empty(),
+                joints: List::empty(),
+                joint_start: List::empty(),
+                joint_first: List::empty(),
+                forces: List::empty(),
+                row_count: 0,
+                first: List::empty(),
+                diag: List::empty(),
+                row_joint: List::empty(),
+                skyline_entries: 0,
+                stabilization: Stabilization::default(),
+            },
+        }
+    }
+    /// Gravity (global).
+    pub fn gravity(&self) -> Vec3<R> {
+        self.gravity
+    }
+    /// The bodies, in the order added.
+    pub fn bodies(&self) -> &[Body<R>] {
+        &self.bodies
+    }
+    /// The joints, in the order added.
+    pub fn joints(&self) -> &[Joint<R>] {
+        &self.joints
+    }
+    /// The force elements, in the order added.
+    pub fn forces(&self) -> &[Force<R>] {
+        &self.forces
+    }
+    /// Replaces force element `index` with `force` between steps: the run-time input of a
+    /// hardware-in-the-loop rig (e.g. the actuator torque read each period). The new element is
+    /// checked as [`Builder::add_force`] checks it; an unknown index or an invalid element
+    /// is an error and leaves the model unchanged. Never allocates.
+    pub fn set_force(&mut self, index: usize, force: Force<R>) -> Result<(), BuildError> {
+        force.validate(index, &self.joints, self.bodies.len())?;
+        let slot = self.forces.get_mut(index).ok_or(BuildError::InvalidParameter {
+            item: Item::Force(index),
+            reason: "no force element with this index",
+        })?;
+        *slot = force;
+        Ok(())
+    }
+    /// Number of scalar constraint equations.
+    pub fn constraint_rows(&self) -> usize {
+        self.row_count
+    }
+    /// First constraint row of joint `j`.
+    pub fn joint_first_row(&self, j: usize) -> Option<usize> {
+        self.joint_start.get(j).copied()
+    }
+    /// Stabilization settings.
+    pub fn stabilization(&self) -> &Stabilization<R> {
+        &self.stabilization
+    }
+    /// Stored entries of the constraint-matrix profile (the `SKYLINE` capacity this model needs).
+    pub fn skyline_entries(&self) -> usize {
+        self.skyline_entries
+    }
+    /// Degrees of freedom by the Grübler count 6·bodies − rows (redundant rows not detected).
+    pub fn gruebler_dof(&self) -> isize {
+        6 * self.bodies.len() as isize - self.row_count as isize
+    }
+    pub(crate) fn view(&self) -> ModelView<'_, R> {
+        let n = self.row_count;
+        ModelView {
+            gravity: self.gravity,
+            bodies: &self.bodies,
+            mass: &self.mass,
+            joints: &self.joints,
+            joint_start: &self.joint_start,
+            joint_first: &self.joint_first,
+            forces: &self.forces,
+            layout: SkylineLayout {
+                first: &self.first[..n],
+                diag: &self.diag[..n],
+            },
+            row_joint: &self.row_joint[..n],
+            stabilization: &self.stabilization,
+        }
+    }
+}
+
+/// Builds a [`Model`], checking every item as it is added.
+pub struct Builder<R: Real, St: Storage> {
+    model: Model<R, St>,
+}
+
+/// The error for a full list of capacity `L::capacity()` that needed `needed` entries.
+fn full<T, L: List<T>>(capacity: Capacity, needed: usize) -> BuildError {
+    BuildError::CapacityExceeded {
+        capacity,
+        needed,
+        available: L::capacity(),
+    }
+}
+
+impl<R: Real, St: Storage> Builder<R, St> {
+    /// Adds a body; returns its reference.
+    pub fn add_body(&mut self, body: Body<R>) -> Result<BodyRef, BuildError> {
+        let m = &mut self.model;
+        let index = m.bodies.len();
+        body.validate(index)?;
+        let mass = MassProperties::of(&body).ok_or(BuildError::InertiaNotPositiveDefinite { body: index })?;
+        let full = full::<_, St::Bodies<Body<R>>>(Capacity::Bodies, index + 1);
+        m.bodies.try_push(body).map_err(|_| full)?;
+        m.mass.try_push(mass).map_err(|_| full)?;
+        Ok(BodyRef::Body(index))
+    }
+
+    /// Adds a joint; returns its index.
+    pub fn add_joint(&mut self, joint: Joint<R>) -> Result<usize, BuildError> {
+        let m = &mut self.model;
+        let index = m.joints.len();
+        joint.validate(index, m.bodies.len())?;
+        let rows = m.row_count + joint.kind.rows();
+        if rows > St::Rows::<usize>::capacity() {
+            return Err(full::<_, St::Rows<usize>>(Capacity::ConstraintRows, rows));
+        }
+        let full = full::<_, St::Joints<usize>>(Capacity::Joints, index + 1);
+        m.joints.try_push(joint).map_err(|_| full)?;
+        m.joint_start.try_push(m.row_count).map_err(|_| full)?;
+        m.row_count = rows;
+        Ok(index)
+    }
+
+    /// Adds a force element; returns its index.
+    pub fn add_force(&mut self, force: Force<R>) -> Result<usize, BuildError> {
+        let m = &mut self.model;
+        let index = m.forces.len();
+        force.validate(index, &m.joints, m.bodies.len())?;
+        m.forces
+            .try_push(force)
+            .map_err(|_| full::<_, St::Forces<Force<R>>>(Capacity::Forces, index + 1))?;
+        Ok(index)
+    }
+
+    /// Sets the stabilization settings.
+    pub fn stabilization(&mut self, s: Stabilization<R>) -> Result<(), BuildError> {
+        let ok = s.baumgarte_alpha.is_finite()
+            && s.baumgarte_alpha >= R::ZERO
+            && s.baumgarte_beta.is_finite()
+            && s.baumgarte_beta >= R::ZERO
+            && s.projection_tolerance > R::ZERO
+            && s.max_projection_iterations > 0;
+        if !ok {
+            return Err(BuildError::InvalidParameter {
+                item: Item::Ground,
+                reason: "stabilization gains must be ≥ 0, tolerance > 0, iterations > 0",
+            });
+        }
+        self.model.stabilization = s;
+        Ok(())
+    }
+
+    /// Lays out the constraint matrix profile and returns the finished model.
+    pub fn build(mut self) -> Result<Model<R, St>, BuildError> {
+        let m = &mut self.model;
+        if !m.gravity.is_finite() {
+            return Err(BuildError::NonFinite { item: Item::Ground });
+        }
+        let needed = skyline_entries(&m.joints);
+        if needed > St::Skyline::<R>::capacity() {
+            return Err(full::<_, St::Skyline<R>>(Capacity::SkylineEntries, needed));
+        }
+        m.skyline_entries = needed;
+        let mut next = 0;
+        for (a, (joint, &start)) in m.joints.iter().zip(m.joint_start.iter()).enumerate() {
+            let (first_joint, first) = first_coupled(&m.joints, a).unwrap_or((a, start));
+            // Cannot fail: these lists have the capacities of joints and rows checked above.
+            let _ = m.joint_first.try_push(first_joint);
+            for _ in start..start + joint.kind.rows() {
+                let r = m.first.len();
+                let _ = m.first.try_push(first);
+                let _ = m.row_joint.try_push(a);
+                next += r - first;
+                let _ = m.diag.try_push(next);
+                next += 1;
+            }
+        }
+        Ok(self.model)
+    }
+}

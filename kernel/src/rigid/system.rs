@@ -1,0 +1,460 @@
+//! Forward dynamics of the constrained system and projection onto the constraint manifold.
+//!
+//! Index-3 DAE  M a + Φ_qᵀ λ = Q,  Φ(q, t) = 0, solved at acceleration level:
+//!   (Φ_q M⁻¹ Φ_qᵀ) λ = Φ_q M⁻¹ Q − γ,   a = M⁻¹ (Q − Φ_qᵀ λ),
+//! with M block diagonal (solved body by body, see `MassProperties::solve`) and the Schur
+//! complement in skyline storage (see `skyline`). Drift is removed after every accepted step
+//! by a mass-weighted Newton–Raphson projection of q onto Φ = 0 and of v onto Φ̇ = 0
+//! (coordinate projection; Hairer & Wanner, *Solving ODEs II*, VII.2), optionally helped by
+//! Baumgarte terms in γ.
+
+use super::body::BodyRef;
+use super::constraint::{evaluate_joint, SideState};
+use super::data::WorkView;
+use super::force::{side, Wrench};
+use super::model::ModelView;
+use crate::loads::{ExternalForces, ExternalLoads};
+use crate::math::{Quat, Vec3};
+use crate::{math::skyline, Item, KernelError, OdeSystem, Real};
+
+/// Packed LDLᵀ factor of a body's 6×6 mass block when it is not the plain rigid-body block
+/// (a body carrying attached flexible coordinates, see `coupled`): 21 entries, dense profile.
+pub(crate) type MassOverride<R> = Option<[R; 21]>;
+
+/// Skyline layout of a dense 6×6 symmetric matrix (row r stores columns 0..=r).
+pub(crate) const DENSE6_FIRST: [usize; 6] = [0; 6];
+/// Diagonal positions of the dense 6×6 layout.
+pub(crate) const DENSE6_DIAG: [usize; 6] = [0, 2, 5, 9, 14, 20];
+
+/// The rigid multibody model as an ODE for the integrators.
+pub(crate) struct RigidSystem<'a, R> {
+    pub model: ModelView<'a, R>,
+    pub work: WorkView<'a, R>,
+    /// Index in the state of the first body velocity (7·bodies when the state is rigid only).
+    pub v_base: usize,
+    /// Per-body mass blocks replacing the rigid-body block (empty: none).
+    pub mass_override: &'a mut [MassOverride<R>],
+    /// Caller-supplied forces added at every evaluation (None: none).
+    pub external: Option<&'a mut dyn ExternalForces<R>>,
+}
+
+fn vec_at<R: Real>(y: &[R], i: usize) -> Option<Vec3<R>> {
+    Some(Vec3::new(*y.get(i)?, *y.get(i + 1)?, *y.get(i + 2)?))
+}
+
+fn add_at<R: Real>(y: &mut [R], i: usize, d: Vec3<R>) {
+    if let Some(s) = y.get_mut(i..i + 3) {
+        s[0] += d.x;
+        s[1] += d.y;
+        s[2] += d.z;
+    }
+}
+
+fn dot6<R: Real>(a: &[R; 6], b: &[R; 6]) -> R {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5]
+}
+
+impl<'a, R: Real> RigidSystem<'a, R> {
+    /// A system whose state is `[q | v]` of the rigid bodies only.
+    pub fn new(model: ModelView<'a, R>, work: WorkView<'a, R>) -> Self {
+        let v_base = 7 * model.bodies.len();
+        Self {
+            model,
+            work,
+            v_base,
+            mass_override: &mut [],
+            external: None,
+        }
+    }
+
+    fn body_count(&self) -> usize {
+        self.model.bodies.len()
+    }
+
+    /// Offsets of body `i`'s position and velocity in the state.
+    #[inline]
+    pub fn offsets(&self, i: usize) -> (usize, usize) {
+        (7 * i, self.v_base + 6 * i)
+    }
+
+    /// Solves body `b`'s mass block for a wrench (force global, torque body axes).
+    fn solve_body(&self, b: usize, force: Vec3<R>, torque: Vec3<R>) -> (Vec3<R>, Vec3<R>) {
+        if let Some(Some(factor)) = self.mass_override.get(b) {
+            let layout = skyline::SkylineLayout {
+                first: &DENSE6_FIRST,
+                diag: &DENSE6_DIAG,
+            };
+            let mut x = [force.x, force.y, force.z, torque.x, torque.y, torque.z];
+            skyline::solve(&layout, factor, &mut x);
+            return (Vec3::new(x[0], x[1], x[2]), Vec3::new(x[3], x[4], x[5]));
+        }
+        match (self.model.mass.get(b), self.work.sides.get(b)) {
+            (Some(mp), Some(s)) => mp.solve(&s.rot, force, torque),
+            _ => (Vec3::ZERO, Vec3::ZERO),
+        }
+    }
+
+    /// Body poses and velocities from the state `y` into `work.sides`.
+    pub fn kinematics(&mut self, t: R, y: &[R]) -> Result<(), KernelError> {
+        let v_base = self.v_base;
+        for (i, s) in self.work.sides.iter_mut().enumerate() {
+            let (qi, vi) = (7 * i, v_base + 6 * i);
+            let bad = KernelError::NonFinite {
+                item: Item::Body(i),
+                time: t.to_f64(),
+            };
+            let q = y.get(qi + 3..qi + 7).ok_or(bad)?;
+            let quat = Quat::new(q[0], q[1], q[2], q[3]).normalized().ok_or(bad)?;
+            let (x, v, w) = (
+                vec_at(y, qi).ok_or(bad)?,
+                vec_at(y, vi).ok_or(bad)?,
+                vec_at(y, vi + 3).ok_or(bad)?,
+            );
+            if !(x.is_finite() && v.is_finite() && w.is_finite()) {
+                return Err(bad);
+            }
+            let rot = quat.to_matrix();
+            *s = SideState {
+                x,
+                rot,
+                v,
+                w: rot.mul_vec(w),
+            };
+        }
+        Ok(())
+    }
+
+    /// Φ, Φ_q, Φ_t, γ of every joint into `work.rows`.
+    pub fn constraints(&mut self, t: R) {
+        let m = &self.model;
+        for (joint, &start) in m.joints.iter().zip(m.joint_start) {
+            let (si, sj) = (
+                side(self.work.sides, joint.body_i),
+                side(self.work.sides, joint.body_j),
+            );
+            if let Some(out) = self.work.rows.get_mut(start..start + joint.kind.rows()) {
+                evaluate_joint(joint, &si, &sj, t, out);
+            }
+        }
+    }
+
+    /// W = M⁻¹ Φ_qᵀ (per row and side) and the skyline matrix Φ_q M⁻¹ Φ_qᵀ, factorized.
+    /// Assembled joint block by joint block: entry (r, c) sums J_r·W_c over the bodies the two
+    /// joints share, which are found once per pair of joints.
+    fn factor_constraint_matrix(&mut self) -> Result<(), KernelError> {
+        let m = self.model;
+        for (_, sides, rows) in m.joint_rows() {
+            for (k, side) in sides.into_iter().enumerate() {
+                for r in rows.clone() {
+                    let j = self.work.rows[r].jac[k];
+                    self.work.minv_jt[r][k] = match side {
+                        BodyRef::Body(b) => {
+                            let (a, alpha) =
+                                self.solve_body(b, Vec3::new(j[0], j[1], j[2]), Vec3::new(j[3], j[4], j[5]));
+                            [a.x, a.y, a.z, alpha.x, alpha.y, alpha.z]
+                        }
+                        BodyRef::Ground => [R::ZERO; 6],
+                    };
+                }
+            }
+        }
+        let layout = m.layout;
+        for (a, sides_a, rows_a) in m.joint_rows() {
+            let first = m.joint_first.get(a).copied().unwrap_or(a);
+            for (_, sides_b, rows_b) in m.joint_rows().skip(first).take(a + 1 - first) {
+                let mut pairs = [(0, 0); 4];
+                let mut shared = 0;
+                for (ka, side_a) in sides_a.iter().enumerate() {
+                    for (kb, side_b) in sides_b.iter().enumerate() {
+                        if matches!(side_a, BodyRef::Body(_)) && side_a == side_b {
+                            pairs[shared] = (ka, kb);
+                            shared += 1;
+                        }
+                    }
+                }
+                for r in rows_a.clone() {
+                    for c in rows_b.clone().take_while(|&c| c <= r) {
+                        let sum = pairs[..shared].iter().fold(R::ZERO, |sum, &(ka, kb)| {
+                            sum + dot6(&self.work.rows[r].jac[ka], &self.work.minv_jt[c][kb])
+                        });
+                        self.work.matrix[layout.index(r, c)] = sum;
+                    }
+                }
+            }
+        }
+        skyline::factorize(&layout, self.work.matrix).map_err(|row| KernelError::SingularMatrix {
+            row,
+            joint: m.row_joint.get(row).copied().unwrap_or(0),
+        })
+    }
+
+    /// Calls `out(body, W_r, x_r)` for every row r and body side: used to apply −W x.
+    fn apply_correction(&self, x: &[R], mut out: impl FnMut(usize, &[R; 6], R)) {
+        for (_, sides, rows) in self.model.joint_rows() {
+            for r in rows {
+                for (k, side) in sides.into_iter().enumerate() {
+                    if let (BodyRef::Body(b), Some(&xr)) = (side, x.get(r)) {
+                        out(b, &self.work.minv_jt[r][k], xr);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Φ_q v + Φ_t for row r of a joint between `sides`, with velocities from `y`.
+    fn row_rate(&self, sides: [BodyRef; 2], r: usize, y: &[R]) -> R {
+        let row = &self.work.rows[r];
+        let mut rate = row.phi_t;
+        for (k, side) in sides.into_iter().enumerate() {
+            if let BodyRef::Body(b) = side {
+                let (_, vi) = self.offsets(b);
+                if let Some(v) = y.get(vi..vi + 6) {
+                    for (j, vc) in row.jac[k].iter().zip(v) {
+                        rate += *j * *vc;
+                    }
+                }
+            }
+        }
+        rate
+    }
+
+    /// Accelerations (into `work.accel`) and multipliers (into `work.lambda`) at (t, y).
+    pub fn forward(&mut self, t: R, y: &[R]) -> Result<(), KernelError> {
+        self.kinematics(t, y)?;
+        self.applied_wrenches(t, y);
+        self.solve_accelerations(t, y)
+    }
+
+    /// Gravity, velocity (Newton–Euler) terms and force elements into `work.wrench`; needs
+    /// `kinematics` first.
+    pub fn applied_wrenches(&mut self, t: R, y: &[R]) {
+        let m = self.model;
+        let v_base = self.v_base;
+        for ((w, s), (mp, body_index)) in self
+            .work
+            .wrench
+            .iter_mut()
+            .zip(self.work.sides.iter())
+            .zip(m.mass.iter().zip(0..))
+        {
+            let omega = vec_at(y, v_base + 6 * body_index + 3).unwrap_or(Vec3::ZERO);
+            let mut wr = Wrench::default();
+            wr.add_force_at(s, s.rot.mul_vec(mp.cg), m.gravity * mp.mass);
+            // Velocity terms of Newton–Euler written at the origin: −m R(ω×(ω×c)), −ω×J_o ω.
+            wr.force -= s.rot.mul_vec(omega.cross(omega.cross(mp.cg))) * mp.mass;
+            wr.torque -= omega.cross(mp.inertia_origin.mul_vec(omega));
+            *w = wr;
+        }
+        for f in m.forces {
+            f.apply(t, m.joints, self.work.sides, self.work.wrench);
+        }
+        if let Some(external) = self.external.as_deref_mut() {
+            external.apply(t, &mut ExternalLoads::bodies(self.work.sides, self.work.wrench));
+        }
+    }
+
+    /// Unconstrained accelerations from `work.wrench`, then the constraint solve.
+    pub fn solve_accelerations(&mut self, t: R, y: &[R]) -> Result<(), KernelError> {
+        let m = self.model;
+        for b in 0..self.body_count() {
+            let w = self.work.wrench[b];
+            let (lin, ang) = self.solve_body(b, w.force, w.torque);
+            self.work.accel[b] = [lin.x, lin.y, lin.z, ang.x, ang.y, ang.z];
+        }
+        if self.work.rows.is_empty() {
+            return Ok(());
+        }
+        self.constraints(t);
+        self.factor_constraint_matrix()?;
+        let st = m.stabilization;
+        let two_alpha = R::TWO * st.baumgarte_alpha;
+        let beta2 = st.baumgarte_beta * st.baumgarte_beta;
+        for (_, sides, rows) in m.joint_rows() {
+            for r in rows {
+                let row = self.work.rows[r];
+                let mut rhs = -row.gamma;
+                if two_alpha != R::ZERO || beta2 != R::ZERO {
+                    rhs += two_alpha * self.row_rate(sides, r, y) + beta2 * row.phi;
+                }
+                for (k, side) in sides.into_iter().enumerate() {
+                    if let BodyRef::Body(b) = side {
+                        rhs += dot6(&row.jac[k], &self.work.accel[b]);
+                    }
+                }
+                self.work.lambda[r] = rhs;
+            }
+        }
+        skyline::solve(&m.layout, self.work.matrix, self.work.lambda);
+        // Taken out of `work` (and put back) so the closure may write them while `self` is read.
+        let lambda = core::mem::take(&mut self.work.lambda);
+        let accel = core::mem::take(&mut self.work.accel);
+        self.apply_correction(lambda, |b, w, x| {
+            if let Some(a) = accel.get_mut(b) {
+                for c in 0..6 {
+                    a[c] -= w[c] * x;
+                }
+            }
+        });
+        self.work.lambda = lambda;
+        self.work.accel = accel;
+        Ok(())
+    }
+
+    /// Newton–Raphson on Φ(q) = 0 with the mass-weighted minimal correction
+    /// Δ = −M⁻¹Φ_qᵀ(Φ_q M⁻¹Φ_qᵀ)⁻¹Φ, then the exact velocity projection onto Φ̇ = 0.
+    pub fn project(&mut self, t: R, y: &mut [R]) -> Result<u32, KernelError> {
+        let st = *self.model.stabilization;
+        let n = self.body_count();
+        let v_base = self.v_base;
+        let mut iterations = 0;
+        loop {
+            self.kinematics(t, y)?;
+            self.constraints(t);
+            let residual = self.work.rows.iter().fold(R::ZERO, |m, r| m.max(r.phi.abs()));
+            if !residual.is_finite() {
+                return Err(KernelError::NonFinite {
+                    item: Item::Ground,
+                    time: t.to_f64(),
+                });
+            }
+            self.factor_constraint_matrix()?;
+            if residual <= st.projection_tolerance {
+                break;
+            }
+            if iterations >= st.max_projection_iterations {
+                return Err(KernelError::ProjectionNotConverged {
+                    iterations,
+                    residual: residual.to_f64(),
+                });
+            }
+            iterations += 1;
+            let lambda = core::mem::take(&mut self.work.lambda);
+            for (l, row) in lambda.iter_mut().zip(self.work.rows.iter()) {
+                *l = -row.phi;
+            }
+            skyline::solve(&self.model.layout, self.work.matrix, lambda);
+            self.apply_correction(lambda, |b, w, x| {
+                let qi = 7 * b;
+                add_at(y, qi, Vec3::new(w[0], w[1], w[2]) * x);
+                let dtheta = Vec3::new(w[3], w[4], w[5]) * x;
+                if let Some(q) = y.get_mut(qi + 3..qi + 7) {
+                    // Rotation vector in body axes: q ← q ⊗ exp(Δθ/2).
+                    let updated = Quat::new(q[0], q[1], q[2], q[3]).mul(&Quat::from_rotation_vector(dtheta));
+                    q.copy_from_slice(&updated.to_array());
+                }
+            });
+            self.work.lambda = lambda;
+            normalize_quaternions(n, y);
+        }
+        // Velocities: v ← v − W (Φ_q W)⁻¹ (Φ_q v + Φ_t), at the projected q (matrix is current).
+        let lambda = core::mem::take(&mut self.work.lambda);
+        for (_, sides, rows) in self.model.joint_rows() {
+            for r in rows {
+                if let Some(l) = lambda.get_mut(r) {
+                    *l = -self.row_rate(sides, r, y);
+                }
+            }
+        }
+        skyline::solve(&self.model.layout, self.work.matrix, lambda);
+        self.apply_correction(lambda, |b, w, x| {
+            let vi = v_base + 6 * b;
+            add_at(y, vi, Vec3::new(w[0], w[1], w[2]) * x);
+            add_at(y, vi + 3, Vec3::new(w[3], w[4], w[5]) * x);
+        });
+        self.work.lambda = lambda;
+        Ok(iterations)
+    }
+}
+
+/// Rescales every body's quaternion to unit length.
+pub(crate) fn normalize_quaternions<R: Real>(n: usize, y: &mut [R]) {
+    for i in 0..n {
+        let qi = 7 * i;
+        if let Some(q) = y.get_mut(qi + 3..qi + 7) {
+            if let Some(u) = Quat::new(q[0], q[1], q[2], q[3]).normalized() {
+                q.copy_from_slice(&u.to_array());
+            }
+        }
+    }
+}
+
+impl<R: Real> OdeSystem<R> for RigidSystem<'_, R> {
+    fn state_len(&self) -> usize {
+        13 * self.body_count()
+    }
+    fn position_len(&self) -> usize {
+        7 * self.body_count()
+    }
+    fn derivative(&mut self, t: R, y: &[R], dydt: &mut [R]) -> Result<(), KernelError> {
+        self.forward(t, y)?;
+        self.write_derivative(y, dydt);
+        Ok(())
+    }
+    fn advance_positions(&mut self, y: &mut [R], h: R) {
+        self.advance_body_positions(y, h);
+    }
+    fn accept_step(&mut self, t: R, y: &mut [R]) -> Result<u32, KernelError> {
+        self.accept_bodies(t, y)
+    }
+}
+
+impl<R: Real> RigidSystem<'_, R> {
+    /// q̇ (origin velocity, quaternion rate) and v̇ (last accelerations) into `dydt`.
+    pub fn write_derivative(&self, y: &[R], dydt: &mut [R]) {
+        let n = self.body_count();
+        for i in 0..n {
+            let (qi, vi) = self.offsets(i);
+            let (Some(v), Some(q), Some(a)) =
+                (y.get(vi..vi + 6), y.get(qi + 3..qi + 7), self.work.accel.get(i))
+            else {
+                continue;
+            };
+            let qd = Quat::new(q[0], q[1], q[2], q[3]).derivative(Vec3::new(v[3], v[4], v[5]));
+            if let Some(dq) = dydt.get_mut(qi..qi + 7) {
+                dq[..3].copy_from_slice(&v[..3]);
+                dq[3..].copy_from_slice(&qd.to_array());
+            }
+            if let Some(dv) = dydt.get_mut(vi..vi + 6) {
+                dv.copy_from_slice(a);
+            }
+        }
+    }
+
+    /// Moves the body positions by h with the velocities in `y` (exact rotation on SO(3)).
+    pub fn advance_body_positions(&self, y: &mut [R], h: R) {
+        let n = self.body_count();
+        for i in 0..n {
+            let (qi, vi) = self.offsets(i);
+            let (Some(v), Some(w)) = (vec_at(y, vi), vec_at(y, vi + 3)) else {
+                continue;
+            };
+            add_at(y, qi, v * h);
+            if let Some(q) = y.get_mut(qi + 3..qi + 7) {
+                // Exact rotation by ω·h in body axes.
+                let turned = Quat::new(q[0], q[1], q[2], q[3]).mul(&Quat::from_rotation_vector(w * h));
+                q.copy_from_slice(&turned.to_array());
+            }
+        }
+    }
+    /// Normalizes quaternions, checks for NaN, projects onto the constraints.
+    pub fn accept_bodies(&mut self, t: R, y: &mut [R]) -> Result<u32, KernelError> {
+        let n = self.body_count();
+        normalize_quaternions(n, y);
+        for i in 0..n {
+            let (qi, vi) = self.offsets(i);
+            let finite =
+                |r: core::ops::Range<usize>| y.get(r).is_some_and(|s| s.iter().all(|x| x.is_finite()));
+            if !finite(qi..qi + 7) || !finite(vi..vi + 6) {
+                return Err(KernelError::NonFinite {
+                    item: Item::Body(i),
+                    time: t.to_f64(),
+                });
+            }
+        }
+        if self.model.stabilization.project && !self.work.rows.is_empty() {
+            self.project(t, y)
+        } else {
+            Ok(0)
+        }
+    }
+}
