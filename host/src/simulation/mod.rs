@@ -15,6 +15,7 @@ use crate::scene::NameMaps;
 use crate::sensor::Sensor;
 use crate::storage::{RigidData, RigidModel};
 use anyhow::Context;
+use ferrodyn_kernel::math::{Quat, Vec3};
 use ferrodyn_kernel::{Digest, Energy, KernelError};
 use std::ops::Range;
 
@@ -126,6 +127,14 @@ impl Simulation {
     /// The rigid model and its data to evaluate in place (rigid systems only).
     pub fn rigid_mut(&mut self) -> Option<(&RigidModel, &mut RigidData)> {
         self.system.rigid_mut()
+    }
+    /// Pose of rigid body `body`: position of its frame origin and orientation (body → global);
+    /// the origin and no rotation without rigid bodies.
+    pub fn body_pose(&self, body: usize) -> (Vec3<f64>, Quat<f64>) {
+        match self.rigid() {
+            Some((_, data)) => (data.position(body), data.orientation(body)),
+            None => (Vec3::ZERO, Quat::IDENTITY),
+        }
     }
     /// The flexible nodes, where there are any.
     pub fn flexible(&self) -> Option<FlexibleState<'_>> {

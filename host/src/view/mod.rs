@@ -10,9 +10,12 @@ pub mod scene_draw;
 pub mod session;
 pub mod window;
 
+use crate::compile::compile;
 use crate::output::OutputDir;
 use crate::plot::write_png;
+use crate::record::Recorder;
 use crate::scene::Scene;
+use crate::simulation::{drive, Simulation};
 use anyhow::{bail, Context, Result};
 use camera::Camera;
 use colormap::Field;
@@ -23,11 +26,9 @@ use scene_draw::{DrawOptions, SceneDrawing};
 use session::Session;
 use std::path::{Path, PathBuf};
 
-/// A scene being simulated with its picture: session, static drawing, camera and image.
-pub struct Viewport {
-    /// The scene and its simulation.
-    pub session: Session,
-    /// The prepared drawing of its scene.
+/// The picture of a scene: its prepared drawing, the camera, what to draw, and the last frame.
+pub struct Picture {
+    /// The prepared drawing of the scene.
     pub drawing: SceneDrawing,
     /// The camera.
     pub camera: Camera,
@@ -37,32 +38,29 @@ pub struct Viewport {
     pub image: Image,
 }
 
-impl Viewport {
-    /// A viewport of `width`×`height` pixels on `scene` at its initial state, camera framing it.
-    pub fn new(scene: Scene, width: usize, height: usize, field: Field) -> Result<Self> {
-        let session = Session::new(scene)?;
-        let drawing = SceneDrawing::new(&session);
-        Ok(Self {
+impl Picture {
+    /// A `width`×`height` picture of `scene` at the state of `sim`, camera framing it.
+    pub fn new(scene: &Scene, sim: &Simulation, width: usize, height: usize, field: Field) -> Self {
+        let drawing = SceneDrawing::new(scene, sim);
+        Self {
             camera: drawing.home_camera(),
             drawing,
-            session,
             options: DrawOptions {
                 field,
                 ..DrawOptions::default()
             },
             image: Image::new(width, height),
-        })
+        }
     }
 
-    /// Draws the current state with `lines` of text at the top left (time and energy first).
-    pub fn draw(&mut self, lines: &[String]) {
+    /// Draws the state of `sim` with `lines` of text at the top left (time and energy first).
+    pub fn draw(&mut self, scene: &Scene, sim: &Simulation, lines: &[String]) {
         self.drawing
-            .draw(&mut self.image, &self.camera, &self.session, &self.options);
-        let energy = self
-            .session
+            .draw(&mut self.image, &self.camera, scene, sim, &self.options);
+        let energy = sim
             .energy()
-            .map_or("E = n/a".to_string(), |e| format!("E = {} J", number(e)));
-        let head = [format!("t = {:.4} s", self.session.time()), energy];
+            .map_or("E = n/a".to_string(), |e| format!("E = {} J", number(e.total())));
+        let head = [format!("t = {:.4} s", sim.time()), energy];
         for (k, line) in head.iter().chain(lines).enumerate() {
             draw_text(
                 &mut self.image,
@@ -73,6 +71,29 @@ impl Viewport {
                 1,
             );
         }
+    }
+}
+
+/// A scene being simulated interactively with its picture.
+pub struct Viewport {
+    /// The scene and its simulation.
+    pub session: Session,
+    /// Its picture.
+    pub picture: Picture,
+}
+
+impl Viewport {
+    /// A viewport of `width`×`height` pixels on `scene` at its initial state, camera framing it.
+    pub fn new(scene: Scene, width: usize, height: usize, field: Field) -> Result<Self> {
+        let session = Session::new(scene)?;
+        let picture = Picture::new(session.scene(), session.simulation(), width, height, field);
+        Ok(Self { session, picture })
+    }
+
+    /// Draws the current state with `lines` of text at the top left (time and energy first).
+    pub fn draw(&mut self, lines: &[String]) {
+        let session = &self.session;
+        self.picture.draw(session.scene(), session.simulation(), lines);
     }
 }
 
@@ -121,7 +142,7 @@ pub fn parse_size(text: &str) -> Result<(usize, usize), String> {
 
 /// `ferrodyn render`: simulates the scene without a window and writes `frames` pictures evenly
 /// spaced from t = 0 to the end time (one frame: the end time) as `frame_NNNNN.png`, or one
-/// `SCENE.mp4` at 60 fps. Returns the files written.
+/// `SCENE.mp4` at 60 fps, through the drive loop with a frame recorder. Returns the files.
 pub fn render(path: &Path, out: &Path, settings: RenderSettings) -> Result<Vec<PathBuf>> {
     if settings.frames == 0 {
         bail!("--frames must be at least 1");
@@ -137,14 +158,20 @@ pub fn render(path: &Path, out: &Path, settings: RenderSettings) -> Result<Vec<P
     let stem = path
         .file_stem()
         .map_or("scene".into(), |s| s.to_string_lossy().into_owned());
-    render_frames(scene, &dir, &stem, &settings)
-}
-
-fn render_frames(scene: Scene, dir: &OutputDir, stem: &str, s: &RenderSettings) -> Result<Vec<PathBuf>> {
-    let end = scene.simulation.end_time;
-    let (width, height) = s.size;
-    let mut view = Viewport::new(scene, width, height, s.field)?;
-    let mut video = match s.mp4 {
+    let mut sim = compile(&scene)?;
+    // Frames at whole steps: every `spacing` steps, the last at the end time.
+    let steps = sim.timing.steps();
+    let intervals = settings.frames.max(2) as u64 - 1;
+    if steps < intervals {
+        bail!(
+            "--frames {} needs at least {intervals} steps; the run has {steps}",
+            settings.frames
+        );
+    }
+    sim.timing.output_interval = (steps / intervals) as f64 * sim.timing.step;
+    let (width, height) = settings.size;
+    let picture = Picture::new(&scene, &sim, width, height, settings.field);
+    let video = match settings.mp4 {
         true => Some(Mp4Recorder::start(
             &dir.claim(&format!("{stem}.mp4"))?,
             width,
@@ -152,29 +179,57 @@ fn render_frames(scene: Scene, dir: &OutputDir, stem: &str, s: &RenderSettings) 
         )?),
         false => None,
     };
-    let mut files = Vec::new();
-    for k in 0..s.frames {
-        let t = if s.frames == 1 {
-            end
-        } else {
-            end * k as f64 / (s.frames - 1) as f64
-        };
-        view.session.advance_to(t)?;
-        view.draw(&[]);
-        match video.as_mut() {
-            Some(video) => video.push(&view.image)?,
+    let frames = Frames {
+        scene,
+        picture,
+        dir,
+        video,
+        wanted: settings.frames,
+        count: 0,
+        files: Vec::new(),
+    };
+    Ok(drive(&mut sim, vec![Box::new(frames)], false)?.files)
+}
+
+/// Draws `wanted` frames into PNG files or an MP4 video: at the first `wanted − 1` output
+/// times and at the end.
+struct Frames {
+    scene: Scene,
+    picture: Picture,
+    dir: OutputDir,
+    video: Option<Mp4Recorder>,
+    wanted: usize,
+    count: usize,
+    files: Vec<PathBuf>,
+}
+
+impl Recorder for Frames {
+    fn record(&mut self, sim: &mut Simulation) -> Result<()> {
+        let end = sim.steps() == sim.timing.steps();
+        if !end && self.count + 1 >= self.wanted {
+            return Ok(());
+        }
+        self.picture.draw(&self.scene, sim, &[]);
+        let image = &self.picture.image;
+        match self.video.as_mut() {
+            Some(video) => video.push(image)?,
             None => {
-                let file = dir.claim(&format!("frame_{k:05}.png"))?;
-                write_png(&file, width as u32, height as u32, &view.image.to_rgb())
+                let file = self.dir.claim(&format!("frame_{:05}.png", self.count))?;
+                write_png(&file, image.width as u32, image.height as u32, &image.to_rgb())
                     .with_context(|| format!("writing {}", file.display()))?;
-                files.push(file);
+                self.files.push(file);
             }
         }
+        self.count += 1;
+        Ok(())
     }
-    if let Some(video) = video {
-        files.push(video.finish()?);
+    fn finish(self: Box<Self>) -> Result<Vec<PathBuf>> {
+        let mut files = self.files;
+        if let Some(video) = self.video {
+            files.push(video.finish()?);
+        }
+        Ok(files)
     }
-    Ok(files)
 }
 
 #[cfg(test)]
@@ -220,7 +275,7 @@ frame_j = { origin = [0.0, 0.0, 0.5] }
     fn the_body_silhouette_covers_its_projected_region() {
         let mut v = cube_view();
         // Look straight along +y at the box from 3 m: its front face spans x ±0.2, z ±0.15.
-        v.camera = Camera {
+        v.picture.camera = Camera {
             target: ferrodyn_kernel::math::Vec3::ZERO,
             distance: 3.0,
             yaw: -std::f64::consts::FRAC_PI_2,
@@ -229,6 +284,7 @@ frame_j = { origin = [0.0, 0.0, 0.5] }
         v.draw(&[]);
         let corner = |x: f64, z: f64| {
             let p = v
+                .picture
                 .camera
                 .project(ferrodyn_kernel::math::Vec3::new(x, -0.1, z), 160, 120)
                 .unwrap();
@@ -251,7 +307,7 @@ frame_j = { origin = [0.0, 0.0, 0.5] }
         let (mut covered, mut region, mut stray) = (0, 0, 0);
         for y in 20..120 {
             for x in 0..160 {
-                let body = is_body(v.image.get(x, y));
+                let body = is_body(v.picture.image.get(x, y));
                 if inside(x, y) {
                     region += 1;
                     covered += body as usize;
@@ -269,18 +325,18 @@ frame_j = { origin = [0.0, 0.0, 0.5] }
     fn ground_is_below_and_sky_above_from_the_default_camera() {
         let mut v = cube_view();
         v.draw(&[]);
-        let ground_z = v.drawing.ground_z;
+        let ground_z = v.picture.drawing.ground_z;
         assert!(ground_z < -0.15, "ground under the box: {ground_z}");
         // A point of the ground straight below the target shows the ground colour (grey, not
         // the bluish sky gradient and not the body).
         let below = ferrodyn_kernel::math::Vec3::new(0.05, 0.05, ground_z);
-        let p = v.camera.project(below, 160, 120).unwrap();
-        let [r, g, b] = unpack(v.image.get(p.x as usize, p.y as usize));
+        let p = v.picture.camera.project(below, 160, 120).unwrap();
+        let [r, g, b] = unpack(v.picture.image.get(p.x as usize, p.y as usize));
         assert!(
             g >= b && (r as i32 - g as i32).abs() < 40,
             "ground pixel {r} {g} {b}"
         );
-        let [r, g, b] = unpack(v.image.get(80, 60 - 58));
+        let [r, g, b] = unpack(v.picture.image.get(80, 60 - 58));
         assert!(b > r && b > g, "sky at the top: {r} {g} {b}");
     }
 
@@ -290,10 +346,11 @@ frame_j = { origin = [0.0, 0.0, 0.5] }
         v.draw(&[]);
         // The cube's centre is in front of the ground: its pixel is the body's colour.
         let p = v
+            .picture
             .camera
             .project(ferrodyn_kernel::math::Vec3::ZERO, 160, 120)
             .unwrap();
-        assert!(is_body(v.image.get(p.x as usize, p.y as usize)));
+        assert!(is_body(v.picture.image.get(p.x as usize, p.y as usize)));
     }
 
     #[test]
@@ -301,15 +358,20 @@ frame_j = { origin = [0.0, 0.0, 0.5] }
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenes/sphere_drop.toml");
         let scene = Scene::load(&path).expect("scenes/sphere_drop.toml");
         let mut v = Viewport::new(scene, 160, 120, Field::Displacement).expect("viewport");
-        assert_eq!(v.drawing.ground_z, 0.0, "the grid lies on the floor plane z = 0");
+        assert_eq!(
+            v.picture.drawing.ground_z, 0.0,
+            "the grid lies on the floor plane z = 0"
+        );
         // Without the text overlay, which could cover the ball on so small an image.
-        v.drawing.draw(&mut v.image, &v.camera, &v.session, &v.options);
+        let p = &mut v.picture;
+        let (scene, sim) = (v.session.scene(), v.session.simulation());
+        p.drawing.draw(&mut p.image, &p.camera, scene, sim, &p.options);
         // The ball (contact sphere r = 50 mm at z = 0.55): its centre and a point 40 mm off it.
         for offset in [0.0, 0.04] {
             let c = ferrodyn_kernel::math::Vec3::new(offset, 0.0, 0.55);
-            let p = v.camera.project(c, 160, 120).unwrap();
+            let p = v.picture.camera.project(c, 160, 120).unwrap();
             assert!(
-                is_body(v.image.get(p.x as usize, p.y as usize)),
+                is_body(v.picture.image.get(p.x as usize, p.y as usize)),
                 "offset {offset}"
             );
         }

@@ -5,7 +5,8 @@
 use super::camera::{Camera, Projected};
 use super::colormap::{colour, colour_bar, von_mises, Field};
 use super::raster::{Image, Rgb};
-use super::session::Session;
+use crate::scene::Scene;
+use crate::simulation::Simulation;
 use crate::spec::{Geometry, Shape};
 use ferrodyn_kernel::math::{Quat, Vec3};
 use ferrodyn_kernel::rigid::{Body, BodyRef};
@@ -63,9 +64,8 @@ pub struct SceneDrawing {
 }
 
 impl SceneDrawing {
-    /// Prepares the drawing of `session`'s scene from its current (initial) state.
-    pub fn new(session: &Session) -> Self {
-        let scene = session.scene();
+    /// Prepares the drawing of `scene` from the current (initial) state of its simulation `sim`.
+    pub fn new(scene: &Scene, sim: &Simulation) -> Self {
         // Bodies on ground joints can swing anywhere within their reach around the anchors.
         let anchors: Vec<Vec3<f64>> = scene
             .joints
@@ -77,13 +77,13 @@ impl SceneDrawing {
             .filter(|(b, _)| *b == BodyRef::Ground)
             .map(|(_, f)| f.origin)
             .collect();
-        let mut points: Vec<Vec3<f64>> = (0..session.body_count())
+        let mut points: Vec<Vec3<f64>> = (0..scene.bodies.len())
             .map(|b| {
-                let (p, q) = session.body_pose(b);
+                let (p, q) = sim.body_pose(b);
                 p + q.rotate(scene.bodies[b].value.body.cg)
             })
             .collect();
-        if let Some(flex) = session.flexible() {
+        if let Some(flex) = sim.flexible() {
             points.extend((0..flex.node_count()).map(|i| flex.position(i)));
         }
         let (lo, hi) = bounds(points.iter().chain(&anchors));
@@ -162,7 +162,7 @@ impl SceneDrawing {
             (center, reach, center.z - 1.1 * reach)
         };
         let ground_z = floor.map_or(ground_z, |f| f.position.z);
-        let (faces, surface_nodes) = match session.flexible() {
+        let (faces, surface_nodes) = match sim.flexible() {
             Some(flex) => {
                 let positions: Vec<Vec3<f64>> = (0..flex.node_count()).map(|i| flex.position(i)).collect();
                 boundary(flex.connectivity, &positions)
@@ -188,19 +188,25 @@ impl SceneDrawing {
 
     /// Draws the scene's current state into `img`: background, ground, bodies, flexible body
     /// (with its colour bar).
-    pub fn draw(&self, img: &mut Image, camera: &Camera, session: &Session, options: &DrawOptions) {
+    pub fn draw(
+        &self,
+        img: &mut Image,
+        camera: &Camera,
+        scene: &Scene,
+        sim: &Simulation,
+        options: &DrawOptions,
+    ) {
         img.clear(SKY_TOP, SKY_BOTTOM);
         let painter = Painter {
             camera,
             light: light(camera),
         };
         self.draw_ground(img, &painter);
-        let scene = session.scene();
         for t in &self.fixed {
             painter.flat(img, *t, GROUND_SHAPE);
         }
         for (b, triangles) in self.shapes.iter().enumerate() {
-            let (p, q) = session.body_pose(b);
+            let (p, q) = sim.body_pose(b);
             for t in triangles {
                 painter.flat(img, t.map(|v| p + q.rotate(v)), BODY);
             }
@@ -208,7 +214,7 @@ impl SceneDrawing {
         let point = |body: BodyRef, local: Vec3<f64>| match body {
             BodyRef::Ground => local,
             BodyRef::Body(b) => {
-                let (p, q) = session.body_pose(b);
+                let (p, q) = sim.body_pose(b);
                 p + q.rotate(local)
             }
         };
@@ -234,7 +240,7 @@ impl SceneDrawing {
                     let o = point(body, frame.origin);
                     let q = match body {
                         BodyRef::Ground => Quat::IDENTITY,
-                        BodyRef::Body(b) => session.body_pose(b).1,
+                        BodyRef::Body(b) => sim.body_pose(b).1,
                     };
                     for (k, c) in [[0.9, 0.2, 0.2], [0.2, 0.8, 0.2], [0.3, 0.4, 1.0]]
                         .into_iter()
@@ -246,7 +252,7 @@ impl SceneDrawing {
                 }
             }
         }
-        self.draw_flexible(img, &painter, session, options.field);
+        self.draw_flexible(img, &painter, sim, options.field);
     }
 
     fn draw_ground(&self, img: &mut Image, painter: &Painter) {
@@ -272,8 +278,8 @@ impl SceneDrawing {
         }
     }
 
-    fn draw_flexible(&self, img: &mut Image, painter: &Painter, session: &Session, field: Field) {
-        let Some(flex) = session.flexible() else {
+    fn draw_flexible(&self, img: &mut Image, painter: &Painter, sim: &Simulation, field: Field) {
+        let Some(flex) = sim.flexible() else {
             return;
         };
         let n = flex.node_count();

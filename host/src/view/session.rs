@@ -73,10 +73,7 @@ impl Session {
 
     /// Pose of rigid body `body`: position of its frame origin and orientation (body → global).
     pub fn body_pose(&self, body: usize) -> (Vec3<f64>, Quat<f64>) {
-        match self.sim.rigid() {
-            Some((_, data)) => (data.position(body), data.orientation(body)),
-            None => (Vec3::ZERO, Quat::IDENTITY),
-        }
+        self.sim.body_pose(body)
     }
 
     /// The flexible nodes, when the scene has flexible bodies.

@@ -107,10 +107,10 @@ fn run(scene: Scene, title: &str, settings: ViewSettings) -> Result<()> {
         }
         view.draw(&lines);
         window
-            .update_with_buffer(&view.image.pixels, width, height)
+            .update_with_buffer(&view.picture.image.pixels, width, height)
             .map_err(|e| anyhow!("updating the window: {e}"))?;
         if let Some(video) = video.as_mut() {
-            video.push(&view.image)?;
+            video.push(&view.picture.image)?;
         }
         shown += 1;
         if settings.frames.is_some_and(|n| shown >= n) {
@@ -129,16 +129,16 @@ fn handle_mouse(window: &Window, mouse: &mut Mouse, view: &mut Viewport) {
     let pos = window.get_mouse_pos(MouseMode::Pass);
     if let (Some((x, y)), Some((px, py))) = (pos, mouse.last) {
         let (dx, dy) = ((x - px) as f64, (y - py) as f64);
-        let height = view.image.height;
+        let height = view.picture.image.height;
         if window.get_mouse_down(MouseButton::Left) {
-            view.camera.orbit(dx, dy, height);
+            view.picture.camera.orbit(dx, dy, height);
         } else if window.get_mouse_down(MouseButton::Right) || window.get_mouse_down(MouseButton::Middle) {
-            view.camera.pan(dx, dy, height);
+            view.picture.camera.pan(dx, dy, height);
         }
     }
     mouse.last = pos;
     if let Some((_, wheel)) = window.get_scroll_wheel() {
-        view.camera.zoom(wheel.signum() as f64);
+        view.picture.camera.zoom(wheel.signum() as f64);
     }
 }
 
@@ -146,23 +146,23 @@ fn handle_keys(window: &Window, view: &mut Viewport, paused: &mut bool) -> Resul
     let pressed = |k: Key| window.is_key_pressed(k, KeyRepeat::No);
     let held = |k: Key| window.is_key_pressed(k, KeyRepeat::Yes);
     if held(Key::Equal) || held(Key::NumPadPlus) {
-        view.camera.zoom(1.0);
+        view.picture.camera.zoom(1.0);
     }
     if held(Key::Minus) || held(Key::NumPadMinus) {
-        view.camera.zoom(-1.0);
+        view.picture.camera.zoom(-1.0);
     }
     if pressed(Key::Space) {
         *paused = !*paused;
     }
     if pressed(Key::R) {
         view.session.reset()?;
-        view.camera = view.drawing.home_camera();
+        view.picture.camera = view.picture.drawing.home_camera();
     }
     if pressed(Key::J) {
-        view.options.joint_frames = !view.options.joint_frames;
+        view.picture.options.joint_frames = !view.picture.options.joint_frames;
     }
     if pressed(Key::F) {
-        view.options.field = view.options.field.next();
+        view.picture.options.field = view.picture.options.field.next();
     }
     if pressed(Key::G) {
         view.session.toggle_gravity()?;
