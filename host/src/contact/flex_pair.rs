@@ -21,7 +21,6 @@ use crate::spec::{ContactMaterial, Elastic, Proximity};
 use ferrodyn_kernel::ancf::{TetShape, NODE_COORDS};
 use ferrodyn_kernel::math::Vec3;
 use ferrodyn_kernel::{ExternalForces, ExternalLoads};
-use parry3d_f64::math::Vector;
 use parry3d_f64::query::PointQueryWithLocation;
 use parry3d_f64::shape::{Triangle, TrianglePointLocation};
 use std::collections::HashMap;
@@ -185,7 +184,7 @@ pub struct FacePenetration {
 /// The penetration of `p` behind triangle `t` (outward normal by the right-hand rule), or
 /// `None` when it is in front of the plane, beyond the bevel, or the triangle is degenerate.
 pub fn face_penetration(p: Vec3<f64>, t: [Vec3<f64>; 3]) -> Option<FacePenetration> {
-    let to = |v: Vec3<f64>| Vector::new(v.x, v.y, v.z);
+    let to = super::shape::vector;
     let twice_area = (t[1] - t[0]).cross(t[2] - t[0]);
     let area2 = twice_area.norm();
     let n = twice_area.normalized()?;

@@ -6,9 +6,29 @@
 
 use super::ContactError;
 use crate::spec::{Geometry, Shape};
-use ferrodyn_kernel::math::Quat;
-use parry3d_f64::math::{Pose, Vector};
+use ferrodyn_kernel::math::{Mat3, Quat, Vec3};
+use parry3d_f64::math::{Matrix, Pose, Rotation, Vector};
 use parry3d_f64::shape::{Ball, Cone, Cuboid, Cylinder, HalfSpace, SharedShape, TriMesh};
+
+/// A kernel vector as parry's (through mint).
+pub(crate) fn vector(v: Vec3<f64>) -> Vector {
+    mint::Vector3::from(v).into()
+}
+
+/// A parry vector as the kernel's (through mint).
+pub(crate) fn vec3(v: Vector) -> Vec3<f64> {
+    mint::Vector3::from(v).into()
+}
+
+/// A kernel rotation matrix as parry's (through mint).
+pub(crate) fn matrix(m: Mat3<f64>) -> Matrix {
+    mint::ColumnMatrix3::from(m).into()
+}
+
+/// A kernel unit quaternion as parry's rotation (through mint).
+pub(crate) fn rotation(q: Quat<f64>) -> Rotation {
+    mint::Quaternion::from(q).into()
+}
 
 /// The parry3d shape of `shape` (validated).
 pub(crate) fn to_parry(shape: &Shape) -> Result<SharedShape, ContactError> {
@@ -30,16 +50,12 @@ pub(crate) fn to_parry(shape: &Shape) -> Result<SharedShape, ContactError> {
 
 /// The pose of the parry form of `shape` in its body frame (y-axis shapes turned onto z).
 pub(crate) fn local_pose(shape: &Shape) -> Pose {
-    let q = shape.orientation.normalized().unwrap_or(Quat::IDENTITY);
-    let mut rot = parry3d_f64::math::Rotation::from_xyzw(q.x, q.y, q.z, q.w);
+    let mut rot = rotation(shape.orientation.normalized().unwrap_or(Quat::IDENTITY));
     if matches!(shape.geometry, Geometry::Cylinder { .. } | Geometry::Cone { .. }) {
         // parry's axis is y; a quarter turn about x takes y onto z.
-        rot *= parry3d_f64::math::Rotation::from_rotation_x(core::f64::consts::FRAC_PI_2);
+        rot *= Rotation::from_rotation_x(core::f64::consts::FRAC_PI_2);
     }
-    Pose::from_parts(
-        Vector::new(shape.position.x, shape.position.y, shape.position.z),
-        rot,
-    )
+    Pose::from_parts(vector(shape.position), rot)
 }
 
 /// Vertices of a box shape in its frame (for the box–plane multi-point contact).

@@ -12,7 +12,7 @@ use super::broad::{Aabb, SweepAndPrune};
 use super::force::{
     damping_factor, effective_modulus, effective_radius, friction_force, hertz_stiffness, normal_force,
 };
-use super::shape::{box_vertices, local_pose, to_parry};
+use super::shape::{box_vertices, local_pose, matrix, to_parry, vec3, vector};
 use super::ContactError;
 use crate::spec::{ContactMaterial, Geometry, Shape};
 use ferrodyn_kernel::{ExternalForces, ExternalLoads};
@@ -371,12 +371,11 @@ impl ContactWorld {
             ) else {
                 continue;
             };
-            let c = |j: usize| Vector::new(r.m[0][j], r.m[1][j], r.m[2][j]);
             self.frames.push(BodyFrame {
-                x: Vector::new(x.x, x.y, x.z),
-                rot: Matrix::from_cols(c(0), c(1), c(2)),
-                v: Vector::new(v.x, v.y, v.z),
-                w: Vector::new(w.x, w.y, w.z),
+                x: vector(x),
+                rot: matrix(r),
+                v: vector(v),
+                w: vector(w),
             });
         }
     }
@@ -386,16 +385,15 @@ impl ExternalForces<f64> for ContactWorld {
     fn apply(&mut self, _t: f64, loads: &mut ExternalLoads<'_, f64>) {
         self.read_frames(loads);
         self.evaluate(false);
-        let to_kernel = |v: Vector| ferrodyn_kernel::math::Vec3::new(v.x, v.y, v.z);
         for c in &self.points {
             let n = Vector::from_array(c.normal);
             let f = n * c.normal_force + Vector::from_array(c.friction_force);
-            let p = to_kernel(Vector::from_array(c.point));
+            let p = vec3(Vector::from_array(c.point));
             if let Some(b) = self.shapes[c.shape_b].body {
-                loads.add_force_at(b, p, to_kernel(f));
+                loads.add_force_at(b, p, vec3(f));
             }
             if let Some(a) = self.shapes[c.shape_a].body {
-                loads.add_force_at(a, p, to_kernel(-f));
+                loads.add_force_at(a, p, vec3(-f));
             }
         }
     }
