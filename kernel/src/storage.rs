@@ -127,3 +127,12 @@ pub(crate) fn sized<T: Clone + Debug, L: List<T>>(len: usize, value: T) -> L {
     }
     list
 }
+
+/// The error for a full list of kind `L` (its capacity) that needed `needed` entries.
+pub(crate) fn full<T, L: List<T>>(capacity: crate::Capacity, needed: usize) -> crate::BuildError {
+    crate::BuildError::CapacityExceeded {
+        capacity,
+        needed,
+        available: L::capacity(),
+    }
+}

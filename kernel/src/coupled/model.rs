@@ -5,7 +5,7 @@ use crate::ancf::NODE_COORDS;
 use crate::flex::{self, Fixity};
 use crate::math::{Mat3, Vec3};
 use crate::rigid::{self, BODY_STATE};
-use crate::storage::{List, Storage};
+use crate::storage::{full, List, Storage};
 use crate::{BuildError, Capacity, Item, Real};
 
 /// A flexible node attached to a rigid-body frame.
@@ -143,13 +143,10 @@ impl<R: Real, St: Storage> Builder<R, St> {
                 reason: "node attached twice",
             });
         }
+        let needed = m.attachments.len() + 1;
         m.attachments
             .try_push(attachment)
-            .map_err(|_| BuildError::CapacityExceeded {
-                capacity: Capacity::Nodes,
-                needed: m.attachments.len() + 1,
-                available: St::Nodes::<Attachment<R>>::capacity(),
-            })
+            .map_err(|_| full::<_, St::Nodes<Attachment<R>>>(Capacity::Nodes, needed))
     }
 
     /// Checks that every attachment is on one body and every node marked attached has one, and
@@ -175,13 +172,8 @@ impl<R: Real, St: Storage> Builder<R, St> {
             });
         }
         let needed = BODY_STATE * m.rigid.bodies().len() + 2 * NODE_COORDS * m.flex.node_count();
-        let available = St::State::<R>::capacity();
-        if needed > available {
-            return Err(BuildError::CapacityExceeded {
-                capacity: Capacity::StateLength,
-                needed,
-                available,
-            });
+        if needed > St::State::<R>::capacity() {
+            return Err(full::<_, St::State<R>>(Capacity::StateLength, needed));
         }
         Ok(self.model)
     }

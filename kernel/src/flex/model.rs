@@ -4,7 +4,7 @@ use super::ordering::{first_coupled_dof, reverse_cuthill_mckee};
 use crate::ancf::{ElementError, Material, TetElement, NODE_COORDS};
 use crate::math::skyline::{self, SkylineLayout};
 use crate::math::Vec3;
-use crate::storage::{sized, List, Storage};
+use crate::storage::{full, sized, List, Storage};
 use crate::time_function::TimeFunction;
 use crate::{BuildError, Capacity, Item, Real};
 
@@ -245,15 +245,6 @@ pub fn element_build_error(element: usize, e: ElementError) -> BuildError {
             item: Item::Material,
             reason,
         },
-    }
-}
-
-/// The error for a full list of `capacity` that needed `needed` entries.
-fn full<T, L: List<T>>(capacity: Capacity, needed: usize) -> BuildError {
-    BuildError::CapacityExceeded {
-        capacity,
-        needed,
-        available: L::capacity(),
     }
 }
 

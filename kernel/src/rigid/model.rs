@@ -11,7 +11,7 @@ use super::joint::Joint;
 use super::BodyRef;
 use crate::math::skyline::SkylineLayout;
 use crate::math::Vec3;
-use crate::storage::{List, Storage};
+use crate::storage::{full, List, Storage};
 use crate::{BuildError, Capacity, Item, Real};
 
 /// How constraint drift is controlled.
@@ -250,15 +250,6 @@ impl<R: Real, St: Storage> Model<R, St> {
 /// Builds a [`Model`], checking every item as it is added.
 pub struct Builder<R: Real, St: Storage> {
     model: Model<R, St>,
-}
-
-/// The error for a full list of capacity `L::capacity()` that needed `needed` entries.
-fn full<T, L: List<T>>(capacity: Capacity, needed: usize) -> BuildError {
-    BuildError::CapacityExceeded {
-        capacity,
-        needed,
-        available: L::capacity(),
-    }
 }
 
 impl<R: Real, St: Storage> Builder<R, St> {

@@ -2,7 +2,7 @@
 
 use crate::math::{Mat3, Vec3};
 use crate::rigid::Body;
-use crate::storage::{List, Storage};
+use crate::storage::{full, List, Storage};
 use crate::{BuildError, Capacity, Item, Real};
 
 /// The one degree of freedom between a link and its parent.
@@ -160,11 +160,7 @@ impl<R: Real, St: Storage> Builder<R, St> {
         self.model
             .links
             .try_push(link)
-            .map_err(|_| BuildError::CapacityExceeded {
-                capacity: Capacity::Bodies,
-                needed: index + 1,
-                available: St::Bodies::<Link<R>>::capacity(),
-            })?;
+            .map_err(|_| full::<_, St::Bodies<Link<R>>>(Capacity::Bodies, index + 1))?;
         Ok(index)
     }
     /// Finishes the model.
