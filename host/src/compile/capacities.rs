@@ -92,3 +92,49 @@ impl fmt::Display for Capacities {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compile::rigid_model;
+    use ferrodyn_kernel::Fixed;
+    use std::path::Path;
+
+    fn scene(name: &str) -> Scene {
+        Scene::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenes").join(name)).unwrap()
+    }
+
+    #[test]
+    fn the_printed_type_is_exactly_what_the_scene_needs() {
+        // scenes/arm.toml: 2 bodies, a spherical (3 rows) and a revolute (5 rows) joint, one
+        // damper; the skyline of 8 coupled rows holds 8·9/2 = 36 entries.
+        let arm = scene("arm.toml");
+        let c = Capacities::of_scene(&arm);
+        assert_eq!(
+            c.to_string(),
+            "pub type Capacities = ferrodyn_kernel::Fixed<2, 2, 1, 8, 36>; // bodies, joints, forces, rows, skyline"
+        );
+        assert!(rigid_model::<Fixed<2, 2, 1, 8, 36>>(&arm).is_ok());
+        // One entry less in any capacity is refused, naming it.
+        let short = rigid_model::<Fixed<2, 2, 1, 8, 35>>(&arm).unwrap_err();
+        assert!(short.to_string().contains("SkylineEntries"), "{short}");
+        let rows = rigid_model::<Fixed<2, 2, 1, 7, 36>>(&arm).unwrap_err();
+        assert!(rows.to_string().contains("ConstraintRows"), "{rows}");
+    }
+
+    #[test]
+    fn unused_capacities_in_the_middle_stay_and_trailing_ones_go() {
+        let c = Capacities {
+            nodes: 20,
+            elements: 18,
+            profile: 10_920,
+            ..Capacities::default()
+        };
+        assert_eq!(
+            c.to_string(),
+            "pub type Capacities = ferrodyn_kernel::Fixed<0, 0, 0, 0, 0, 20, 18, 10920>; \
+             // bodies, joints, forces, rows, skyline, nodes, elements, profile"
+        );
+        assert!(Capacities::default().to_string().contains("Fixed<0>; // bodies"));
+    }
+}
