@@ -25,7 +25,7 @@ type Rigid = Fixed<32, 32, 8, 160, 2000>;
 
 #[test]
 fn pendulum_scene_steps_bit_for_bit_like_the_kernel_model() {
-    // Reference: kernel::models::simple_pendulum(1 kg, 1 m, 90°), same construction order.
+    // Reference: kernel::samples::simple_pendulum(1 kg, 1 m, 90°), same construction order.
     let scene = load("pendulum.toml");
     assert_eq!(scene.simulation.integrator.name(), "rk4");
     let from_scene = rigid_model::<Fixed<1, 1, 0, 1, 1>>(&scene).unwrap();
@@ -44,7 +44,7 @@ fn pendulum_scene_steps_bit_for_bit_like_the_kernel_model() {
 
 #[test]
 fn chain20_scene_steps_bit_for_bit_like_the_kernel_chain() {
-    // Reference: kernel::models::revolute_chain(&ChainSpec::standard(20)).
+    // Reference: kernel::samples::revolute_chain(&ChainSpec::standard(20)).
     const S: usize = ChainSpec::<f64>::skyline_entries(20);
     let scene = load("chain20.toml");
     let caps = Capacities::of_scene(&scene);
