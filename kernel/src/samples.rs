@@ -100,6 +100,10 @@ pub fn revolute_chain_tree<R: Real, St: Storage>(
     b.build()
 }
 
+/// The capacities of [`simple_pendulum`] on fixed storage: 1 body, 1 joint, no force element,
+/// 1 constraint row, 1 skyline entry.
+pub type PendulumCapacities = crate::Fixed<1, 1, 0, 1, 1>;
+
 /// A simple pendulum: a small sphere of `mass` on a massless rod of `length`, modelled by a
 /// distance constraint to the ground origin, released from rest at `angle` from the downward
 /// vertical (in the x–z plane). The sphere's spin is decoupled, so the motion is exactly the

@@ -35,14 +35,21 @@ pub struct TetElement<R> {
     vertices: [[R; 3]; 4],
 }
 
+/// The 12 coordinates of a node in the undeformed reference at `x`: r = X, gradients = I.
+pub fn node_reference_coordinates<R: Real>(x: Vec3<R>) -> [R; NODE_COORDS] {
+    let mut e = [R::ZERO; NODE_COORDS];
+    e[..3].copy_from_slice(&x.to_array());
+    for d in 0..3 {
+        e[3 * (d + 1) + d] = R::ONE;
+    }
+    e
+}
+
 /// The 48 coordinates of the undeformed reference: r = X at the vertices, gradients = I.
 pub fn reference_coordinates<R: Real>(vertices: &[Vec3<R>; 4]) -> [R; ELEMENT_COORDS] {
     let mut e = [R::ZERO; ELEMENT_COORDS];
-    for (n, p) in vertices.iter().enumerate() {
-        e[NODE_COORDS * n..NODE_COORDS * n + 3].copy_from_slice(&p.to_array());
-        for d in 0..3 {
-            e[NODE_COORDS * n + 3 * (d + 1) + d] = R::ONE;
-        }
+    for (chunk, p) in e.chunks_exact_mut(NODE_COORDS).zip(vertices) {
+        chunk.copy_from_slice(&node_reference_coordinates(*p));
     }
     e
 }

@@ -53,7 +53,9 @@ mod material;
 mod quadrature;
 mod shape;
 
-pub use element::{reference_coordinates, TetElement, ELEMENT_COORDS, NODE_COORDS};
+pub use element::{
+    node_reference_coordinates, reference_coordinates, TetElement, ELEMENT_COORDS, NODE_COORDS,
+};
 pub use error::ElementError;
 pub use material::{Material, MaterialLaw, MaterialPoint, TangentModuli};
 pub use quadrature::{TetRule, FORCE_POINTS, FORCE_RULE, MASS_RULE, TET_DEGREE5, TET_DEGREE6};

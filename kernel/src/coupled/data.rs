@@ -129,6 +129,12 @@ impl Layout {
     pub fn positions(&self) -> usize {
         7 * self.bodies + NODE_COORDS * self.nodes
     }
+    /// The flexible coordinates e and their rates ė in the state `y` (empty when `y` is short).
+    pub fn flexible<'y, R>(&self, y: &'y [R]) -> (&'y [R], &'y [R]) {
+        let n = NODE_COORDS * self.nodes;
+        let (e0, v0) = self.node(0);
+        (y.get(e0..e0 + n).unwrap_or(&[]), y.get(v0..v0 + n).unwrap_or(&[]))
+    }
     /// Index of the first coordinate of `node` and of its rate.
     pub fn node(&self, node: usize) -> (usize, usize) {
         let e = 7 * self.bodies + NODE_COORDS * node;

@@ -1,10 +1,9 @@
 //! The coupled model: a rigid model, a flexible body and the attachments joining them.
 
 use super::data::Layout;
-use crate::ancf::NODE_COORDS;
 use crate::flex::{self, Fixity};
 use crate::math::{Mat3, Vec3};
-use crate::rigid::{self, BODY_STATE};
+use crate::rigid;
 use crate::storage::{full, List, Storage};
 use crate::{BuildError, Capacity, Item, Real};
 
@@ -171,7 +170,7 @@ impl<R: Real, St: Storage> Builder<R, St> {
                 reason: "node marked attached but attached to no body",
             });
         }
-        let needed = BODY_STATE * m.rigid.bodies().len() + 2 * NODE_COORDS * m.flex.node_count();
+        let needed = m.layout().state_len();
         if needed > St::State::<R>::capacity() {
             return Err(full::<_, St::State<R>>(Capacity::StateLength, needed));
         }

@@ -166,7 +166,7 @@ fn body_mass_matrix<R: Real>(mp: &crate::rigid::MassProperties<R>, rot: &Mat3<R>
 
 impl<R: Real> OdeSystem<R> for CoupledSystem<'_, R> {
     fn state_len(&self) -> usize {
-        2 * self.layout.positions() - self.layout.bodies
+        self.layout.state_len()
     }
     fn position_len(&self) -> usize {
         self.layout.positions()
@@ -174,7 +174,7 @@ impl<R: Real> OdeSystem<R> for CoupledSystem<'_, R> {
     fn derivative(&mut self, t: R, y: &[R], dydt: &mut [R]) -> Result<(), KernelError> {
         let n = NODE_COORDS * self.layout.nodes;
         let (e0, v0) = self.layout.node(0);
-        let (e, ed) = (y.get(e0..e0 + n).unwrap_or(&[]), y.get(v0..v0 + n).unwrap_or(&[]));
+        let (e, ed) = self.layout.flexible(y);
         self.rigid.kinematics(t, y)?;
         self.rigid.applied_wrenches(t, y);
         self.flex.generalized_force(t, e, ed, self.force, R::ONE, true)?;
@@ -265,12 +265,9 @@ impl<R: Real, St: Storage> Dynamics<R> for Model<R, St> {
         let layout = self.layout();
         let t = data.time();
         let Data { rigid, flex, y, .. } = data;
-        let mut system = RigidSystem::new(self.rigid.view(), rigid.work.view());
-        system.v_base = layout.positions();
+        let mut system = rigid_system(self, &mut rigid.work, layout);
         system.kinematics(t, y)?;
-        let n = NODE_COORDS * layout.nodes;
-        let (e0, v0) = layout.node(0);
-        let (e, ed) = (y.get(e0..e0 + n).unwrap_or(&[]), y.get(v0..v0 + n).unwrap_or(&[]));
+        let (e, ed) = layout.flexible(y);
         let work = &mut system.work;
         let force = flex.force.as_flattened_mut();
         external.accept(
@@ -349,8 +346,7 @@ fn step_coupled<R: Real, St: Storage, I: Integrator<R>>(
         let k = stages.each_mut().map(|s| &mut s[..]);
         // A reborrow for the length of this step only.
         let external = external.map(|e| e as &mut dyn ExternalForces<R>);
-        let mut rigid_system = RigidSystem::new(model.rigid.view(), rd.work.view());
-        rigid_system.v_base = layout.positions();
+        let mut rigid_system = rigid_system(model, &mut rd.work, layout);
         rigid_system.mass_override = &mut mass_override[..];
         let mut system = CoupledSystem {
             rigid: rigid_system,
@@ -367,4 +363,15 @@ fn step_coupled<R: Real, St: Storage, I: Integrator<R>>(
     data.flex.clock = data.rigid.clock;
     data.mirror(layout);
     Ok(stats)
+}
+
+/// The rigid part's dynamics over the coupled state, whose body velocities follow all positions.
+fn rigid_system<'a, R: Real, St: Storage>(
+    model: &'a Model<R, St>,
+    work: &'a mut crate::rigid::Work<R, St>,
+    layout: Layout,
+) -> RigidSystem<'a, R> {
+    let mut system = RigidSystem::new(model.rigid.view(), work.view());
+    system.v_base = layout.positions();
+    system
 }

@@ -62,13 +62,7 @@ impl<R: Real, St: Storage> Model<R, St> {
     /// Reference coordinates of the whole body (12 per node: r = X, gradients = I).
     pub fn reference_coordinates(&self, out: &mut [R]) {
         for (chunk, x) in out.chunks_exact_mut(NODE_COORDS).zip(self.nodes.iter()) {
-            for v in chunk.iter_mut() {
-                *v = R::ZERO;
-            }
-            chunk[..3].copy_from_slice(&x.to_array());
-            chunk[3] = R::ONE;
-            chunk[7] = R::ONE;
-            chunk[11] = R::ONE;
+            chunk.copy_from_slice(&crate::ancf::node_reference_coordinates(*x));
         }
     }
 
@@ -298,11 +292,7 @@ impl<R: Real, St: Storage> Dynamics<R> for Model<R, St> {
         dt: R,
         external: &mut E,
     ) -> Result<StepStats, KernelError> {
-        let mut clock = data.clock;
-        let (y, mut stages, mut system) = data.parts(self);
-        system.external = Some(external);
-        let stats = clock.step(integrator, &mut system, y, &mut stages, dt)?;
-        data.clock = clock;
+        let stats = advance(self, data, integrator, dt, Some(external))?;
         self.accept(data, external)?;
         Ok(stats)
     }
@@ -325,11 +315,7 @@ impl<R: Real, St: Storage> Dynamics<R> for Model<R, St> {
         integrator: &mut I,
         dt: R,
     ) -> Result<StepStats, KernelError> {
-        let mut clock = data.clock;
-        let (y, mut stages, mut system) = data.parts(self);
-        let stats = clock.step(integrator, &mut system, y, &mut stages, dt)?;
-        data.clock = clock;
-        Ok(stats)
+        advance(self, data, integrator, dt, None)
     }
 
     fn time(&self, data: &Data<R, St>) -> R {
@@ -352,4 +338,21 @@ impl<R: Real, St: Storage> Dynamics<R> for Model<R, St> {
         data.state.as_flattened_mut().copy_from_slice(state);
         Ok(())
     }
+}
+
+/// Advances `data` by `dt`, with the forces of `external` (when given) at every stage.
+fn advance<R: Real, St: Storage, I: Integrator<R>>(
+    model: &Model<R, St>,
+    data: &mut Data<R, St>,
+    integrator: &mut I,
+    dt: R,
+    external: Option<&mut dyn ExternalForces<R>>,
+) -> Result<StepStats, KernelError> {
+    let mut clock = data.clock;
+    let (y, mut stages, mut system) = data.parts(model);
+    // A reborrow for the length of this step only.
+    system.external = external.map(|e| e as &mut dyn ExternalForces<R>);
+    let stats = clock.step(integrator, &mut system, y, &mut stages, dt)?;
+    data.clock = clock;
+    Ok(stats)
 }

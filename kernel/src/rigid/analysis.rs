@@ -17,6 +17,16 @@ pub struct Violation<R> {
     pub velocity: R,
 }
 
+impl<R: Real> Violation<R> {
+    /// The larger position and the larger velocity violation of the two.
+    pub fn max(self, other: Self) -> Self {
+        Self {
+            position: self.position.max(other.position),
+            velocity: self.velocity.max(other.velocity),
+        }
+    }
+}
+
 /// Per-body kinematics: CG position, CG velocity, angular velocity (global), all global.
 struct BodyMotion<R> {
     cg: Vec3<R>,
@@ -115,11 +125,7 @@ pub fn joint_angle<R: Real, St: Storage>(
 /// Largest position and velocity constraint violation at the current state.
 pub fn violation<R: Real, St: Storage>(model: &Model<R, St>, data: &Data<R, St>) -> Violation<R> {
     (0..model.joints.len()).fold(Violation::default(), |v, joint| {
-        let j = joint_violation(model, data, joint);
-        Violation {
-            position: v.position.max(j.position),
-            velocity: v.velocity.max(j.velocity),
-        }
+        v.max(joint_violation(model, data, joint))
     })
 }
 

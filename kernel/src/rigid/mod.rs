@@ -36,6 +36,7 @@ pub(crate) use body::point_mass_inertia;
 pub use body::{Body, BodyRef, MassProperties};
 pub use constraint::ConstraintRow;
 pub(crate) use constraint::SideState;
+pub(crate) use data::Work;
 pub use data::{Data, BODY_STATE};
 pub(crate) use force::Wrench;
 pub use force::{Axes, Force};
