@@ -7,23 +7,19 @@
 use crate::check::{dof_report, joint_reactions, joint_violations, settle};
 use crate::compile::{compile, flexible_model, rigid_model, Capacities};
 use crate::dae::HostMethod;
-use crate::record::Recorder;
 use crate::scene::Scene;
-use crate::simulation::{drive, Simulation};
+use crate::simulation::{drive, DRIFT_TOLERANCE};
 use crate::spec::IntegratorSpec;
 use crate::storage::Growable;
 use anyhow::{bail, Context, Result};
 use ferrodyn_kernel::flex::max_frequency;
-use ferrodyn_kernel::rigid::assemble;
+use ferrodyn_kernel::integrators::Method;
+use ferrodyn_kernel::rigid::{assemble, violation};
 use ferrodyn_kernel::Dynamics;
-use std::cell::RefCell;
-use std::path::{Path, PathBuf};
-use std::rc::Rc;
+use std::path::Path;
 
 /// Violation above which an initial joint state is flagged (m, or rad-like for angular rows).
 const VIOLATION_WARNING: f64 = 1e-4;
-/// Drift above which a joint is flagged during the prescribed-motion run.
-const DRIFT_WARNING: f64 = 1e-6;
 
 /// Prints the preflight report of the scene at `path`; with `with_motion` runs it and reports
 /// the drift of every joint, with `with_settle` settles it under gravity and reports the joint
@@ -45,10 +41,10 @@ pub fn check(path: &Path, with_settle: bool, with_motion: bool) -> Result<()> {
         false => check_rigid(&scene)?,
     };
     for index in 0..scene.flexibles.len() {
-        let profile = check_flexible(&scene, index)?;
-        capacities.profile = capacities.profile.max(profile);
+        check_flexible(&scene, index)?;
     }
-    if scene.flexibles.len() > 1 {
+    if !scene.flexibles.is_empty() {
+        // The profile of all flexible bodies as one model, as the firmware builds them.
         let (merged, _) = flexible_model::<Growable>(&scene, &scene.flexibles)?;
         capacities.profile = merged.profile_entries();
     }
@@ -91,15 +87,15 @@ fn check_rigid(scene: &Scene) -> Result<bool> {
         return Ok(false);
     }
     let iterations = assemble(&model, &mut data).context("assembling the initial configuration")?;
-    let after = joint_violations(&model, &data).into_iter().fold(0.0f64, f64::max);
+    let after = violation(&model, &data).position;
     println!("assembly: {iterations} Newton iterations, max |Φ| {after:.3e}");
     Ok(true)
 }
 
 /// Sizes and the explicit stability limit (power iteration on M⁻¹K) of flexible body `index`
 /// against the scene's step; fails when the step is above the limit of the chosen explicit
-/// integrator. Returns the entries of its mass-matrix profile.
-fn check_flexible(scene: &Scene, index: usize) -> Result<usize> {
+/// integrator.
+fn check_flexible(scene: &Scene, index: usize) -> Result<()> {
     let spec = &scene.flexibles[index];
     let (flex, _) = flexible_model::<Growable>(scene, std::slice::from_ref(spec))?;
     println!(
@@ -125,47 +121,38 @@ fn check_flexible(scene: &Scene, index: usize) -> Result<usize> {
         limit.symplectic()
     );
     let bound = match sim.integrator {
-        IntegratorSpec::Explicit(m) => match m.name() {
-            "rk4" => Some(limit.rk4()),
-            "semi-implicit-euler" | "velocity-verlet" => Some(limit.symplectic()),
-            _ => None,
-        },
-        _ => None,
+        IntegratorSpec::Explicit(Method::Rk4) => Some(limit.rk4()),
+        IntegratorSpec::Explicit(Method::SemiImplicitEuler | Method::VelocityVerlet) => {
+            Some(limit.symplectic())
+        }
+        IntegratorSpec::Explicit(_) => {
+            println!("  adaptive integrator {name}: the step is chosen by error control");
+            None
+        }
+        IntegratorSpec::Dae(_) | IntegratorSpec::Hht(_) => {
+            println!(
+                "  implicit integrator {name} (unconditionally stable): step {} s = {:.0}× the RK4 limit",
+                sim.step,
+                sim.step / limit.rk4()
+            );
+            None
+        }
     };
-    match (bound, sim.integrator) {
-        (Some(b), _) if sim.step > b => bail!(
-            "flexible body \"{}\": step {} s is above the {name} stability limit {b:.3e} s",
-            spec.name,
-            sim.step,
-        ),
-        (Some(b), _) => println!("  step {} s = {:.2} of the {name} limit", sim.step, sim.step / b),
-        (None, IntegratorSpec::Explicit(_)) => {
-            println!("  adaptive integrator {name}: the step is chosen by error control")
+    if let Some(bound) = bound {
+        if sim.step > bound {
+            bail!(
+                "flexible body \"{}\": step {} s is above the {name} stability limit {bound:.3e} s",
+                spec.name,
+                sim.step,
+            );
         }
-        (None, _) => println!(
-            "  implicit integrator {name} (unconditionally stable): step {} s = {:.0}× the RK4 limit",
+        println!(
+            "  step {} s = {:.2} of the {name} limit",
             sim.step,
-            sim.step / limit.rk4()
-        ),
+            sim.step / bound
+        );
     }
-    Ok(flex.profile_entries())
-}
-
-/// Records the largest |Φ| of every joint at the output times into a list the caller shares.
-struct Drift(Rc<RefCell<Vec<f64>>>);
-
-impl Recorder for Drift {
-    fn record(&mut self, sim: &mut Simulation) -> Result<()> {
-        if let Some((model, data)) = sim.rigid() {
-            for (w, v) in self.0.borrow_mut().iter_mut().zip(joint_violations(model, data)) {
-                *w = w.max(v);
-            }
-        }
-        Ok(())
-    }
-    fn finish(self: Box<Self>) -> Result<Vec<PathBuf>> {
-        Ok(Vec::new())
-    }
+    Ok(())
 }
 
 /// Runs the scene to its end time in memory and reports the largest |Φ| of every joint over the
@@ -176,14 +163,13 @@ fn prescribed_motion(scene: &Scene) -> Result<()> {
     if joints.is_empty() {
         bail!("--motion reports the drift of joints; the scene has none");
     }
-    let worst = Rc::new(RefCell::new(vec![0.0; joints.len()]));
-    let summary = drive(&mut sim, vec![Box::new(Drift(worst.clone()))], false)?;
+    let summary = drive(&mut sim, Vec::new(), false)?;
     println!(
         "prescribed motion over {} s ({summary}): largest |Φ| per joint",
         scene.simulation.end_time
     );
-    for (name, w) in joints.iter().zip(worst.borrow().iter()) {
-        let flag = if *w > DRIFT_WARNING {
+    for (name, w) in joints.iter().zip(&summary.joint_drift) {
+        let flag = if *w > DRIFT_TOLERANCE {
             "  WARNING: drift"
         } else {
             ""

@@ -2,10 +2,10 @@
 //! (the run's header line lists them), or refused with the reason; none is ignored.
 
 use crate::scene::Simulation;
-use crate::spec::integrator::{DAE_NAMES, HHT_NAMES};
-use crate::spec::{HhtOptions, ImplicitSpec, IntegratorSpec};
-use anyhow::{bail, Result};
-use ferrodyn_kernel::integrators::{AdaptiveConfig, Method, METHOD_NAMES};
+use crate::spec::integrator::integrator_names;
+use crate::spec::IntegratorSpec;
+use anyhow::{anyhow, bail, Result};
+use ferrodyn_kernel::integrators::AdaptiveConfig;
 
 /// Settings given on the command line; `None`: keep the scene's.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -27,13 +27,6 @@ impl Overrides {
     /// as `--flag value (was: old)` for the header line.
     pub fn apply(&self, sim: &mut Simulation) -> Result<Vec<String>> {
         let mut changed = Vec::new();
-        let positive = |flag: &str, v: f64| -> Result<f64> {
-            if v > 0.0 && v.is_finite() {
-                Ok(v)
-            } else {
-                bail!("{flag} must be finite and > 0 (got {v})")
-            }
-        };
         if let Some(end) = self.end {
             changed.push(format!("--end {end} (was {})", sim.end_time));
             sim.end_time = positive("--end", end)?;
@@ -86,34 +79,31 @@ impl Overrides {
         if name == scene.name() && self.rtol.is_none() {
             return Ok(*scene); // the scene's own settings
         }
-        let adaptive = matches!(name, "rkf45" | "dopri45");
+        let adaptive = IntegratorSpec::is_adaptive(name);
         let config = match self.rtol {
             Some(_) if !adaptive => {
                 bail!("--rtol applies to the adaptive integrators (rkf45, dopri45), not {name}")
             }
-            Some(rtol) if !(rtol > 0.0 && rtol.is_finite()) => {
-                bail!("--rtol must be finite and > 0 (got {rtol})")
+            Some(rtol) => {
+                let rtol = positive("--rtol", rtol)?;
+                AdaptiveConfig::new(rtol, rtol * 1e-3)
             }
-            Some(rtol) => AdaptiveConfig::new(rtol, rtol * 1e-3),
             None => AdaptiveConfig::default(),
         };
-        if let Some(method) = Method::from_name(name, config) {
-            return Ok(IntegratorSpec::Explicit(method));
-        }
-        if let Some(spec) = ImplicitSpec::from_name(name) {
-            return Ok(IntegratorSpec::Dae(spec));
-        }
-        match name {
-            "hht" => Ok(IntegratorSpec::Hht(HhtOptions::hht(
-                crate::spec::integrator::DEFAULT_ALPHA,
-            )?)),
-            "newmark" => Ok(IntegratorSpec::Hht(HhtOptions::default())),
-            _ => bail!(
-                "unknown integrator '{name}'; choose one of {}, {}, {}",
-                METHOD_NAMES.join(", "),
-                DAE_NAMES.join(", "),
-                HHT_NAMES.join(", ")
-            ),
-        }
+        IntegratorSpec::from_name(name, config).ok_or_else(|| {
+            anyhow!(
+                "unknown integrator '{name}'; choose one of {}",
+                integrator_names()
+            )
+        })
+    }
+}
+
+/// `v` when it is finite and > 0; otherwise the error naming `flag`.
+fn positive(flag: &str, v: f64) -> Result<f64> {
+    if v > 0.0 && v.is_finite() {
+        Ok(v)
+    } else {
+        bail!("{flag} must be finite and > 0 (got {v})")
     }
 }

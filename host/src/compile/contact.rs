@@ -1,6 +1,7 @@
 //! Contact of a scene: the rigid shapes' contact world, and the contacts of its flexible
 //! bodies (with the ground planes and between the bodies).
 
+use super::flexible::body_of_nodes;
 use crate::contact::flex_pair::{FlexPairContact, GroupLaw};
 use crate::contact::flexible::{surface_triangles, FlexGroundContact};
 use crate::contact::force::{damping_factor, effective_modulus, hertz_stiffness};
@@ -55,14 +56,7 @@ pub fn flexible_contacts(
             .source
             .error(Some(f.line), Some(ItemName::new("flexible", &f.name)), kind)
     };
-    let mut body_of = vec![0; reference.len()];
-    for (b, nodes) in bodies.iter().enumerate() {
-        for n in nodes.clone() {
-            if let Some(slot) = body_of.get_mut(n) {
-                *slot = b;
-            }
-        }
-    }
+    let body_of = body_of_nodes(bodies, reference.len());
     let surface = surface_triangles(connectivity, |n| reference[n]);
     let elastic: Vec<Elastic> = scene
         .flexibles

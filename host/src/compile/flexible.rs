@@ -81,8 +81,8 @@ fn merged_layout(
     specs: &[FlexibleSpec],
 ) -> Result<(Vec<Range<usize>>, Vec<usize>), SceneError> {
     let first = &specs[0];
-    let (mut node_ranges, mut element_starts) = (Vec::new(), Vec::new());
-    let (mut nodes, mut elements) = (0, 0);
+    let mut element_starts = Vec::new();
+    let mut elements = 0;
     for spec in specs {
         if spec.material != first.material {
             let reason = format!(
@@ -96,12 +96,34 @@ fn merged_layout(
             };
             return Err(scene.source.error(Some(spec.line), item, kind));
         }
-        node_ranges.push(nodes..nodes + spec.mesh.nodes().len());
         element_starts.push(elements);
-        nodes += spec.mesh.nodes().len();
         elements += spec.mesh.tets().len();
     }
-    Ok((node_ranges, element_starts))
+    Ok((node_ranges(specs), element_starts))
+}
+
+/// The node range of each of `specs` in the model that merges them in order.
+pub fn node_ranges(specs: &[FlexibleSpec]) -> Vec<Range<usize>> {
+    let mut start = 0;
+    specs
+        .iter()
+        .map(|spec| {
+            let range = start..start + spec.mesh.nodes().len();
+            start = range.end;
+            range
+        })
+        .collect()
+}
+
+/// Which body each of `nodes` nodes belongs to, given the bodies' node `ranges`.
+pub fn body_of_nodes<'a>(ranges: impl IntoIterator<Item = &'a Range<usize>>, nodes: usize) -> Vec<usize> {
+    let mut body_of = vec![0; nodes];
+    for (b, range) in ranges.into_iter().enumerate() {
+        if let Some(slots) = body_of.get_mut(range.clone()) {
+            slots.fill(b);
+        }
+    }
+    body_of
 }
 
 /// Writes the initial velocity of every flexible body into `rates` (12 per node, the node's

@@ -15,7 +15,7 @@ mod rigid;
 
 pub use capacities::Capacities;
 pub use contact::{flexible_contacts, rigid_contact};
-pub use flexible::{coupled_model, flexible_model, initial_rates};
+pub use flexible::{body_of_nodes, coupled_model, flexible_model, initial_rates, node_ranges};
 pub use rigid::{kernel_error, rigid_model};
 
 use crate::dae::HostMethod;
@@ -23,7 +23,7 @@ use crate::implicit::{HhtFlex, ImplicitSystem};
 use crate::scene::{ErrorKind, ItemName, Scene, SceneError};
 use crate::simulation::{ContactModel, KernelSystem, Labels, Simulation, System, Timing};
 use crate::spec::{HhtOptions, IntegratorSpec};
-use crate::storage::{FlexModel, Growable, RigidModel};
+use crate::storage::{FlexData, FlexModel, Growable, RigidModel};
 use ferrodyn_kernel::ancf::NODE_COORDS;
 use ferrodyn_kernel::rigid::assemble;
 use ferrodyn_kernel::{Dynamics, Item, KernelError};
@@ -38,19 +38,22 @@ pub fn compile(scene: &Scene) -> Result<Simulation, SceneError> {
     };
     let (rigid, flexible) = (!scene.bodies.is_empty(), !scene.flexibles.is_empty());
     let (system, description): (Box<dyn System>, String) = match (sim.integrator, rigid, flexible) {
-        (IntegratorSpec::Hht(options), false, true) => implicit(scene, options)?,
-        (IntegratorSpec::Hht(_), _, _) => {
-            // The scene's validation refuses this already; kept as a real limit.
-            return Err(invalid(
-                scene,
-                "integrator",
-                "hht and newmark integrate flexible bodies without rigid bodies",
-            ));
-        }
-        (_, true, false) => rigid_system(scene)?,
-        (_, false, true) => flexible_system(scene)?,
-        (_, true, true) => coupled_system(scene)?,
         (_, false, false) => return Err(invalid(scene, "body", "the scene has no rigid or flexible body")),
+        (IntegratorSpec::Hht(options), false, true) => implicit(scene, options)?,
+        (integrator, rigid, flexible) => match HostMethod::new(&integrator) {
+            // HHT with rigid bodies: the scene's validation refuses this already; kept as a
+            // real limit.
+            None => {
+                return Err(invalid(
+                    scene,
+                    "integrator",
+                    "hht and newmark integrate flexible bodies without rigid bodies",
+                ))
+            }
+            Some(method) if !flexible => rigid_system(scene, method)?,
+            Some(method) if !rigid => flexible_system(scene, method)?,
+            Some(method) => coupled_system(scene, method)?,
+        },
     };
     let labels = Labels {
         names: scene.name_maps(),
@@ -71,12 +74,6 @@ fn invalid(scene: &Scene, field: &'static str, reason: &str) -> SceneError {
     scene
         .source
         .error(None, Some(ItemName::new("simulation", "")), kind)
-}
-
-/// The integrator of `scene` (not HHT: that runs as its own system).
-fn method(scene: &Scene) -> Result<HostMethod, SceneError> {
-    HostMethod::new(&scene.simulation.integrator)
-        .ok_or_else(|| invalid(scene, "integrator", "hht and newmark run flexible bodies alone"))
 }
 
 /// A kernel error at t = 0 named by the scene's body or joint (and its line).
@@ -101,7 +98,7 @@ fn initial_error(scene: &Scene, what: &str, e: KernelError) -> SceneError {
     scene.source.error(line, item, kind)
 }
 
-fn rigid_system(scene: &Scene) -> Result<(Box<dyn System>, String), SceneError> {
+fn rigid_system(scene: &Scene, method: HostMethod) -> Result<(Box<dyn System>, String), SceneError> {
     let model = rigid_model::<Growable>(scene)?;
     let mut data = model.new_data();
     assemble(&model, &mut data)
@@ -120,7 +117,7 @@ fn rigid_system(scene: &Scene) -> Result<(Box<dyn System>, String), SceneError> 
         None => None,
     };
     let description = describe_rigid(&model);
-    let system = KernelSystem::with_data(model, data, method(scene)?, contact)
+    let system = KernelSystem::with_data(model, data, method, contact)
         .map_err(|e| initial_error(scene, "contact at the initial state", e))?;
     Ok((Box::new(system), description))
 }
@@ -151,36 +148,64 @@ fn describe_flexible(scene: &Scene, model: &FlexModel) -> String {
     )
 }
 
-/// The flexible bodies of `scene` as one model with their initial rates and contacts.
-fn flexible_parts(
-    scene: &Scene,
-) -> Result<(FlexModel, Vec<f64>, Option<crate::contact::FlexContacts>), SceneError> {
-    let (model, ranges) = flexible_model::<Growable>(scene, &scene.flexibles)?;
-    let n = NODE_COORDS * model.node_count();
-    let mut rates = vec![0.0; n];
-    initial_rates(scene, &ranges, &mut rates);
-    let reference: Vec<[f64; 3]> = model.references().iter().map(|p| p.to_array()).collect();
-    let contacts = flexible_contacts(scene, &reference, model.connectivity(), &ranges)?;
-    Ok((model, rates, contacts))
+/// The flexible bodies of a scene as one model, with their initial rates and contacts.
+pub struct FlexibleParts {
+    /// All flexible bodies merged into one model (file order).
+    pub model: FlexModel,
+    /// The node range of each body in `model`.
+    pub ranges: Vec<std::ops::Range<usize>>,
+    /// Initial coordinate rates, 12 per node.
+    pub rates: Vec<f64>,
+    /// Their contacts, if the scene has any.
+    pub contacts: Option<crate::contact::FlexContacts>,
 }
 
-fn flexible_system(scene: &Scene) -> Result<(Box<dyn System>, String), SceneError> {
-    let (model, rates, contacts) = flexible_parts(scene)?;
-    let mut data = model.new_data();
-    let mut state = model.state(&data).to_vec();
-    state[rates.len()..].copy_from_slice(&rates);
-    model
-        .set_state(&mut data, &state)
+impl FlexibleParts {
+    /// The flexible bodies of `scene`, as `compile` builds them.
+    pub fn of(scene: &Scene) -> Result<Self, SceneError> {
+        let (model, ranges) = flexible_model::<Growable>(scene, &scene.flexibles)?;
+        let mut rates = vec![0.0; NODE_COORDS * model.node_count()];
+        initial_rates(scene, &ranges, &mut rates);
+        let reference: Vec<[f64; 3]> = model.references().iter().map(|p| p.to_array()).collect();
+        let contacts = flexible_contacts(scene, &reference, model.connectivity(), &ranges)?;
+        Ok(Self {
+            model,
+            ranges,
+            rates,
+            contacts,
+        })
+    }
+
+    /// Kernel data at the reference configuration moving with the initial rates.
+    pub fn initial_data(&self) -> Result<FlexData, KernelError> {
+        let mut data = self.model.new_data();
+        let mut state = self.model.state(&data).to_vec();
+        state[self.rates.len()..].copy_from_slice(&self.rates);
+        self.model.set_state(&mut data, &state)?;
+        Ok(data)
+    }
+}
+
+fn flexible_system(scene: &Scene, method: HostMethod) -> Result<(Box<dyn System>, String), SceneError> {
+    let parts = FlexibleParts::of(scene)?;
+    let data = parts
+        .initial_data()
         .map_err(|e| initial_error(scene, "initial velocity", e))?;
+    let FlexibleParts { model, contacts, .. } = parts;
     let description = describe_flexible(scene, &model);
     let contact = contacts.map(ContactModel::Flexible);
-    let system = KernelSystem::with_data(model, data, method(scene)?, contact)
+    let system = KernelSystem::with_data(model, data, method, contact)
         .map_err(|e| initial_error(scene, "contact at the initial state", e))?;
     Ok((Box::new(system), description))
 }
 
 fn implicit(scene: &Scene, options: HhtOptions) -> Result<(Box<dyn System>, String), SceneError> {
-    let (model, rates, contacts) = flexible_parts(scene)?;
+    let FlexibleParts {
+        model,
+        rates,
+        contacts,
+        ..
+    } = FlexibleParts::of(scene)?;
     let description = describe_flexible(scene, &model);
     let first = &scene.flexibles[0];
     let fail = |e: crate::implicit::ImplicitError| {
@@ -194,40 +219,27 @@ fn implicit(scene: &Scene, options: HhtOptions) -> Result<(Box<dyn System>, Stri
             kind,
         )
     };
-    let mut hht = HhtFlex::new(model, options).map_err(fail)?;
-    if rates.iter().any(|&v| v != 0.0) {
-        hht.set_state(0.0, None, Some(&rates)).map_err(fail)?;
-    }
-    if let Some(contacts) = contacts {
-        hht.set_contacts(contacts).map_err(fail)?;
-    }
+    let hht =
+        HhtFlex::with_start(model, options, Some(&rates), contacts.unwrap_or_default()).map_err(fail)?;
     Ok((Box::new(ImplicitSystem::new(hht)), description))
 }
 
-fn coupled_system(scene: &Scene) -> Result<(Box<dyn System>, String), SceneError> {
+fn coupled_system(scene: &Scene, method: HostMethod) -> Result<(Box<dyn System>, String), SceneError> {
     let model = coupled_model::<Growable>(scene)?;
     let description = format!(
         "{} + {}",
         describe_rigid(model.rigid()),
         describe_flexible(scene, model.flex())
     );
-    let system = KernelSystem::new(model, method(scene)?, None)
-        .map_err(|e| initial_error(scene, "initial state", e))?;
+    let system =
+        KernelSystem::new(model, method, None).map_err(|e| initial_error(scene, "initial state", e))?;
     Ok((Box::new(system), description))
 }
 
 /// Each flexible body's name and node range in the merged model (file order).
 fn flexible_ranges(scene: &Scene) -> Vec<(String, std::ops::Range<usize>)> {
-    let mut start = 0;
-    scene
-        .flexibles
-        .iter()
-        .map(|f| {
-            let range = start..start + f.mesh.nodes().len();
-            start = range.end;
-            (f.name.clone(), range)
-        })
-        .collect()
+    let names = scene.flexibles.iter().map(|f| f.name.clone());
+    names.zip(node_ranges(&scene.flexibles)).collect()
 }
 
 /// Whether nothing does work on the scene: no drive, no applied force, no nodal load.

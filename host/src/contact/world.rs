@@ -15,6 +15,7 @@ use super::force::{
 use super::shape::{box_vertices, local_pose, matrix, to_parry, vec3, vector};
 use super::ContactError;
 use crate::spec::{ContactMaterial, Geometry, Shape};
+use ferrodyn_kernel::math::Vec3;
 use ferrodyn_kernel::{ExternalForces, ExternalLoads};
 use parry3d_f64::math::{Matrix, Pose, Rotation, Vector};
 use parry3d_f64::query;
@@ -388,7 +389,7 @@ impl ExternalForces<f64> for ContactWorld {
         for c in &self.points {
             let n = Vector::from_array(c.normal);
             let f = n * c.normal_force + Vector::from_array(c.friction_force);
-            let p = vec3(Vector::from_array(c.point));
+            let p = Vec3::from_array(c.point);
             if let Some(b) = self.shapes[c.shape_b].body {
                 loads.add_force_at(b, p, vec3(f));
             }

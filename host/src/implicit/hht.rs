@@ -90,6 +90,18 @@ impl HhtFlex {
     /// mass, symbolic factorization, and the initial acceleration from M a₀ = Q(0, q₀, 0).
     /// The body's nodes may be held but not attached to rigid bodies.
     pub fn new(body: FlexModel, options: HhtOptions) -> Result<Self, ImplicitError> {
+        Self::with_start(body, options, None, FlexContacts::default())
+    }
+
+    /// [`Self::new`] with the reference configuration moving with `rates` (body coordinates;
+    /// `None`: at rest) and in `contacts`, committed at that state: the initial acceleration
+    /// is made consistent with both, once.
+    pub fn with_start(
+        body: FlexModel,
+        options: HhtOptions,
+        rates: Option<&[f64]>,
+        contacts: FlexContacts,
+    ) -> Result<Self, ImplicitError> {
         options.validate()?;
         let attached = (0..body.node_count())
             .find(|&n| matches!(body.fixity(n), Fixity::Attached | Fixity::AttachedFace { .. }));
@@ -130,11 +142,13 @@ impl HhtFlex {
             vn: vec![0.0; nc],
             residual: vec![0.0; nf],
             work: vec![0.0; nf],
-            contacts: FlexContacts::default(),
+            contacts,
             couplings: Vec::new(),
             body,
         };
-        s.set_state(0.0, None, None)?;
+        s.put_state(0.0, None, rates)?;
+        s.commit_contacts()?;
+        s.consistent_acceleration()?;
         Ok(s)
     }
 
@@ -146,6 +160,12 @@ impl HhtFlex {
         q: Option<&[f64]>,
         v: Option<&[f64]>,
     ) -> Result<(), ImplicitError> {
+        self.put_state(time, q, v)?;
+        self.consistent_acceleration()
+    }
+
+    /// Sets time, coordinates and rates (`None` keeps the current ones), checked.
+    fn put_state(&mut self, time: f64, q: Option<&[f64]>, v: Option<&[f64]>) -> Result<(), ImplicitError> {
         let nc = self.body.coordinate_count();
         for (name, x) in [("q", q), ("v", v)] {
             if let Some(x) = x {
@@ -165,6 +185,13 @@ impl HhtFlex {
             v0.copy_from_slice(v);
         }
         self.time = time;
+        Ok(())
+    }
+
+    /// Solves M a = Q at the current state for the acceleration; invalidates a reused tangent.
+    fn consistent_acceleration(&mut self) -> Result<(), ImplicitError> {
+        let nc = self.body.coordinate_count();
+        let time = self.time;
         self.factor_for = None;
         let state = std::mem::take(&mut self.state);
         let (q, v) = state.split_at(nc);
@@ -193,7 +220,7 @@ impl HhtFlex {
     pub fn set_contacts(&mut self, contacts: FlexContacts) -> Result<(), ImplicitError> {
         self.contacts = contacts;
         self.commit_contacts()?;
-        self.set_state(self.time, None, None)
+        self.consistent_acceleration()
     }
 
     /// Puts the body's parts in node-to-surface contact with each other (committed and made
@@ -370,20 +397,6 @@ impl HhtFlex {
     pub fn sparsity(&self) -> (usize, usize) {
         (self.pattern.nnz(), self.solver.factor_entries())
     }
-    /// Position of a node.
-    pub fn position(&self, node: usize) -> [f64; 3] {
-        let i = 12 * node;
-        self.coordinates()
-            .get(i..i + 3)
-            .map_or([0.0; 3], |p| [p[0], p[1], p[2]])
-    }
-    /// Velocity of a node.
-    pub fn velocity(&self, node: usize) -> [f64; 3] {
-        let i = 12 * node;
-        self.rates()
-            .get(i..i + 3)
-            .map_or([0.0; 3], |p| [p[0], p[1], p[2]])
-    }
 
     /// Kinetic, strain and gravity energy at the current state.
     pub fn energies(&self) -> Result<Energy<f64>, ImplicitError> {
@@ -521,7 +534,6 @@ impl HhtFlex {
         let t1 = self.time + h;
         // Predictors (body coordinates): q̃ = q + h v + h²(½ − β) a, ṽ = v + h(1 − γ) a.
         let mut a_full = std::mem::take(&mut self.full);
-        a_full.iter_mut().for_each(|x| *x = 0.0);
         self.body.scatter_free(&self.a, &mut a_full);
         let mut q_pred = self.coordinates().to_vec();
         let mut v_pred = self.rates().to_vec();
@@ -561,7 +573,6 @@ impl HhtFlex {
             qn.copy_from_slice(&q_pred);
             vn.copy_from_slice(&v_pred);
             let mut a_full = std::mem::take(&mut self.full);
-            a_full.iter_mut().for_each(|x| *x = 0.0);
             self.body.scatter_free(&a1, &mut a_full);
             for i in 0..qn.len() {
                 qn[i] += h * h * beta * a_full[i];

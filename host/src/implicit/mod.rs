@@ -20,7 +20,7 @@ pub use system::ImplicitSystem;
 
 use crate::spec::InvalidOption;
 use ferrodyn_kernel::ancf::ElementError;
-use ferrodyn_kernel::BuildError;
+use ferrodyn_kernel::{BuildError, Item, KernelError};
 
 /// Errors of the implicit flexible solver.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -79,6 +79,23 @@ pub enum ImplicitError {
         /// Entries needed.
         entries: usize,
     },
+}
+
+impl ImplicitError {
+    /// The kernel's error for this failure at time `time`: the element that cannot be
+    /// evaluated, or the material for any other failure.
+    pub fn kernel_error(&self, time: f64) -> KernelError {
+        match *self {
+            Self::Element { element, time, .. } => KernelError::NonFinite {
+                item: Item::Element(element),
+                time,
+            },
+            _ => KernelError::NonFinite {
+                item: Item::Material,
+                time,
+            },
+        }
+    }
 }
 
 impl From<InvalidOption> for ImplicitError {

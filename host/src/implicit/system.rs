@@ -4,7 +4,7 @@
 use super::HhtFlex;
 use crate::simulation::{Contacts, FlexibleState, System};
 use anyhow::Context;
-use ferrodyn_kernel::{Energy, Item, KernelError};
+use ferrodyn_kernel::{Energy, KernelError};
 use std::any::Any;
 
 /// An [`HhtFlex`] with the counters of its steps.
@@ -44,16 +44,7 @@ impl System for ImplicitSystem {
         self.hht.time()
     }
     fn energy(&self) -> Result<Energy<f64>, KernelError> {
-        self.hht.energies().map_err(|e| match e {
-            super::ImplicitError::Element { element, time, .. } => KernelError::NonFinite {
-                item: Item::Element(element),
-                time,
-            },
-            _ => KernelError::NonFinite {
-                item: Item::Material,
-                time: self.hht.time(),
-            },
-        })
+        self.hht.energies().map_err(|e| e.kernel_error(self.hht.time()))
     }
     fn state(&self) -> &[f64] {
         self.hht.state()
@@ -66,10 +57,7 @@ impl System for ImplicitSystem {
         let (q, v) = state.split_at(n);
         self.hht
             .set_state(self.hht.time(), Some(q), Some(v))
-            .map_err(|_| KernelError::NonFinite {
-                item: Item::Material,
-                time: self.hht.time(),
-            })
+            .map_err(|e| e.kernel_error(self.hht.time()))
     }
     fn flexible(&self) -> Option<FlexibleState<'_>> {
         let body = self.hht.body();

@@ -4,7 +4,7 @@
 use super::Recorder;
 use crate::contact::FlexContacts;
 use crate::output::{CsvWriter, OutputDir};
-use crate::simulation::{Contacts, Simulation};
+use crate::simulation::{Contacts, Sample, Simulation};
 use anyhow::Result;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -47,7 +47,7 @@ impl ContactCsv {
 
 impl Recorder for ContactCsv {
     /// One row per contact active at the last accepted state.
-    fn record(&mut self, sim: &mut Simulation) -> Result<()> {
+    fn record(&mut self, sim: &mut Simulation, _: &Sample) -> Result<()> {
         let Some(Contacts::Rigid(world)) = sim.contacts() else {
             return Ok(());
         };
@@ -174,7 +174,7 @@ impl FlexContactCsv {
 
 impl Recorder for FlexContactCsv {
     /// One row per touching body pair at the last accepted state.
-    fn record(&mut self, sim: &mut Simulation) -> Result<()> {
+    fn record(&mut self, sim: &mut Simulation, _: &Sample) -> Result<()> {
         let Some(Contacts::Flexible(contacts)) = sim.contacts() else {
             return Ok(());
         };

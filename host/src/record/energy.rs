@@ -4,9 +4,9 @@
 use super::Recorder;
 use crate::output::{CsvWriter, OutputDir};
 use crate::plot::{line_plot, Series};
-use crate::simulation::Simulation;
+use crate::simulation::{Sample, Simulation};
 use anyhow::{Context, Result};
-use ferrodyn_kernel::rigid::violation;
+use ferrodyn_kernel::rigid::Violation;
 use std::path::PathBuf;
 
 /// Writes `energy.csv` and, with plots, `energy.png`.
@@ -45,12 +45,13 @@ impl EnergyCsv {
 }
 
 impl Recorder for EnergyCsv {
-    fn record(&mut self, sim: &mut Simulation) -> Result<()> {
+    fn record(&mut self, sim: &mut Simulation, sample: &Sample) -> Result<()> {
         let t = sim.time();
-        let e = sim.energy().with_context(|| format!("energy at t = {t} s"))?;
+        let e = sample.energy;
         let mut row = vec![t, e.kinetic, e.potential, e.strain, e.total()];
         if self.constrained {
-            let v = sim.rigid().map(|(m, d)| violation(m, d)).unwrap_or_default();
+            // The largest over the joints, as `rigid::violation`.
+            let v = sample.joints.iter().fold(Violation::default(), |m, v| m.max(*v));
             row.extend([v.position, v.velocity]);
         }
         for (label, points) in self.history.iter_mut() {

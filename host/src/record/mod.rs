@@ -19,16 +19,17 @@ pub use sensors::SensorsCsv;
 pub use trajectory::TrajectoryCsv;
 pub use vtu_series::VtuSeries;
 
+use crate::compile::body_of_nodes;
 use crate::output::OutputDir;
 use crate::scene::OutputSpec;
-use crate::simulation::{Contacts, Simulation};
+use crate::simulation::{Contacts, Sample, Simulation};
 use anyhow::Result;
 use std::path::PathBuf;
 
 /// A result file (or files) written at every output time.
 pub trait Recorder {
-    /// Records the simulation's current state.
-    fn record(&mut self, sim: &mut Simulation) -> Result<()>;
+    /// Records the simulation's current state, of which the drive loop has evaluated `sample`.
+    fn record(&mut self, sim: &mut Simulation, sample: &Sample) -> Result<()>;
     /// Finishes the files (plots, collections); returns every path written.
     fn finish(self: Box<Self>) -> Result<Vec<PathBuf>>;
 }
@@ -75,12 +76,8 @@ pub fn recorders(
     match sim.contacts() {
         Some(Contacts::Rigid(_)) => out.push(Box::new(ContactCsv::create(dir)?)),
         Some(Contacts::Flexible(_)) => {
-            let mut body_of = vec![0; sim.flexible().map_or(0, |f| f.node_count())];
-            for (b, (_, range)) in sim.labels.flexibles.iter().enumerate() {
-                if let Some(slots) = body_of.get_mut(range.clone()) {
-                    slots.fill(b);
-                }
-            }
+            let nodes = sim.flexible().map_or(0, |f| f.node_count());
+            let body_of = body_of_nodes(sim.labels.flexibles.iter().map(|(_, range)| range), nodes);
             out.push(Box::new(FlexContactCsv::create(dir, body_of)?));
         }
         None => {}

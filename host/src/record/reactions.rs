@@ -4,7 +4,7 @@ use super::trajectory::columns;
 use super::Recorder;
 use crate::check::joint_reactions;
 use crate::output::{CsvWriter, OutputDir};
-use crate::simulation::Simulation;
+use crate::simulation::{Sample, Simulation};
 use anyhow::{Context, Result};
 use std::path::PathBuf;
 
@@ -24,7 +24,7 @@ impl ReactionsCsv {
 }
 
 impl Recorder for ReactionsCsv {
-    fn record(&mut self, sim: &mut Simulation) -> Result<()> {
+    fn record(&mut self, sim: &mut Simulation, _: &Sample) -> Result<()> {
         let t = sim.time();
         let Some((model, data)) = sim.rigid_mut() else {
             return Ok(());

@@ -5,7 +5,7 @@ use super::Recorder;
 use crate::output::{CsvWriter, OutputDir};
 use crate::plot::{line_plot, Series};
 use crate::sensor::{Sensor, SensorKind};
-use crate::simulation::Simulation;
+use crate::simulation::{Sample, Simulation};
 use anyhow::{Context, Result};
 use std::path::PathBuf;
 
@@ -40,7 +40,7 @@ impl SensorsCsv {
 }
 
 impl Recorder for SensorsCsv {
-    fn record(&mut self, sim: &mut Simulation) -> Result<()> {
+    fn record(&mut self, sim: &mut Simulation, _: &Sample) -> Result<()> {
         let Some((model, data)) = sim.rigid() else {
             return Ok(());
         };

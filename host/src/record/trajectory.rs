@@ -3,7 +3,7 @@
 
 use super::Recorder;
 use crate::output::{CsvWriter, OutputDir};
-use crate::simulation::Simulation;
+use crate::simulation::{Sample, Simulation};
 use anyhow::Result;
 use std::path::PathBuf;
 
@@ -32,7 +32,7 @@ impl TrajectoryCsv {
 }
 
 impl Recorder for TrajectoryCsv {
-    fn record(&mut self, sim: &mut Simulation) -> Result<()> {
+    fn record(&mut self, sim: &mut Simulation, _: &Sample) -> Result<()> {
         let Some((model, data)) = sim.rigid() else {
             return Ok(());
         };

@@ -3,7 +3,7 @@
 
 use super::Recorder;
 use crate::output::OutputDir;
-use crate::simulation::{FlexibleState, Simulation};
+use crate::simulation::{FlexibleState, Sample, Simulation};
 use crate::vtu::{write_pvd, write_vtu, Field, VtuMesh};
 use anyhow::Result;
 use std::path::PathBuf;
@@ -31,7 +31,7 @@ impl VtuSeries {
 }
 
 impl Recorder for VtuSeries {
-    fn record(&mut self, sim: &mut Simulation) -> Result<()> {
+    fn record(&mut self, sim: &mut Simulation, _: &Sample) -> Result<()> {
         let Some(flex) = sim.flexible() else {
             return Ok(());
         };

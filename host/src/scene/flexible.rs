@@ -137,7 +137,7 @@ pub(super) fn validate(
 }
 
 /// Names of the face groups of a box mesh, in the order x = min, x = max, y = min, ...
-pub const BOX_FACES: [&str; 6] = ["xmin", "xmax", "ymin", "ymax", "zmin", "zmax"];
+const BOX_FACES: [&str; 6] = ["xmin", "xmax", "ymin", "ymax", "zmin", "zmax"];
 
 /// The kernel's box mesh (6 tets per cell) as a mesh with the face groups [`BOX_FACES`].
 fn box_mesh(c: &Checker, b: &Spanned<RawBox>) -> Result<Mesh, SceneError> {

@@ -6,9 +6,9 @@
 use super::checker::Checker;
 use super::error::SceneError;
 use super::format::{Num, RawImplicit};
-use crate::spec::integrator::{DAE_NAMES, DEFAULT_ALPHA, HHT_NAMES};
+use crate::spec::integrator::{integrator_names, DAE_NAMES, DEFAULT_ALPHA, HHT_NAMES};
 use crate::spec::{HhtOptions, ImplicitSpec, IntegratorSpec, InvalidOption};
-use ferrodyn_kernel::integrators::{AdaptiveConfig, Method, METHOD_NAMES};
+use ferrodyn_kernel::integrators::{AdaptiveConfig, Method};
 use toml::Spanned;
 
 /// The integrator called `name` with its settings (`at`: where the name is, for errors).
@@ -28,12 +28,7 @@ pub(super) fn spec(
     Method::from_name(name, config)
         .map(IntegratorSpec::Explicit)
         .ok_or_else(|| {
-            let reason = format!(
-                "unknown integrator \"{name}\" (one of: {}, {}, {})",
-                METHOD_NAMES.join(", "),
-                DAE_NAMES.join(", "),
-                HHT_NAMES.join(", ")
-            );
+            let reason = format!("unknown integrator \"{name}\" (one of: {})", integrator_names());
             c.invalid(at, "integrator", reason)
         })
 }

@@ -28,7 +28,6 @@ use std::path::Path;
 
 pub use convert::reason as build_error_reason;
 pub use error::{Details, ErrorKind, ItemName, SceneError, Source};
-pub use flexible::BOX_FACES;
 pub use types::{
     BodySpec, ContactSpec, FlexContactSpec, FlexibleSpec, NameMaps, Named, OutputSpec, Scene, Simulation,
 };

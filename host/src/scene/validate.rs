@@ -240,7 +240,7 @@ fn simulation(c: &Checker, s: &Spanned<RawSimulation>) -> Result<Simulation, Sce
         return Err(c.invalid(&r.step.span(), "step", reason));
     }
     let name = r.integrator.as_ref().map_or("rk4", |n| n.get_ref().as_str());
-    let adaptive = matches!(name, "rkf45" | "dopri45");
+    let adaptive = IntegratorSpec::is_adaptive(name);
     for (field, v) in [("rtol", &r.rtol), ("atol", &r.atol)] {
         if let (Some(v), false) = (v, adaptive) {
             let reason = format!("applies only to the adaptive integrators (rkf45, dopri45), not {name}");

@@ -3,14 +3,43 @@
 //! output time; returns the summary line's figures.
 
 use super::Simulation;
-use crate::check::joint_violations;
 use crate::output::progress_bar;
 use crate::record::Recorder;
 use crate::watch::{Diagnostic, Watch};
 use anyhow::{Context, Result};
+use ferrodyn_kernel::rigid::{joint_violation, Violation};
+use ferrodyn_kernel::Energy;
 use std::fmt;
 use std::path::PathBuf;
 use std::time::Instant;
+
+/// Largest |Φ| a joint may drift to before the watch reports it (projection keeps joints near
+/// 1e-12).
+pub const DRIFT_TOLERANCE: f64 = 1e-6;
+
+/// What the drive loop evaluates once at an output time, for the watch, the summary and the
+/// recorders.
+#[derive(Clone, Debug)]
+pub struct Sample {
+    /// Mechanical energy.
+    pub energy: Energy<f64>,
+    /// Position and velocity violation of every joint (empty without rigid joints).
+    pub joints: Vec<Violation<f64>>,
+}
+
+impl Sample {
+    /// Evaluates the simulation's current state.
+    pub fn of(sim: &Simulation) -> Result<Self> {
+        let energy = sim
+            .energy()
+            .with_context(|| format!("energy at t = {} s", sim.time()))?;
+        let joints = sim
+            .rigid()
+            .map(|(m, d)| (0..m.joints().len()).map(|j| joint_violation(m, d, j)).collect())
+            .unwrap_or_default();
+        Ok(Self { energy, joints })
+    }
+}
 
 /// What a run did, for its summary line.
 #[derive(Clone, Debug)]
@@ -21,8 +50,8 @@ pub struct Summary {
     pub wall_seconds: f64,
     /// Largest |E(t) − E(0)| seen at output times (J).
     pub max_energy_change: f64,
-    /// Largest constraint violation seen at output times (systems with joints).
-    pub max_violation: Option<f64>,
+    /// Largest |Φ| of every joint seen at output times (empty without joints).
+    pub joint_drift: Vec<f64>,
     /// Most contacts active at an output time (systems with contact).
     pub peak_contacts: Option<usize>,
     /// What an iterative solver did (implicit systems).
@@ -45,7 +74,7 @@ impl fmt::Display for Summary {
             1e6 * self.wall_seconds / self.steps.max(1) as f64,
             self.max_energy_change
         )?;
-        if let Some(v) = self.max_violation {
+        if let Some(v) = self.max_violation() {
             write!(f, ", max |Φ| = {v:.2e}")?;
         }
         if let Some(n) = self.peak_contacts {
@@ -58,6 +87,13 @@ impl fmt::Display for Summary {
     }
 }
 
+impl Summary {
+    /// Largest constraint violation seen at output times (systems with joints).
+    pub fn max_violation(&self) -> Option<f64> {
+        self.joint_drift.iter().copied().reduce(f64::max)
+    }
+}
+
 /// Runs `sim` to its end time, recording at every output time (and at the end) into
 /// `recorders`, with a progress bar when `progress`. The recorders' files are finished and
 /// listed in the summary.
@@ -65,33 +101,28 @@ pub fn drive(sim: &mut Simulation, mut recorders: Vec<Box<dyn Recorder>>, progre
     let steps = sim.timing.steps();
     let every = sim.timing.output_every();
     let bar = progress_bar(if progress { steps } else { 0 });
-    let energy = |sim: &Simulation| {
-        sim.energy()
-            .with_context(|| format!("energy at t = {} s", sim.time()))
-    };
-    let e0 = energy(sim)?.total();
-    // Energy may not grow by 1e-3 of its scale without external work; joints may not drift
-    // beyond 1e-6 (projection keeps them near 1e-12).
-    let mut watch = Watch::new(&sim.labels, e0, 1e-3, 1e-6);
-    let has_joints = sim.rigid().is_some_and(|(m, _)| m.constraint_rows() > 0);
-    let (mut max_de, mut max_violation, mut peak_contacts) = (0.0f64, 0.0f64, 0usize);
+    let e0 = Sample::of(sim)?.energy.total();
+    // Energy may not grow by 1e-3 of its scale without external work.
+    let mut watch = Watch::new(&sim.labels, e0, 1e-3, DRIFT_TOLERANCE);
+    let (mut max_de, mut joint_drift, mut peak_contacts) = (0.0f64, Vec::new(), 0usize);
     let started = Instant::now();
     for k in 0..=steps {
         if k % every == 0 || k == steps {
             let t = sim.time();
-            let e = energy(sim)?;
+            let sample = Sample::of(sim)?;
+            let e = sample.energy;
             max_de = max_de.max((e.total() - e0).abs());
-            let violations = sim
-                .rigid()
-                .map(|(m, d)| joint_violations(m, d))
-                .unwrap_or_default();
-            max_violation = violations.iter().fold(max_violation, |m, v| m.max(*v));
+            let violations: Vec<f64> = sample.joints.iter().map(|v| v.position).collect();
+            joint_drift.resize(violations.len(), 0.0f64);
+            for (worst, v) in joint_drift.iter_mut().zip(&violations) {
+                *worst = worst.max(*v);
+            }
             watch.observe(t, e.total(), e.kinetic, &violations);
             if let Some(c) = sim.contacts() {
                 peak_contacts = peak_contacts.max(c.active_count());
             }
             for r in recorders.iter_mut() {
-                r.record(sim)?;
+                r.record(sim, &sample)?;
             }
             bar.set_position(k);
             bar.set_message(format!("{t:.6}"));
@@ -109,7 +140,7 @@ pub fn drive(sim: &mut Simulation, mut recorders: Vec<Box<dyn Recorder>>, progre
         steps,
         wall_seconds: started.elapsed().as_secs_f64(),
         max_energy_change: max_de,
-        max_violation: has_joints.then_some(max_violation),
+        joint_drift,
         peak_contacts: sim.contacts().map(|_| peak_contacts),
         solver: sim.solver_report(),
         diagnostics: watch.diagnostics,

@@ -7,7 +7,7 @@ mod drive;
 mod kernel;
 mod system;
 
-pub use drive::{drive, Summary};
+pub use drive::{drive, Sample, Summary, DRIFT_TOLERANCE};
 pub use kernel::{KernelSystem, Views};
 pub use system::{ContactModel, Contacts, FlexibleState, System};
 

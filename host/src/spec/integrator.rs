@@ -3,7 +3,7 @@
 //! bodies (HHT-α/Newmark: [`crate::implicit`]). Plain data, checked here; the solvers are made
 //! from it by [`crate::compile`].
 
-use ferrodyn_kernel::integrators::Method;
+use ferrodyn_kernel::integrators::{AdaptiveConfig, Method, METHOD_NAMES};
 
 /// An integrator setting out of range.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -36,6 +36,30 @@ impl IntegratorSpec {
             Self::Hht(_) => "newmark",
         }
     }
+
+    /// The integrator called `name` with its default settings (`config` for the adaptive
+    /// methods); `None` for an unknown name.
+    pub fn from_name(name: &str, config: AdaptiveConfig<f64>) -> Option<Self> {
+        match name {
+            "hht" => HhtOptions::hht(DEFAULT_ALPHA).ok().map(Self::Hht),
+            "newmark" => Some(Self::Hht(HhtOptions::default())),
+            _ => Method::from_name(name, config)
+                .map(Self::Explicit)
+                .or_else(|| ImplicitSpec::from_name(name).map(Self::Dae)),
+        }
+    }
+
+    /// Whether `name` is an adaptive explicit method (the one kind `rtol` and `atol` apply to).
+    pub fn is_adaptive(name: &str) -> bool {
+        Method::<f64>::from_name(name, AdaptiveConfig::default()).is_some_and(|m| m.is_adaptive())
+    }
+}
+
+/// Every integrator name, for the message about an unknown one.
+pub fn integrator_names() -> String {
+    [&METHOD_NAMES[..], &DAE_NAMES[..], &HHT_NAMES[..]]
+        .concat()
+        .join(", ")
 }
 
 /// Names of the HHT-α / Newmark integrators (flexible bodies).

@@ -15,7 +15,7 @@ use crate::output::OutputDir;
 use crate::plot::write_png;
 use crate::record::Recorder;
 use crate::scene::Scene;
-use crate::simulation::{drive, Simulation};
+use crate::simulation::{drive, Sample, Simulation};
 use anyhow::{bail, Context, Result};
 use camera::Camera;
 use colormap::Field;
@@ -53,13 +53,12 @@ impl Picture {
         }
     }
 
-    /// Draws the state of `sim` with `lines` of text at the top left (time and energy first).
-    pub fn draw(&mut self, scene: &Scene, sim: &Simulation, lines: &[String]) {
+    /// Draws the state of `sim` with `lines` of text at the top left (time and its total
+    /// `energy` first; `None`: not evaluable).
+    pub fn draw(&mut self, scene: &Scene, sim: &Simulation, energy: Option<f64>, lines: &[String]) {
         self.drawing
             .draw(&mut self.image, &self.camera, scene, sim, &self.options);
-        let energy = sim
-            .energy()
-            .map_or("E = n/a".to_string(), |e| format!("E = {} J", number(e.total())));
+        let energy = energy.map_or("E = n/a".to_string(), |e| format!("E = {} J", number(e)));
         let head = [format!("t = {:.4} s", sim.time()), energy];
         for (k, line) in head.iter().chain(lines).enumerate() {
             draw_text(
@@ -93,7 +92,9 @@ impl Viewport {
     /// Draws the current state with `lines` of text at the top left (time and energy first).
     pub fn draw(&mut self, lines: &[String]) {
         let session = &self.session;
-        self.picture.draw(session.scene(), session.simulation(), lines);
+        let energy = session.energy();
+        self.picture
+            .draw(session.scene(), session.simulation(), energy, lines);
     }
 }
 
@@ -204,12 +205,13 @@ struct Frames {
 }
 
 impl Recorder for Frames {
-    fn record(&mut self, sim: &mut Simulation) -> Result<()> {
+    fn record(&mut self, sim: &mut Simulation, sample: &Sample) -> Result<()> {
         let end = sim.steps() == sim.timing.steps();
         if !end && self.count + 1 >= self.wanted {
             return Ok(());
         }
-        self.picture.draw(&self.scene, sim, &[]);
+        self.picture
+            .draw(&self.scene, sim, Some(sample.energy.total()), &[]);
         let image = &self.picture.image;
         match self.video.as_mut() {
             Some(video) => video.push(image)?,

@@ -4,9 +4,9 @@
 
 use crate::compile::compile;
 use crate::scene::Scene;
-use crate::simulation::{FlexibleState, Simulation};
+use crate::simulation::Simulation;
 use anyhow::Result;
-use ferrodyn_kernel::math::{Quat, Vec3};
+use ferrodyn_kernel::math::Vec3;
 use ferrodyn_kernel::rigid::JointKind;
 use ferrodyn_kernel::TimeFunction;
 
@@ -64,21 +64,6 @@ impl Session {
     /// cannot evaluate (inverted element).
     pub fn energy(&self) -> Option<f64> {
         self.sim.energy().ok().map(|e| e.total())
-    }
-
-    /// Number of rigid bodies.
-    pub fn body_count(&self) -> usize {
-        self.scene.bodies.len()
-    }
-
-    /// Pose of rigid body `body`: position of its frame origin and orientation (body → global).
-    pub fn body_pose(&self, body: usize) -> (Vec3<f64>, Quat<f64>) {
-        self.sim.body_pose(body)
-    }
-
-    /// The flexible nodes, when the scene has flexible bodies.
-    pub fn flexible(&self) -> Option<FlexibleState<'_>> {
-        self.sim.flexible()
     }
 
     /// Back to the initial state of the scene as loaded.
@@ -194,7 +179,7 @@ function = { ramp = { start = 0.0, initial = 0.0, slope = 2.0 } }
 "#;
 
     fn angle(s: &Session) -> f64 {
-        let q = s.body_pose(0).1.to_array();
+        let q = s.simulation().body_pose(0).1.to_array();
         2.0 * q[3].atan2(q[0])
     }
 
@@ -212,7 +197,7 @@ function = { ramp = { start = 0.0, initial = 0.0, slope = 2.0 } }
             model.step(&mut data, &mut method, scene.simulation.step).unwrap();
             session.step().unwrap();
         }
-        let (p, _) = session.body_pose(0);
+        let (p, _) = session.simulation().body_pose(0);
         assert_eq!(p, data.position(0), "bit for bit");
         assert!((session.time() - 0.1).abs() < 1e-12);
         let e = ferrodyn_kernel::rigid::energy(&model, &data).total();
@@ -226,7 +211,7 @@ function = { ramp = { start = 0.0, initial = 0.0, slope = 2.0 } }
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenes/tet_collision.toml");
         let mut session = Session::new(Scene::load(&path).unwrap()).unwrap();
         session.advance_to(0.025).unwrap();
-        let view = session.flexible().expect("flexible bodies");
+        let view = session.simulation().flexible().expect("flexible bodies");
         assert_eq!(view.node_count(), 20, "lower (12 nodes) and upper (8)");
         let touching = session.simulation().contacts().map_or(0, |c| c.active_count());
         assert!(touching > 0, "the lower block rests on the ground at t = 0.025 s");
@@ -249,18 +234,18 @@ function = { ramp = { start = 0.0, initial = 0.0, slope = 2.0 } }
     #[test]
     fn gravity_toggles_off_and_back_on() {
         let mut s = Session::new(pendulum()).unwrap();
-        let start = s.body_pose(0).0;
+        let start = s.simulation().body_pose(0).0;
         assert!(s.gravity_on());
         s.toggle_gravity().unwrap();
         assert!(!s.gravity_on());
         s.advance_to(0.1).unwrap();
         assert!(
-            (s.body_pose(0).0 - start).norm() < 1e-12,
+            (s.simulation().body_pose(0).0 - start).norm() < 1e-12,
             "released at rest without gravity"
         );
         s.toggle_gravity().unwrap();
         s.advance_to(0.2).unwrap();
-        assert!(s.body_pose(0).0.z < start.z - 1e-3, "falls again");
+        assert!(s.simulation().body_pose(0).0.z < start.z - 1e-3, "falls again");
         assert_eq!(s.drive_rate(), None);
         s.set_drive_rate(1.0).unwrap();
     }
