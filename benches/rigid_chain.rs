@@ -9,7 +9,7 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use ferrodyn::kernel::integrators::{Rk4, SemiImplicitEuler};
 use ferrodyn::kernel::rigid::{Data, Model};
-use ferrodyn::kernel::samples::{revolute_chain, simple_pendulum, ChainSpec};
+use ferrodyn::kernel::samples::{revolute_chain, simple_pendulum, ChainSpec, PendulumCapacities};
 use ferrodyn::kernel::{step, Fixed, Integrator, Real, Storage};
 use std::hint::black_box;
 
@@ -52,7 +52,7 @@ fn bench_chain<R: Real, const N: usize, const C: usize, const S: usize>(c: &mut 
 
 fn pendulum(c: &mut Criterion) {
     // 1 body, 1 joint, no force, 1 constraint row, 1 skyline entry.
-    let model = simple_pendulum::<f64, Fixed<1, 1, 0, 1, 1>>(1.0, 1.0, std::f64::consts::FRAC_PI_2).unwrap();
+    let model = simple_pendulum::<f64, PendulumCapacities>(1.0, 1.0, std::f64::consts::FRAC_PI_2).unwrap();
     bench_model(c, "rk4_step_f64", "pendulum", &model, Rk4);
     bench_model(
         c,

@@ -17,7 +17,7 @@
 use ferrodyn::kernel::integrators::{Rk4, SemiImplicitEuler};
 use ferrodyn::kernel::math::Vec3;
 use ferrodyn::kernel::rigid::{self, BodyRef, Data, Model};
-use ferrodyn::kernel::samples::{revolute_chain, simple_pendulum, ChainSpec, GRAVITY};
+use ferrodyn::kernel::samples::{revolute_chain, simple_pendulum, ChainSpec, PendulumCapacities, GRAVITY};
 use ferrodyn::kernel::{step, Fixed, Integrator, Storage};
 use serde_json::{json, Value};
 use std::time::Instant;
@@ -25,9 +25,6 @@ use std::time::Instant;
 #[path = "../tests/common/cpu_time.rs"]
 mod cpu_time;
 use cpu_time::cpu_seconds;
-
-/// The simple pendulum's capacities: 1 body, 1 joint, no force, 1 row, 1 skyline entry.
-type Pendulum = Fixed<1, 1, 0, 1, 1>;
 
 /// Time step of every benchmark model (s).
 pub const DT: f64 = 1e-3;
@@ -248,7 +245,7 @@ fn run(models_path: &str, out_path: &str) -> Result<(), Box<dyn std::error::Erro
         let r = match entry["links"].as_u64().unwrap_or(0) {
             0 => {
                 let (m, l, a, _) = PENDULUM;
-                measure_both(&simple_pendulum::<f64, Pendulum>(m, l, a)?, 0, entry)?
+                measure_both(&simple_pendulum::<f64, PendulumCapacities>(m, l, a)?, 0, entry)?
             }
             5 => chain::<5, 25, { ChainSpec::<f64>::skyline_entries(5) }>(entry)?,
             20 => chain::<20, 100, { ChainSpec::<f64>::skyline_entries(20) }>(entry)?,

@@ -4,13 +4,13 @@
 //! Run: `cargo run --release --example pendulum`
 
 use ferrodyn::kernel::rigid::{self, Data};
-use ferrodyn::kernel::samples::{simple_pendulum, GRAVITY};
-use ferrodyn::kernel::{integrators::Rk4, step, Fixed};
+use ferrodyn::kernel::samples::{simple_pendulum, PendulumCapacities, GRAVITY};
+use ferrodyn::kernel::{integrators::Rk4, step};
 use std::f64::consts::{FRAC_PI_2, PI};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     // 1 body, 1 joint, no force, 1 constraint row, 1 skyline entry.
-    let model = simple_pendulum::<f64, Fixed<1, 1, 0, 1, 1>>(1.0, 1.0, FRAC_PI_2)?;
+    let model = simple_pendulum::<f64, PendulumCapacities>(1.0, 1.0, FRAC_PI_2)?;
     let mut data = Data::new(&model);
     let dt = 1e-3;
     let e0 = rigid::energy(&model, &data).total();

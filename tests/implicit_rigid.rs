@@ -10,11 +10,8 @@ use ferrodyn::host::storage::RigidModel;
 use ferrodyn::kernel::integrators::Rk4;
 use ferrodyn::kernel::math::{Quat, Vec3};
 use ferrodyn::kernel::rigid::{self, Body, BodyRef, Data, Force, Frame, Joint, JointKind, Model};
-use ferrodyn::kernel::samples::{revolute_chain, simple_pendulum, ChainSpec};
+use ferrodyn::kernel::samples::{revolute_chain, simple_pendulum, ChainSpec, PendulumCapacities};
 use ferrodyn::kernel::*;
-
-/// The simple pendulum's capacities: 1 body, 1 joint, no force, 1 row, 1 skyline entry.
-type Pendulum = Fixed<1, 1, 0, 1, 1>;
 
 fn bdf(order: u8) -> Bdf {
     Bdf::new(order, NewtonSettings::default())
@@ -130,7 +127,7 @@ fn generalized_alpha_conserves_or_damps_as_rho_inf_says() {
 /// Relative period error and relative energy change over 10 s of the 1 m pendulum released at
 /// 90°, stepped by `integrator` at `dt`.
 fn pendulum_errors<I: Integrator<f64>>(integrator: &mut I, dt: f64) -> (f64, f64) {
-    let model = simple_pendulum::<f64, Pendulum>(1.0, 1.0, std::f64::consts::FRAC_PI_2).unwrap();
+    let model = simple_pendulum::<f64, PendulumCapacities>(1.0, 1.0, std::f64::consts::FRAC_PI_2).unwrap();
     let (samples, energies) = swing(&model, integrator, 10.0, dt, Vec3::ZERO);
     let reference = exact_period(1.0, std::f64::consts::FRAC_PI_2);
     let period = mean_period(&upward_crossings(&samples));
@@ -230,7 +227,7 @@ fn twenty_link_chain_against_an_rk4_reference() {
 fn a_step_that_does_not_converge_is_an_error_and_keeps_the_state() {
     // No Newton iteration allowed: the predictor's residual (gravity is unbalanced at release)
     // stays above the tolerance, so the step must fail with NotConverged and leave the state.
-    let model = simple_pendulum::<f64, Pendulum>(1.0, 1.0, std::f64::consts::FRAC_PI_2).unwrap();
+    let model = simple_pendulum::<f64, PendulumCapacities>(1.0, 1.0, std::f64::consts::FRAC_PI_2).unwrap();
     let mut data = Data::new(&model);
     let before = data.state().to_vec();
     let newton = NewtonSettings {

@@ -72,13 +72,20 @@ impl ExternalForces<f64> for Push {
 }
 
 /// Steps `model` 200 times with every integrator (with and without external forces),
-/// allocation forbidden (its data is made before); with `evaluate` also its energy and state
-/// digest (those may allocate scratch lists on growable storage: they are not steps).
-fn steps_without_allocating<M: Dynamics<f64>>(model: &M, dt: f64, evaluate: bool) -> usize {
+/// allocation forbidden (its data is made, and `prepare`d, before); with `evaluate` also its
+/// energy and state digest (those may allocate scratch lists on growable storage: they are not
+/// steps). Checks that all 1000 steps were taken; returns the allocations.
+fn steps_without_allocating<M: Dynamics<f64>>(
+    model: &M,
+    dt: f64,
+    evaluate: bool,
+    prepare: impl FnOnce(&mut M::Data),
+) -> usize {
     let mut data = model.new_data();
+    prepare(&mut data);
     let mut methods = every_method();
     let mut push = Push;
-    allocations(|| {
+    let count = allocations(|| {
         for method in methods.iter_mut() {
             for k in 0..200 {
                 match k % 2 {
@@ -91,7 +98,13 @@ fn steps_without_allocating<M: Dynamics<f64>>(model: &M, dt: f64, evaluate: bool
                 model.digest(&data);
             }
         }
-    })
+    });
+    let time = model.time(&data);
+    assert!(
+        (time - 1000.0 * dt).abs() < 1e-9 * time,
+        "1000 steps taken: t = {time}"
+    );
+    count
 }
 
 #[test]
@@ -104,7 +117,7 @@ fn stepping_a_chain_with_every_integrator_never_allocates() {
     const N: usize = 5;
     type Mcu = Fixed<N, N, 0, { 5 * N }, { ChainSpec::<f64>::skyline_entries(N) }>;
     let model = revolute_chain::<f64, Mcu>(&ChainSpec::standard(N)).unwrap();
-    assert_eq!(steps_without_allocating(&model, 1e-3, true), 0);
+    assert_eq!(steps_without_allocating(&model, 1e-3, true, |_| ()), 0);
     let mut data = model.new_data();
     let extra = allocations(|| {
         rigid::assemble(&model, &mut data).unwrap();
@@ -114,7 +127,7 @@ fn stepping_a_chain_with_every_integrator_never_allocates() {
     assert_eq!(extra, 0);
     let host = revolute_chain::<f64, Growable>(&ChainSpec::standard(N)).unwrap();
     assert_eq!(
-        steps_without_allocating(&host, 1e-3, false),
+        steps_without_allocating(&host, 1e-3, false, |_| ()),
         0,
         "growable storage, once sized"
     );
@@ -123,7 +136,13 @@ fn stepping_a_chain_with_every_integrator_never_allocates() {
 #[test]
 fn stepping_a_tree_with_every_integrator_never_allocates() {
     let model = revolute_chain_tree::<f64, Fixed<5>>(&ChainSpec::standard(5)).unwrap();
-    assert_eq!(steps_without_allocating(&model, 1e-3, true), 0);
+    /// Stepped with joint inputs held.
+    fn inputs<St: Storage>(data: &mut tree::Data<f64, St>) {
+        for k in 0..5 {
+            data.set_input(k, 0.1).unwrap();
+        }
+    }
+    assert_eq!(steps_without_allocating(&model, 1e-3, true, inputs), 0);
     let mut data = model.new_data();
     let mut accel = [0.0; 5];
     let extra = allocations(|| {
@@ -137,7 +156,7 @@ fn stepping_a_tree_with_every_integrator_never_allocates() {
     assert_eq!(extra, 0);
     let host = revolute_chain_tree::<f64, Growable>(&ChainSpec::standard(5)).unwrap();
     assert_eq!(
-        steps_without_allocating(&host, 1e-3, false),
+        steps_without_allocating(&host, 1e-3, false, inputs),
         0,
         "growable storage, once sized"
     );
@@ -158,14 +177,17 @@ fn stepping_flexible_and_coupled_models_never_allocates() {
         b.build().unwrap()
     }
     let fixed = Box::new(block::<Fixed<0, 0, 0, 0, 0, 8, 6, 1533>>());
-    assert_eq!(steps_without_allocating(&*fixed, 1e-5, true), 0);
-    assert_eq!(steps_without_allocating(&block::<Growable>(), 1e-5, false), 0);
+    assert_eq!(steps_without_allocating(&*fixed, 1e-5, true, |_| ()), 0);
+    assert_eq!(
+        steps_without_allocating(&block::<Growable>(), 1e-5, false, |_| ()),
+        0
+    );
     type Beam = Fixed<1, 2, 0, 6, 21, 20, 24, 11_109, 493>;
     let beam = Box::new(spinning_beam::<f64, Beam>(10.0, GRAVITY).unwrap());
-    assert_eq!(steps_without_allocating(&*beam, 1e-5, true), 0);
+    assert_eq!(steps_without_allocating(&*beam, 1e-5, true, |_| ()), 0);
     let host = spinning_beam::<f64, Growable>(10.0, GRAVITY).unwrap();
     assert_eq!(
-        steps_without_allocating(&host, 1e-5, false),
+        steps_without_allocating(&host, 1e-5, false, |_| ()),
         0,
         "growable storage, once sized"
     );

@@ -9,7 +9,7 @@ mod peer_models;
 
 use ferrodyn::kernel::math::Vec3;
 use ferrodyn::kernel::rigid::{BodyRef, JointKind, Model};
-use ferrodyn::kernel::samples::{revolute_chain, simple_pendulum, ChainSpec, GRAVITY};
+use ferrodyn::kernel::samples::{revolute_chain, simple_pendulum, ChainSpec, PendulumCapacities, GRAVITY};
 use ferrodyn::kernel::Fixed;
 use serde_json::Value;
 
@@ -86,7 +86,7 @@ fn peer_models_json_matches_the_kernel_models() {
         f(&pendulum["length"]),
         f(&pendulum["initial_angle"]),
     );
-    let model = simple_pendulum::<f64, Fixed<1, 1, 0, 1, 1>>(m, l, a).unwrap();
+    let model = simple_pendulum::<f64, PendulumCapacities>(m, l, a).unwrap();
     let bob = &model.bodies()[0];
     assert_eq!(bob.mass, m);
     assert!((bob.position - Vec3::new(l * a.sin(), 0.0, -l * a.cos())).norm() < 1e-15);

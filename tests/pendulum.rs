@@ -7,11 +7,8 @@ use common::{elliptic_k, exact_period, mean_period, swing, upward_crossings};
 use ferrodyn::kernel::integrators::{AdaptiveConfig, Method};
 use ferrodyn::kernel::math::{Quat, Vec3};
 use ferrodyn::kernel::rigid::{Body, BodyRef, Frame, Joint, JointKind, Model};
-use ferrodyn::kernel::samples::{simple_pendulum, GRAVITY};
+use ferrodyn::kernel::samples::{simple_pendulum, PendulumCapacities, GRAVITY};
 use ferrodyn::kernel::*;
-
-/// The simple pendulum's capacities: 1 body, 1 joint, no force, 1 row, 1 skyline entry.
-type Pendulum = Fixed<1, 1, 0, 1, 1>;
 
 const DT: f64 = 1e-3;
 
@@ -22,7 +19,7 @@ fn simple_pendulum_period_matches_elliptic_integral() {
         (reference - 2.3678419).abs() < 5e-8,
         "reference formula gives {reference}"
     );
-    let model = simple_pendulum::<f64, Pendulum>(1.0, 1.0, std::f64::consts::FRAC_PI_2).unwrap();
+    let model = simple_pendulum::<f64, PendulumCapacities>(1.0, 1.0, std::f64::consts::FRAC_PI_2).unwrap();
     let (samples, _) = swing(&model, &mut integrators::Rk4, 10.0, DT, Vec3::ZERO);
     let period = mean_period(&upward_crossings(&samples));
     let rel = (period - reference).abs() / reference;
@@ -73,7 +70,7 @@ fn energy_drift_of_every_integrator_over_ten_seconds() {
     // no longer exactly symplectic, so their drift is secular and must shrink as h¹ (semi-implicit
     // Euler) and h² (velocity Verlet): checked from runs at h and h/2.
     // Scale: m g L = 9.81 J, the energy exchanged in a swing.
-    let model = simple_pendulum::<f64, Pendulum>(1.0, 1.0, std::f64::consts::FRAC_PI_2).unwrap();
+    let model = simple_pendulum::<f64, PendulumCapacities>(1.0, 1.0, std::f64::consts::FRAC_PI_2).unwrap();
     let adaptive = AdaptiveConfig {
         rtol: 1e-9,
         atol: 1e-12,

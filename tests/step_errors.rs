@@ -6,11 +6,8 @@ use ferrodyn::kernel::math::{Quat, Vec3};
 use ferrodyn::kernel::rigid::{
     self, assemble, Axes, Body, BodyRef, Data, Force, Frame, Joint, JointKind, Model, Stabilization,
 };
-use ferrodyn::kernel::samples::{simple_pendulum, GRAVITY};
+use ferrodyn::kernel::samples::{simple_pendulum, PendulumCapacities, GRAVITY};
 use ferrodyn::kernel::*;
-
-/// The simple pendulum's capacities: 1 body, 1 joint, no force, 1 row, 1 skyline entry.
-type Pendulum = Fixed<1, 1, 0, 1, 1>;
 
 fn hinge(body: BodyRef) -> Joint<f64> {
     Joint::new(
@@ -114,7 +111,7 @@ fn runaway_state_is_detected_as_non_finite() {
 
 #[test]
 fn adaptive_step_limits_are_errors() {
-    let model = simple_pendulum::<f64, Pendulum>(1.0, 1.0, 1.5).unwrap();
+    let model = simple_pendulum::<f64, PendulumCapacities>(1.0, 1.0, 1.5).unwrap();
     let mut data = Data::new(&model);
     let tight = AdaptiveConfig {
         rtol: 1e-14,
@@ -141,7 +138,7 @@ fn adaptive_step_limits_are_errors() {
 fn f32_pendulum_keeps_the_period() {
     // Same pendulum as the f64 reference (T = 2.3678419 s) in single precision: rounding of
     // ~1e-7 per operation accumulated over 10⁴ steps bounds the period error near 1e-5.
-    let model = simple_pendulum::<f32, Pendulum>(1.0, 1.0, core::f32::consts::FRAC_PI_2).unwrap();
+    let model = simple_pendulum::<f32, PendulumCapacities>(1.0, 1.0, core::f32::consts::FRAC_PI_2).unwrap();
     let mut data = Data::new(&model);
     let (mut last_x, mut crossings) = (data.position(0).x, Vec::new());
     for _ in 0..10_000 {

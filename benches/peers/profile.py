@@ -8,10 +8,11 @@ import sys
 
 LINE = re.compile(r"^\s*([\d,]+) \(\s*[\d.]+%\)\s+[^:]*:(.+?)(?: \[[^\]]*\])?$")
 
-WHOLE_STEP = "whole step"
+# The function whose inclusive count is one whole step.
+WHOLE_STEP = "rigid::step::advance"
 # (label, function-name suffix); inclusive counts, the largest line of each name.
 STAGES = [
-    (WHOLE_STEP, "rigid::step::advance"),
+    ("whole step", WHOLE_STEP),
     ("4 derivative evaluations (RK4 stages)", "OdeSystem<R>>::derivative"),
     ("projection onto Φ = 0, Φ̇ = 0 after the step", "OdeSystem<R>>::accept_step"),
     ("constraint rows Φ, Φ_q, γ (evaluate_joint)", "RigidSystem<R>::constraints"),
@@ -51,13 +52,13 @@ def main(args):
     for label, suffix in STAGES:
         cells = []
         for _, steps, c in runs:
-            total = c.get(STAGES[0][1], 0)
+            total = c.get(WHOLE_STEP, 0)
             v = c.get(suffix)
             cells.append("—" if v is None else f"{v / steps:,.0f} ({100 * v / total:.0f}%)")
         print(f"| {label} | " + " | ".join(cells) + " |")
     first, last = runs[0], runs[-1]
     for (l0, s0, c0), (l1, s1, c1) in [(r, q) for r in runs for q in runs if r[0] == 20 and q[0] == 100]:
-        ratio = (c1[STAGES[0][1]] / s1) / (c0[STAGES[0][1]] / s0)
+        ratio = (c1[WHOLE_STEP] / s1) / (c0[WHOLE_STEP] / s0)
         print(f"\nInstructions per step grow {ratio:.2f}× from {l0} to {l1} links (linear in the links: "
               "the Schur complement is banded, each joint's 5 rows couple only with its neighbours').")
     del first, last

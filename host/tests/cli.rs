@@ -1,13 +1,9 @@
 //! The `ferrodyn` program end to end: default scene outputs, overwrite protection, bad input.
 
+mod common;
+
 use std::path::PathBuf;
 use std::process::Command;
-
-fn scratch_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ferrodyn-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
 
 fn ferrodyn(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_ferrodyn"))
@@ -18,7 +14,7 @@ fn ferrodyn(args: &[&str]) -> std::process::Output {
 
 #[test]
 fn run_writes_trajectory_and_energy_csv_and_refuses_to_overwrite() {
-    let dir = scratch_dir("run");
+    let dir = common::scratch_dir("cli", "run");
     let out = dir.to_str().unwrap();
     let first = ferrodyn(&[
         "run",
@@ -65,7 +61,7 @@ fn run_writes_trajectory_and_energy_csv_and_refuses_to_overwrite() {
 
 #[test]
 fn bad_arguments_are_explained() {
-    let dir = scratch_dir("bad");
+    let dir = common::scratch_dir("cli", "bad");
     let out = dir.to_str().unwrap();
     let unknown = ferrodyn(&["run", "--out", out, "--integrator", "euler-maruyama"]);
     let message = String::from_utf8_lossy(&unknown.stderr);
@@ -114,7 +110,7 @@ fn check_reports_the_arm_dof_and_run_uses_the_scene() {
     let strap = ferrodyn(&["check", root.join("scenes/arm_strap.toml").to_str().unwrap()]);
     assert!(String::from_utf8_lossy(&strap.stdout).contains("→ 3 independent"));
 
-    let dir = scratch_dir("scene");
+    let dir = common::scratch_dir("cli", "scene");
     let run = ferrodyn(&[
         "run",
         root.join("scenes/pendulum.toml").to_str().unwrap(),
@@ -125,7 +121,7 @@ fn check_reports_the_arm_dof_and_run_uses_the_scene() {
     assert!(dir.join("energy.csv").exists() && dir.join("energy.png").exists());
     // arm.toml asks for reactions ([output] reactions = true): reactions.csv has the force of
     // each joint on its body j, one row per output time (10 ms over 0.1 s).
-    let arm_out = scratch_dir("arm");
+    let arm_out = common::scratch_dir("cli", "arm");
     let arm = ferrodyn(&[
         "run",
         root.join("scenes/arm.toml").to_str().unwrap(),
@@ -163,7 +159,7 @@ fn a_flexible_scene_runs_and_writes_vtu_frames() {
     // 20 RK4 steps of the Gmsh cantilever (366 nodes, 944 tets): a PVD collection with one VTU
     // frame per output interval (1 ms → frames at 0 and 0.2 ms), the energy CSV and plot.
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let dir = scratch_dir("flex");
+    let dir = common::scratch_dir("cli", "flex");
     let scene = root.join("scenes/cantilever.toml");
     let run = ferrodyn(&[
         "run",
@@ -210,7 +206,7 @@ fn implicit_rigid_scene_runs_with_its_integrator() {
     // scenes/chain20_implicit.toml: generalized-α at 2 ms; 0.2 s of it, constraints held by the
     // projection after every step (|Φ| below the 1e-12 tolerance).
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    let dir = scratch_dir("implicit");
+    let dir = common::scratch_dir("cli", "implicit");
     let run = ferrodyn(&[
         "run",
         root.join("scenes/chain20_implicit.toml").to_str().unwrap(),

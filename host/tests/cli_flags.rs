@@ -3,14 +3,10 @@
 //! its causes and no backtrace; every run ends with one summary line (rigid, flexible,
 //! implicit, with contact).
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn scratch_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ferrodyn-cli-flags-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
+use std::path::Path;
+use std::process::{Command, Output};
 
 fn scene(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -63,7 +59,7 @@ fn assert_one_error(o: &Output, expected: &str) {
 
 #[test]
 fn flags_given_with_a_scene_override_it_and_the_header_says_so() {
-    let dir = scratch_dir("override");
+    let dir = common::scratch_dir("cli-flags", "override");
     let o = run(
         "pendulum.toml",
         &dir,
@@ -104,7 +100,7 @@ fn flags_given_with_a_scene_override_it_and_the_header_says_so() {
 
 #[test]
 fn flags_that_do_not_apply_are_refused_with_one_clear_error() {
-    let dir = scratch_dir("refused");
+    let dir = common::scratch_dir("cli-flags", "refused");
     let cases: [(&[&str], &str); 7] = [
         (&["--integrator", "nonsense"], "unknown integrator 'nonsense'"),
         (&["--dt", "20"], "the step 20 s is longer than the end time 10 s"),
@@ -130,7 +126,7 @@ fn flags_that_do_not_apply_are_refused_with_one_clear_error() {
 #[test]
 fn an_error_with_causes_is_printed_once_on_one_line() {
     // A scene file that does not exist: the error names it and the cause (the OS message).
-    let dir = scratch_dir("missing");
+    let dir = common::scratch_dir("cli-flags", "missing");
     let o = run("no_such_scene.toml", &dir, &[]);
     assert_one_error(&o, "no_such_scene.toml");
     assert!(stderr(&o).contains("cannot read"), "{}", stderr(&o));
@@ -147,7 +143,7 @@ fn an_error_with_causes_is_printed_once_on_one_line() {
 
 #[test]
 fn every_kind_of_run_ends_with_one_summary_line() {
-    let dir = scratch_dir("summary");
+    let dir = common::scratch_dir("cli-flags", "summary");
     // Rigid with joints: steps, wall time, energy change, constraint violation.
     let o = run("pendulum.toml", &dir, &["--end", "0.05"]);
     assert!(o.status.success(), "{}", stderr(&o));

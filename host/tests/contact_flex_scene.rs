@@ -6,17 +6,14 @@ mod common;
 
 use common::tet_collision::{measure, Collision, CollisionReport};
 use ferrodyn_host::commands::{run, Overrides, RunOptions};
-use ferrodyn_host::compile::{compile, flexible_contacts, flexible_model, initial_rates};
+use ferrodyn_host::compile::{compile, FlexibleParts};
 use ferrodyn_host::contact::force::effective_modulus;
 use ferrodyn_host::contact::FlexContacts;
 use ferrodyn_host::record::FLEX_CONTACT_COLUMNS;
 use ferrodyn_host::scene::Scene;
 use ferrodyn_host::simulation::{Contacts, Simulation};
 use ferrodyn_host::spec::Elastic;
-use ferrodyn_host::storage::{FlexData, FlexModel, Growable};
-use ferrodyn_kernel::ancf::NODE_COORDS;
 use ferrodyn_kernel::Dynamics;
-use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 fn scene_path() -> PathBuf {
@@ -30,26 +27,18 @@ fn scene(preset: &str) -> Scene {
     Scene::parse(&scene_path(), &text).unwrap()
 }
 
-/// The scene's flexible system as `compile` builds the one `ferrodyn run` steps: the bodies
-/// merged into one kernel model (growable storage), at their initial velocities, with their
-/// contacts, and the node range of each body.
-fn flexible_system(scene: &Scene) -> (FlexModel, FlexData, Option<FlexContacts>, Vec<Range<usize>>) {
-    let (model, bodies) = flexible_model::<Growable>(scene, &scene.flexibles).unwrap();
-    let mut data = model.new_data();
-    let mut rates = vec![0.0; NODE_COORDS * model.node_count()];
-    initial_rates(scene, &bodies, &mut rates);
-    let mut state = model.state(&data).to_vec();
-    state[rates.len()..].copy_from_slice(&rates);
-    model.set_state(&mut data, &state).unwrap();
-    let reference: Vec<[f64; 3]> = model.references().iter().map(|p| p.to_array()).collect();
-    let contacts = flexible_contacts(scene, &reference, model.connectivity(), &bodies).unwrap();
-    (model, data, contacts, bodies)
-}
-
 /// Steps the scene's system (the one `ferrodyn run` steps) for `duration` and measures it;
 /// returns the report and the final state.
 fn collide_with_state(scene: &Scene, duration: f64) -> (CollisionReport, Vec<f64>) {
-    let (model, mut data, contacts, bodies) = flexible_system(scene);
+    // The scene's flexible system as `compile` builds the one `ferrodyn run` steps.
+    let parts = FlexibleParts::of(scene).unwrap();
+    let mut data = parts.initial_data().unwrap();
+    let FlexibleParts {
+        model,
+        ranges: bodies,
+        contacts,
+        ..
+    } = parts;
     let upper = &scene.flexibles[1];
     assert_eq!(upper.name, "upper");
     let m = &upper.material;

@@ -4,16 +4,16 @@
 mod common;
 
 use common::tet_collision;
+use ferrodyn_host::contact::flex_pair::FlexContacts;
 use ferrodyn_host::contact::flexible::{surface_triangles, FlexGroundContact};
 use ferrodyn_host::spec::{ContactMaterial, Elastic};
 use ferrodyn_host::storage::FlexModel as Block;
 use ferrodyn_kernel::ancf::Material;
-use ferrodyn_kernel::ancf::NODE_COORDS;
 use ferrodyn_kernel::flex::{max_frequency, momentum};
 use ferrodyn_kernel::integrators::Rk4;
 use ferrodyn_kernel::math::{Mat3, Vec3};
 use ferrodyn_kernel::samples::add_box_mesh;
-use ferrodyn_kernel::{step_with, Dynamics, ExternalForces, ExternalLoads};
+use ferrodyn_kernel::{step_with, Dynamics};
 use std::collections::HashMap;
 
 /// A 0.2 × 0.1 × 0.1 m rubber-like block (E = 1 MPa, ρ = 1000: 2 kg), 2 × 1 × 1 cells, on the
@@ -29,33 +29,6 @@ fn surface(model: &Block) -> Vec<[usize; 3]> {
     surface_triangles(model.connectivity(), |n| {
         model.reference(n).unwrap_or(Vec3::ZERO).to_array()
     })
-}
-
-/// The contact hook, recording the impulse the kernel's RK4 applies: stage forces weighted
-/// 1, 2, 2, 1 (/6)·dt, the stages arriving in order, four per step. The accepted states go on
-/// to the contact.
-struct ImpulseMeter {
-    contact: FlexGroundContact,
-    dt: f64,
-    stage: usize,
-    impulse: Vec3<f64>,
-}
-
-impl ExternalForces<f64> for ImpulseMeter {
-    fn apply(&mut self, t: f64, loads: &mut ExternalLoads<'_, f64>) {
-        let total = |f: &[f64]| {
-            f.chunks_exact(NODE_COORDS)
-                .fold(Vec3::ZERO, |s, c| s + Vec3::new(c[0], c[1], c[2]))
-        };
-        let before = total(loads.nodes().2);
-        self.contact.apply(t, loads);
-        let weight = [1.0, 2.0, 2.0, 1.0][self.stage % 4] / 6.0;
-        self.impulse += (total(loads.nodes().2) - before) * (weight * self.dt);
-        self.stage += 1;
-    }
-    fn accept(&mut self, t: f64, state: &ExternalLoads<'_, f64>) {
-        self.contact.accept(t, state);
-    }
 }
 
 #[test]
@@ -121,25 +94,25 @@ fn flexible_block_bounces_with_momentum_balance_and_bounded_penetration() {
     let (p0, _) = momentum(&model, &data);
     let mass = p0.z / -v0;
     assert!((mass - 2.0).abs() < 1e-9, "mass {mass}");
-    let mut meter = ImpulseMeter {
-        contact,
-        dt,
-        stage: 0,
-        impulse: Vec3::ZERO,
+    let contacts = FlexContacts {
+        ground: vec![contact],
+        pair: None,
     };
+    let mut meter = tet_collision::GroundImpulseMeter::new(contacts, dt);
     let (mut deepest, mut t, mut touched, mut released) = (0.0_f64, 0.0, false, false);
     while t < 0.5 && !released {
         // The contact sees every accepted state (`accept`).
         step_with(&model, &mut data, &mut Rk4, dt, &mut meter).unwrap();
         t += dt;
-        for c in meter.contact.active() {
+        let active = meter.contacts.ground[0].active();
+        for c in active {
             deepest = deepest.max(c.penetration);
         }
-        touched |= !meter.contact.active().is_empty();
-        released = touched && meter.contact.active().is_empty();
+        touched |= !active.is_empty();
+        released = touched && active.is_empty();
     }
     assert!(released, "the block left the ground");
-    let impulse = meter.impulse;
+    let impulse = meter.ground_impulse;
     let (p1, _) = momentum(&model, &data);
     let expected = p0 + Vec3::new(0.0, 0.0, -mass * g * t) + impulse;
     let error = (p1 - expected).norm() / impulse.norm();

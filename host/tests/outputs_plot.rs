@@ -1,15 +1,10 @@
 //! PNG line plots: the file decodes, has the requested size, and holds drawing and text.
 
+mod common;
+
 use ferrodyn_host::plot::{line_plot, line_plot_sized, Series, DEFAULT_SIZE};
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
-
-fn scratch_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ferrodyn-outputs-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use std::path::Path;
 
 /// Decodes an 8-bit RGB PNG: (width, height, pixels).
 fn decode(path: &Path) -> (u32, u32, Vec<[u8; 3]>) {
@@ -52,7 +47,7 @@ fn two_series_plot_has_the_requested_size_lines_and_text() {
             points: &potential,
         },
     ];
-    let dir = scratch_dir("plot");
+    let dir = common::scratch_dir("outputs", "plot");
     let path = dir.join("energy.png");
     line_plot_sized(
         &path,
@@ -96,7 +91,7 @@ fn default_size_and_constant_data_with_gaps() {
             points: &gappy,
         },
     ];
-    let path = scratch_dir("plot-default").join("constant.png");
+    let path = common::scratch_dir("outputs", "plot-default").join("constant.png");
     line_plot(&path, "Constant", "x", "y", &series).unwrap();
     let (width, height, pixels) = decode(&path);
     assert_eq!((width, height), DEFAULT_SIZE);

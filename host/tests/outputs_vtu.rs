@@ -1,6 +1,8 @@
 //! VTU round trips: a Gmsh mesh and a kernel flexible body are written with
 //! `ferrodyn_host::vtu`, read back with the small parser below, and compared bit for bit.
 
+mod common;
+
 use ferrodyn_host::compile::flexible_model;
 use ferrodyn_host::gmsh::{read_msh, signed_volume};
 use ferrodyn_host::storage::{FlexModel, Growable};
@@ -11,14 +13,7 @@ use ferrodyn_kernel::math::Vec3;
 use ferrodyn_kernel::samples::add_box_mesh;
 use ferrodyn_kernel::Dynamics;
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
-
-fn scratch_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ferrodyn-outputs-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use std::path::Path;
 
 /// One `DataArray` as read back: its attributes and its numbers (still as text, so that
 /// integers and reals are each parsed by the caller in their own type).
@@ -159,7 +154,7 @@ fn gmsh_beam_round_trips_through_vtu_bit_for_bit() {
         .collect();
     let element: Vec<f64> = (0..tets.len()).map(|i| i as f64).collect();
     let volume: Vec<f64> = (0..tets.len()).map(|i| mesh.tet_volume(i)).collect();
-    let dir = scratch_dir("gmsh");
+    let dir = common::scratch_dir("outputs", "gmsh");
     let path = dir.join("beam_coarse.vtu");
     write_vtu(
         &path,
@@ -256,7 +251,7 @@ fn kernel_box_body_sagging_under_gravity_round_trips_through_vtu() {
         assert_eq!(a, b, "same nodes per cell");
     }
 
-    let dir = scratch_dir("flex");
+    let dir = common::scratch_dir("outputs", "flex");
     let step = dir.join("box_0000.vtu");
     write_vtu(
         &step,
@@ -321,7 +316,7 @@ fn gmsh_mesh_to_kernel_model_to_vtu_matches_the_mesh() {
     let points: Vec<[f64; 3]> = (0..model.node_count())
         .map(|i| data.position(i).to_array())
         .collect();
-    let dir = scratch_dir("model");
+    let dir = common::scratch_dir("outputs", "model");
     let path = dir.join("cantilever.vtu");
     write_vtu(
         &path,

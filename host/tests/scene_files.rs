@@ -9,7 +9,7 @@ use ferrodyn_host::scene::Scene;
 use ferrodyn_host::storage::Growable;
 use ferrodyn_kernel::integrators::Rk4;
 use ferrodyn_kernel::rigid::Data;
-use ferrodyn_kernel::samples::{revolute_chain, simple_pendulum, ChainSpec};
+use ferrodyn_kernel::samples::{revolute_chain, simple_pendulum, ChainSpec, PendulumCapacities};
 use ferrodyn_kernel::{step, Dynamics, Fixed};
 
 fn scenes_dir() -> PathBuf {
@@ -28,16 +28,15 @@ fn pendulum_scene_steps_bit_for_bit_like_the_kernel_model() {
     // Reference: kernel::samples::simple_pendulum(1 kg, 1 m, 90°), same construction order.
     let scene = load("pendulum.toml");
     assert_eq!(scene.simulation.integrator.name(), "rk4");
-    let from_scene = rigid_model::<Fixed<1, 1, 0, 1, 1>>(&scene).unwrap();
+    let from_scene = rigid_model::<PendulumCapacities>(&scene).unwrap();
     assert_eq!(scene.name_maps().bodies, ["bob"]);
-    let reference = simple_pendulum::<f64, Fixed<1, 1, 0, 1, 1>>(1.0, 1.0, FRAC_PI_2).unwrap();
+    let reference = simple_pendulum::<f64, PendulumCapacities>(1.0, 1.0, FRAC_PI_2).unwrap();
     let (mut a, mut b) = (Data::new(&from_scene), Data::new(&reference));
     for _ in 0..1000 {
         step(&from_scene, &mut a, &mut Rk4, 1e-3).unwrap();
         step(&reference, &mut b, &mut Rk4, 1e-3).unwrap();
     }
-    let bits =
-        |d: &Data<f64, Fixed<1, 1, 0, 1, 1>>| d.state().iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    let bits = |d: &Data<f64, PendulumCapacities>| d.state().iter().map(|x| x.to_bits()).collect::<Vec<_>>();
     assert_eq!(bits(&a), bits(&b));
     assert!(a.position(0).z < -0.1, "the bob has swung down");
 }

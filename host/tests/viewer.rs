@@ -4,19 +4,14 @@
 //! Tests needing Xvfb or ffmpeg skip with a note when those are not installed, unless
 //! FERRODYN_REQUIRE_VIEWER_TOOLS=1 (set by CI), which makes a missing tool a failure.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 const PENDULUM: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../scenes/pendulum.toml");
 const ARM: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../scenes/arm.toml");
-
-fn scratch_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ferrodyn-viewer-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 fn on_path(tool: &str) -> bool {
     std::env::var_os("PATH")
@@ -163,7 +158,7 @@ fn view_records_an_mp4_that_ffprobe_reads_back() {
         return;
     }
     let x = Xvfb::start();
-    let dir = scratch_dir("record");
+    let dir = common::scratch_dir("viewer", "record");
     let video = dir.join("arm.mp4");
     let args = [
         "view",
@@ -185,7 +180,7 @@ fn render_writes_an_mp4_without_any_display() {
     if !tools("render --mp4", &["ffmpeg", "ffprobe"]) {
         return;
     }
-    let dir = scratch_dir("render-mp4");
+    let dir = common::scratch_dir("viewer", "render-mp4");
     let args = [
         "render", PENDULUM, "--frames", "12", "--mp4", "--size", "160x120", "--out",
     ];
@@ -196,7 +191,7 @@ fn render_writes_an_mp4_without_any_display() {
 
 #[test]
 fn render_writes_png_frames_headless_and_refuses_to_overwrite() {
-    let dir = scratch_dir("render-png");
+    let dir = common::scratch_dir("viewer", "render-png");
     let args = [
         "render", PENDULUM, "--frames", "3", "--end", "0.2", "--size", "64x48", "--out",
     ];
@@ -231,7 +226,7 @@ fn bad_input_and_missing_display_are_clear_errors() {
     assert_clear_error(&out, "display");
     let out = ferrodyn(&["view", "no/such/scene.toml"], None);
     assert_clear_error(&out, "no/such/scene.toml");
-    let dir = scratch_dir("bad");
+    let dir = common::scratch_dir("viewer", "bad");
     let out_dir = dir.to_str().unwrap();
     let out = ferrodyn(&["render", PENDULUM, "--frames", "0", "--out", out_dir], None);
     assert_clear_error(&out, "--frames");
@@ -248,7 +243,7 @@ fn bad_input_and_missing_display_are_clear_errors() {
 
 #[test]
 fn recording_without_ffmpeg_says_to_install_it() {
-    let dir = scratch_dir("no-ffmpeg");
+    let dir = common::scratch_dir("viewer", "no-ffmpeg");
     let out = Command::new(env!("CARGO_BIN_EXE_ferrodyn"))
         .args([
             "render",

@@ -55,11 +55,6 @@ impl ExplicitFlex {
         &self.state
     }
 
-    /// Current time.
-    pub fn time(&self) -> f64 {
-        self.time
-    }
-
     /// Advances by `dt` with a kernel integrator.
     pub fn step<I: Integrator<f64>>(
         &mut self,
@@ -92,16 +87,7 @@ impl OdeSystem<f64> for ExplicitFlex {
     fn derivative(&mut self, t: f64, y: &[f64], dydt: &mut [f64]) -> Result<(), KernelError> {
         let n = self.position_len();
         let (q, v) = y.split_at(n);
-        let fail = |e: ImplicitError| match e {
-            ImplicitError::Element { element, time, .. } => KernelError::NonFinite {
-                item: Item::Element(element),
-                time,
-            },
-            _ => KernelError::NonFinite {
-                item: Item::Material,
-                time: t,
-            },
-        };
+        let fail = |e: ImplicitError| e.kernel_error(t);
         elastic_force_and_tangent(&self.body, &self.pattern, t, q, &mut self.force, None).map_err(fail)?;
         add_damping_force(&self.body, t, q, v, &mut self.force).map_err(fail)?;
         self.body.external_force(t, &mut self.external);

@@ -54,3 +54,12 @@ pub fn run_rigid(
     let recorders = recorders(&mut sim, out, &everything, "flexible")?;
     drive(&mut sim, recorders, false)
 }
+
+/// An empty directory `ferrodyn-PREFIX-NAME-PID` under the system's temporary directory (its
+/// earlier contents removed).
+pub fn scratch_dir(prefix: &str, name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("ferrodyn-{prefix}-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
