@@ -12,7 +12,8 @@
 //! ([`storage`]) — rigid, flexible (explicit or HHT-α, [`implicit`]), or coupled — with its
 //! integrator (explicit, or BDF / generalized-α, [`dae`]) and contacts ([`contact`]);
 //! [`simulation::drive`] steps it and feeds the recorders (CSV, VTU/PVD, PNG). The `ferrodyn`
-//! commands ([`commands`], [`view`]) are built on it; [`check`] holds the model checks.
+//! commands ([`commands`], [`view`]) are built on it; [`check`] holds the model checks;
+//! [`sweep`] runs parameter studies of a scene, locally or as a Slurm job array.
 
 pub mod check;
 pub mod commands;
@@ -31,6 +32,7 @@ pub mod sensor;
 pub mod simulation;
 pub mod spec;
 pub mod storage;
+pub mod sweep;
 pub mod view;
 pub mod vtu;
 pub mod watch;

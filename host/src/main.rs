@@ -1,6 +1,6 @@
 //! The `ferrodyn` command-line program.
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use ferrodyn_host::commands::{self, Overrides, RunOptions};
 use ferrodyn_host::view::colormap::Field;
@@ -106,6 +106,108 @@ enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Parameter studies of a scene: plan the cases, run them on this machine or as a Slurm
+    /// job array, collect the results (docs/sweep.md).
+    Sweep {
+        #[command(subcommand)]
+        action: SweepAction,
+    },
+}
+
+#[derive(Subcommand)]
+enum SweepAction {
+    /// Plan a study: the base scene, the parameters' values per case (manifest.csv).
+    Plan {
+        /// Base scene file (TOML).
+        scene: PathBuf,
+        /// PATH=SPEC, e.g. body.bob.mass=lin:0.5:2:4 (lists 1,2,3; lin:A:B:N; log:A:B:N;
+        /// uniform:A:B; loguniform:A:B; normal:MEAN:SD). Repeat for each parameter.
+        #[arg(long = "param", value_name = "PATH=SPEC", required = true)]
+        params: Vec<String>,
+        /// Every combination of the values (the default).
+        #[arg(long, conflicts_with_all = ["lhs", "monte_carlo"])]
+        grid: bool,
+        /// A Latin hypercube of N cases.
+        #[arg(long, value_name = "N", requires = "seed", conflicts_with = "monte_carlo")]
+        lhs: Option<usize>,
+        /// N independent random cases.
+        #[arg(long, value_name = "N", requires = "seed")]
+        monte_carlo: Option<usize>,
+        /// Study seed (each case's seed derives from it) [default for a grid: 0].
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Study directory.
+        #[arg(short, long)]
+        out: PathBuf,
+        /// Plan an existing study again (results of unchanged cases are kept).
+        #[arg(long)]
+        force: bool,
+    },
+    /// Run one case and write its result (skipped when done with the same scene).
+    Run {
+        /// Study directory.
+        study: PathBuf,
+        /// Case index (0-based).
+        #[arg(long)]
+        index: usize,
+        /// Also write the case's output files, as `ferrodyn run` does, into cases/N/outputs.
+        #[arg(long)]
+        outputs: bool,
+        /// Run even when the case is done.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Run every case on this machine, J at a time (one process per case).
+    Local {
+        /// Study directory.
+        study: PathBuf,
+        /// Cases run at the same time.
+        #[arg(long, default_value_t = 1)]
+        jobs: usize,
+        /// Also write every case's output files.
+        #[arg(long)]
+        outputs: bool,
+        /// Run cases that are done too.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Write a Slurm job-array script for the study (slurm/sweep.sbatch); optionally submit it.
+    Slurm {
+        /// Study directory.
+        study: PathBuf,
+        /// Submit the script with sbatch.
+        #[arg(long)]
+        submit: bool,
+        /// Submit with `sbatch --wait` (return when all tasks have ended).
+        #[arg(long, requires = "submit")]
+        wait: bool,
+        /// Slurm partition.
+        #[arg(long)]
+        partition: Option<String>,
+        /// Array tasks running at once.
+        #[arg(long)]
+        max_parallel: Option<usize>,
+        /// Time limit per task, Slurm's format (e.g. 00:10:00).
+        #[arg(long)]
+        time: Option<String>,
+        /// Only these cases, as an --array list (e.g. the contents of resubmit.txt).
+        #[arg(long)]
+        indices: Option<String>,
+        /// Also write every case's output files.
+        #[arg(long)]
+        outputs: bool,
+    },
+    /// Collect the results: results.csv, timings.csv, resubmit.txt, optionally a plot.
+    Collect {
+        /// Study directory.
+        study: PathBuf,
+        /// Plot this output (a results.csv column) ...
+        #[arg(long, requires = "against")]
+        plot: Option<String>,
+        /// ... against this parameter.
+        #[arg(long, requires = "plot")]
+        against: Option<String>,
+    },
 }
 
 fn parse_field(name: &str) -> Result<Field, String> {
@@ -169,6 +271,7 @@ fn execute(command: Command) -> Result<()> {
             settle,
             motion,
         } => commands::check(&scene, settle, motion),
+        Command::Sweep { action } => sweep(action),
         Command::Run {
             scene,
             out,
@@ -196,5 +299,148 @@ fn execute(command: Command) -> Result<()> {
             };
             commands::run(&options).map(|_| ())
         }
+    }
+}
+
+fn sweep(action: SweepAction) -> Result<()> {
+    use ferrodyn_host::sweep;
+    let program = || std::env::current_exe().context("cannot locate the ferrodyn program");
+    match action {
+        SweepAction::Plan {
+            scene,
+            params,
+            grid: _,
+            lhs,
+            monte_carlo,
+            seed,
+            out,
+            force,
+        } => {
+            let design = match (lhs, monte_carlo) {
+                (Some(n), _) => sweep::Design::LatinHypercube(n),
+                (_, Some(n)) => sweep::Design::MonteCarlo(n),
+                _ => sweep::Design::Grid,
+            };
+            let options = sweep::PlanOptions {
+                scene,
+                params,
+                design,
+                seed: seed.unwrap_or(0),
+                out,
+                force,
+            };
+            let study = sweep::plan(&options)?;
+            println!(
+                "planned {} cases of {} in {}",
+                study.cases.len(),
+                study.params.join(", "),
+                study.root().display()
+            );
+            Ok(())
+        }
+        SweepAction::Run {
+            study,
+            index,
+            outputs,
+            force,
+        } => {
+            let options = sweep::CaseOptions { outputs, force };
+            match sweep::run_case(&study, index, options)? {
+                sweep::CaseOutcome::Skipped(r) => {
+                    println!("case {index}: done already (digest {})", r.digest)
+                }
+                sweep::CaseOutcome::Ran(r) if r.error.is_empty() => {
+                    println!("case {index}: {} in {:.2} s", r.status.as_str(), r.wall_seconds)
+                }
+                sweep::CaseOutcome::Ran(r) => println!("case {index}: {}: {}", r.status.as_str(), r.error),
+            }
+            Ok(())
+        }
+        SweepAction::Local {
+            study,
+            jobs,
+            outputs,
+            force,
+        } => {
+            let options = sweep::LocalOptions {
+                program: program()?,
+                jobs,
+                outputs,
+                force,
+                progress: true,
+            };
+            let tally = sweep::local(&study, &options)?;
+            println!(
+                "{} ok, {} invalid, {} failed{}",
+                tally.ok,
+                tally.invalid.len(),
+                tally.failed.len(),
+                listed(&tally.invalid, &tally.failed)
+            );
+            Ok(())
+        }
+        SweepAction::Slurm {
+            study,
+            submit,
+            wait,
+            partition,
+            max_parallel,
+            time,
+            indices,
+            outputs,
+        } => {
+            let options = sweep::SlurmOptions {
+                program: program()?,
+                partition,
+                max_parallel,
+                time,
+                indices,
+                outputs,
+                submit,
+                wait,
+            };
+            let script = sweep::slurm(&study, &options)?;
+            println!("wrote {} (--array={})", script.path.display(), script.array);
+            if let Some((command, said)) = script.submitted {
+                println!("{command}: {said}");
+            }
+            Ok(())
+        }
+        SweepAction::Collect { study, plot, against } => {
+            let request = plot
+                .zip(against)
+                .map(|(output, against)| sweep::PlotRequest { output, against });
+            let c = sweep::collect(&study, request.as_ref())?;
+            println!("wrote {} and {}", c.results.display(), c.timings.display());
+            println!(
+                "{} ok, {} invalid, {} failed, {} missing{}",
+                c.ok,
+                c.invalid.len(),
+                c.failed.len(),
+                c.missing.len(),
+                listed(&c.invalid, &c.failed)
+            );
+            if let Some(p) = &c.plot {
+                println!("wrote {}", p.display());
+            }
+            if c.resubmit.is_empty() {
+                println!("nothing to resubmit");
+            } else {
+                let list = sweep::array_list(&c.resubmit);
+                println!("resubmit ({}): --array={list}", c.resubmit_file.display());
+            }
+            Ok(())
+        }
+    }
+}
+
+/// " (invalid: 3, 7; failed: 12)" for a summary line, empty when all is well.
+fn listed(invalid: &[usize], failed: &[usize]) -> String {
+    let join = |v: &[usize]| v.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(", ");
+    match (invalid.is_empty(), failed.is_empty()) {
+        (true, true) => String::new(),
+        (false, true) => format!(" (invalid: {})", join(invalid)),
+        (true, false) => format!(" (failed: {})", join(failed)),
+        (false, false) => format!(" (invalid: {}; failed: {})", join(invalid), join(failed)),
     }
 }
