@@ -6,8 +6,8 @@ mod common;
 
 use common::scratch_dir;
 use ferrodyn_host::sweep::{
-    collect, local, plan, run_case, CaseOptions, CaseOutcome, Design, LocalOptions, PlanOptions, Status,
-    Study,
+    collect, local, plan, run_case, slurm, CaseOptions, CaseOutcome, Design, LocalOptions, PlanOptions,
+    SlurmOptions, Status, Study,
 };
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -430,4 +430,89 @@ fn the_cli_plans_and_reports_errors_once() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1), "no study there");
+}
+
+#[test]
+fn a_crashed_case_process_is_recorded_as_failed() {
+    let dir = scratch_dir("sweep", "crash");
+    let scene = pendulum(&dir, 0.01);
+    let root = dir.join("study");
+    plan(&options(
+        &scene,
+        &["body.bob.mass=1,2"],
+        Design::Grid,
+        0,
+        root.clone(),
+    ))
+    .unwrap();
+    // A "ferrodyn" that dies at once, as a case aborted by the system would.
+    let crashing = LocalOptions {
+        program: PathBuf::from("/bin/false"),
+        jobs: 2,
+        outputs: false,
+        force: false,
+        progress: false,
+    };
+    let tally = local(&root, &crashing).unwrap();
+    assert_eq!((tally.ok, tally.failed.as_slice()), (0, &[0, 1][..]));
+    let collected = collect(&root, None).unwrap();
+    assert_eq!(collected.failed, [0, 1]);
+    assert_eq!(fs::read_to_string(root.join("resubmit.txt")).unwrap(), "0-1\n");
+    let csv = fs::read_to_string(root.join("results.csv")).unwrap();
+    assert!(
+        csv.contains(",failed,the case's process ended with exit status: 1: \n"),
+        "{csv}"
+    );
+}
+
+#[test]
+fn the_slurm_script_runs_each_case_as_an_array_task() {
+    let dir = scratch_dir("sweep", "slurm");
+    let scene = pendulum(&dir, 0.01);
+    let root = dir.join("study");
+    plan(&options(
+        &scene,
+        &["body.bob.mass=lin:1:2:4"],
+        Design::Grid,
+        0,
+        root.clone(),
+    ))
+    .unwrap();
+    let program = PathBuf::from(env!("CARGO_BIN_EXE_ferrodyn"));
+    let options = SlurmOptions {
+        program: program.clone(),
+        partition: Some("short".into()),
+        max_parallel: Some(2),
+        time: Some("00:10:00".into()),
+        ..SlurmOptions::default()
+    };
+    let script = slurm(&root, &options).unwrap();
+    assert_eq!(script.array, "0-3%2");
+    let text = fs::read_to_string(&script.path).unwrap();
+    let study = fs::canonicalize(&root).unwrap();
+    for line in [
+        "#SBATCH --array=0-3%2\n".to_string(),
+        "#SBATCH --partition=short\n".into(),
+        "#SBATCH --time=00:10:00\n".into(),
+        format!("#SBATCH --output={}/slurm/logs/case-%a.out\n", study.display()),
+        format!(
+            "exec '{}' sweep run '{}' --index \"$SLURM_ARRAY_TASK_ID\"\n",
+            fs::canonicalize(&program).unwrap().display(),
+            study.display()
+        ),
+    ] {
+        assert!(text.contains(&line), "{line} not in\n{text}");
+    }
+    // Resubmitting a list: only those cases; an index outside the study is refused.
+    let again = SlurmOptions {
+        indices: Some("3,1".into()),
+        ..options.clone()
+    };
+    assert_eq!(slurm(&root, &again).unwrap().array, "1,3%2");
+    let outside = SlurmOptions {
+        indices: Some("2-4".into()),
+        ..options
+    };
+    let e = format!("{:#}", slurm(&root, &outside).unwrap_err());
+    assert!(e.contains("case 4 does not exist"), "{e}");
 }

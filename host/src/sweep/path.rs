@@ -128,7 +128,7 @@ fn in_table<'a>(table: &'a mut Table, rest: &[&str], at: &str, path: &str) -> Re
 
 fn in_item<'a>(item: &'a mut Item, rest: &[&str], at: &str, path: &str) -> Result<&'a mut Value, String> {
     match item {
-        Item::Value(v) => in_value(v, rest, at, path),
+        Item::Value(v) => in_value(v, rest, at),
         Item::Table(t) => in_table(t, rest, at, path),
         Item::ArrayOfTables(tables) => {
             let Some((first, rest)) = rest.split_first() else {
@@ -143,7 +143,7 @@ fn in_item<'a>(item: &'a mut Item, rest: &[&str], at: &str, path: &str) -> Resul
     }
 }
 
-fn in_value<'a>(value: &'a mut Value, rest: &[&str], at: &str, path: &str) -> Result<&'a mut Value, String> {
+fn in_value<'a>(value: &'a mut Value, rest: &[&str], at: &str) -> Result<&'a mut Value, String> {
     let Some((first, rest)) = rest.split_first() else {
         return Ok(value);
     };
@@ -151,7 +151,7 @@ fn in_value<'a>(value: &'a mut Value, rest: &[&str], at: &str, path: &str) -> Re
         Value::InlineTable(t) => {
             let known = keys(t.iter().map(|(k, _)| k));
             match t.get_mut(first) {
-                Some(v) => in_value(v, rest, &extend(at, first), path),
+                Some(v) => in_value(v, rest, &extend(at, first)),
                 None => Err(format!("{at} has no key `{first}` (keys: {known})")),
             }
         }
@@ -171,7 +171,7 @@ fn in_value<'a>(value: &'a mut Value, rest: &[&str], at: &str, path: &str) -> Re
                 .or_else(|| first.parse::<usize>().ok().filter(|&i| i < names.len()));
             let len = names.len();
             match position.and_then(|i| a.get_mut(i)) {
-                Some(v) => in_value(v, rest, &extend(at, first), path),
+                Some(v) => in_value(v, rest, &extend(at, first)),
                 None => Err(format!(
                     "{at} has no element `{first}` ({})",
                     elements(&names, len)

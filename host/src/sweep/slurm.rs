@@ -37,7 +37,7 @@ pub struct SlurmOptions {
 pub struct SlurmScript {
     /// `STUDY/slurm/sweep.sbatch`.
     pub path: PathBuf,
-    /// The `--array` list.
+    /// The `--array` value (the list and the `%K` throttle).
     pub array: String,
     /// The sbatch command run and its output (when submitted).
     pub submitted: Option<(String, String)>,
@@ -47,7 +47,7 @@ pub struct SlurmScript {
 pub fn slurm(root: &Path, options: &SlurmOptions) -> Result<SlurmScript> {
     let study = Study::open(root)?;
     let count = study.cases.len();
-    let array = match &options.indices {
+    let list = match &options.indices {
         Some(list) => {
             let indices = parse_array(list)?;
             if let Some(bad) = indices.iter().find(|&&i| i >= count) {
@@ -60,7 +60,7 @@ pub fn slurm(root: &Path, options: &SlurmOptions) -> Result<SlurmScript> {
         }
         None => array_list(&(0..count).collect::<Vec<_>>()),
     };
-    if array.is_empty() {
+    if list.is_empty() {
         bail!("no case to submit");
     }
     for (flag, value) in [("--partition", &options.partition), ("--time", &options.time)] {
@@ -75,6 +75,7 @@ pub fn slurm(root: &Path, options: &SlurmOptions) -> Result<SlurmScript> {
         Some(k) => format!("%{k}"),
         None => String::new(),
     };
+    let array = format!("{list}{throttle}");
     let program = fs::canonicalize(&options.program)
         .with_context(|| format!("cannot find the program {}", options.program.display()))?;
     let dir = study.root().join("slurm");
@@ -88,7 +89,7 @@ pub fn slurm(root: &Path, options: &SlurmOptions) -> Result<SlurmScript> {
     );
     script.push_str("# Resubmit the cases `ferrodyn sweep collect` lists: sbatch --array=$(cat STUDY/resubmit.txt) THIS_FILE\n");
     script.push_str("#SBATCH --job-name=ferrodyn-sweep\n");
-    script.push_str(&format!("#SBATCH --array={array}{throttle}\n"));
+    script.push_str(&format!("#SBATCH --array={array}\n"));
     script.push_str("#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n");
     script.push_str(&format!("#SBATCH --output={}/case-%a.out\n", logs.display()));
     if let Some(p) = &options.partition {
