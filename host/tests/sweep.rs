@@ -337,6 +337,11 @@ fn a_failing_case_is_reported_and_the_others_are_collected() {
         lines[2]
     );
     assert!(lines[4].contains(",missing,"), "{}", lines[4]);
+    // An invalid case is settled by its scene: not run again, not to resubmit.
+    assert!(matches!(
+        run_case(&root, 1, CaseOptions::default()).unwrap(),
+        CaseOutcome::Skipped(_)
+    ));
     let timings = fs::read_to_string(root.join("timings.csv")).unwrap();
     assert!(
         timings.starts_with("index,wall_seconds\n0,") && timings.ends_with("\n3,\n"),
@@ -460,9 +465,15 @@ fn a_crashed_case_process_is_recorded_as_failed() {
     assert_eq!(fs::read_to_string(root.join("resubmit.txt")).unwrap(), "0-1\n");
     let csv = fs::read_to_string(root.join("results.csv")).unwrap();
     assert!(
-        csv.contains(",failed,the case's process ended with exit status: 1: \n"),
+        csv.contains(",failed,the case's process ended with exit status: 1\n"),
         "{csv}"
     );
+    // Failed cases run again (the failure may have been the machine's).
+    let real = LocalOptions {
+        program: PathBuf::from(env!("CARGO_BIN_EXE_ferrodyn")),
+        ..crashing
+    };
+    assert_eq!(local(&root, &real).unwrap().ok, 2);
 }
 
 #[test]

@@ -15,6 +15,9 @@ use crate::plot::{line_plot, Series};
 use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
 
+/// The status of a case without a result for its current scene.
+const MISSING: &str = "missing";
+
 /// A plot of one output against one parameter.
 #[derive(Clone, Debug)]
 pub struct PlotRequest {
@@ -50,29 +53,29 @@ pub struct Collected {
 /// Collects the results of the study at `root`.
 pub fn collect(root: &Path, plot: Option<&PlotRequest>) -> Result<Collected> {
     let study = Study::open(root)?;
-    // (status word, result of the current scene if any, error text) per case.
+    // (status word, error text, result of the current scene if any) per case.
     let mut rows = Vec::with_capacity(study.cases.len());
     let mut columns: Vec<String> = Vec::new();
     for case in &study.cases {
-        let (status, result, error) = match CaseResult::read(&study, case.index) {
-            Ok(Some(r)) if r.digest == case.digest => (r.status.as_str(), Some(r.clone()), r.error),
+        let (status, error, result) = match CaseResult::read(&study, case.index) {
+            Ok(Some(r)) if r.digest == case.digest => (r.status.as_str(), r.error.clone(), Some(r)),
             Ok(Some(r)) => (
-                "missing",
-                None,
+                MISSING,
                 format!(
                     "the result is of an earlier plan (digest {}); run the case again",
                     r.digest
                 ),
+                None,
             ),
-            Ok(None) => ("missing", None, String::new()),
-            Err(e) => ("missing", None, format!("{e:#}")),
+            Ok(None) => (MISSING, String::new(), None),
+            Err(e) => (MISSING, format!("{e:#}"), None),
         };
         for s in result.iter().flat_map(|r| &r.scalars) {
             if !columns.contains(&s.name) {
                 columns.push(s.name.clone());
             }
         }
-        rows.push((status, result, error));
+        rows.push((status, error, result));
     }
 
     let header = ["index"]
@@ -83,7 +86,7 @@ pub fn collect(root: &Path, plot: Option<&PlotRequest>) -> Result<Collected> {
         .chain(["error"]);
     let mut results = csv_row(header);
     let mut timings = csv_row(["index", "wall_seconds"]);
-    for (case, (status, result, error)) in study.cases.iter().zip(&rows) {
+    for (case, (status, error, result)) in study.cases.iter().zip(&rows) {
         let values: Vec<String> = columns
             .iter()
             .map(|c| {
@@ -114,7 +117,8 @@ pub fn collect(root: &Path, plot: Option<&PlotRequest>) -> Result<Collected> {
             .map(|(_, c)| c.index)
             .collect()
     };
-    let (invalid, failed, missing) = (pick("invalid"), pick("failed"), pick("missing"));
+    let (invalid, failed) = (pick(Status::Invalid.as_str()), pick(Status::Failed.as_str()));
+    let missing = pick(MISSING);
     let mut resubmit: Vec<usize> = failed.iter().chain(&missing).copied().collect();
     resubmit.sort_unstable();
 
@@ -145,7 +149,7 @@ pub fn collect(root: &Path, plot: Option<&PlotRequest>) -> Result<Collected> {
 /// order of the parameter.
 fn draw(
     study: &Study,
-    rows: &[(&str, Option<CaseResult>, String)],
+    rows: &[(&str, String, Option<CaseResult>)],
     columns: &[String],
     request: &PlotRequest,
 ) -> Result<PathBuf> {
@@ -164,7 +168,7 @@ fn draw(
         );
     }
     let mut points: Vec<(f64, f64)> = Vec::new();
-    for (case, (_, result, _)) in study.cases.iter().zip(rows) {
+    for (case, (_, _, result)) in study.cases.iter().zip(rows) {
         let Some(result) = result.as_ref().filter(|r| r.status == Status::Ok) else {
             continue;
         };

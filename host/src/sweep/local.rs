@@ -44,7 +44,11 @@ pub fn local(root: &Path, options: &LocalOptions) -> Result<Tally> {
     }
     let study = Study::open(root)?;
     let count = study.cases.len();
-    let bar = ProgressBar::new(if options.progress { count as u64 } else { 0 }).with_style(
+    let bar = match options.progress {
+        true => ProgressBar::new(count as u64),
+        false => ProgressBar::hidden(),
+    }
+    .with_style(
         ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} cases  {msg}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
@@ -105,7 +109,10 @@ fn run_child(study: &Study, index: usize, options: &LocalOptions) -> Result<()> 
             index,
             digest: study.cases[index].digest.clone(),
             status: Status::Failed,
-            error: format!("the case's process ended with {}: {last}", output.status),
+            error: match last {
+                "" => format!("the case's process ended with {}", output.status),
+                last => format!("the case's process ended with {}: {last}", output.status),
+            },
             wall_seconds: 0.0,
             scalars: Vec::new(),
         }

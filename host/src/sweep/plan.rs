@@ -2,7 +2,7 @@
 
 use super::path::{self, absolute_meshes};
 use super::sample::{grid, latin_hypercube, monte_carlo, Draw};
-use super::spec::Spec;
+use super::spec::{Axis, Spec};
 use super::study::{digest, write_atomically, Case, Study, MANIFEST_FILE, SCENE_FILE, STUDY_FILE};
 use crate::scene::Scene;
 use anyhow::{bail, Context, Result};
@@ -83,7 +83,7 @@ pub fn plan(options: &PlanOptions) -> Result<Study> {
             .and_then(|s| s.axis(kind, sampled))
             .map_err(|e| anyhow::anyhow!("--param {param}: malformed spec: {e}"))?;
         // Manifest cells are split on commas: refuse what could not be read back.
-        if let super::spec::Axis::Levels(levels) = &axis {
+        if let Axis::Levels(levels) = &axis {
             if let Some(bad) = levels.iter().find(|l| l.contains(['"', '\n', '\r'])) {
                 bail!("--param {param}: the value '{bad}' may not hold quotes or line breaks");
             }
@@ -98,8 +98,8 @@ pub fn plan(options: &PlanOptions) -> Result<Study> {
     let draws: Vec<Draw> = match options.design {
         Design::Grid => {
             let count = axes.iter().try_fold(1usize, |n, a| match a {
-                super::spec::Axis::Levels(l) => n.checked_mul(l.len()),
-                super::spec::Axis::Continuous(_) => Some(n),
+                Axis::Levels(l) => n.checked_mul(l.len()),
+                Axis::Continuous(_) => Some(n),
             });
             if count.is_none_or(|n| n > MAX_CASES) {
                 bail!("the grid has more than {MAX_CASES} cases; sample it (--lhs, --monte-carlo) instead");

@@ -4,7 +4,8 @@
 //! like `ferrodyn run` (optionally writing the same output files), and its scalars, wall time,
 //! status and error text go into `cases/NNNNN/result.toml`. A scene the values make invalid,
 //! a failed step or a panic is the case's result (`invalid`, `failed`), not an error of the
-//! command: the study goes on. A case already done with the same scene digest is skipped.
+//! command: the study goes on. A case already done (ok or invalid) with the same scene digest
+//! is skipped.
 
 use super::scalars::{scalars, Scalar, ScalarRecorder};
 use super::study::{case_dir_in_study, digest, write_atomically, Study, SCENE_FILE};
@@ -99,7 +100,7 @@ pub struct CaseOptions {
 pub enum CaseOutcome {
     /// It ran; its result.
     Ran(CaseResult),
-    /// It was done already with the same scene; the result found.
+    /// It was done already (ok or invalid) with the same scene; the result found.
     Skipped(CaseResult),
 }
 
@@ -120,7 +121,9 @@ pub fn run_case(root: &Path, index: usize, options: CaseOptions) -> Result<CaseO
     if !options.force {
         // A stale or unreadable result is simply replaced.
         if let Ok(Some(done)) = CaseResult::read(&study, index) {
-            if done.digest == case.digest && done.status == Status::Ok {
+            // Ok and invalid are settled by the scene alone; a failure may have been the
+            // machine's (a killed process, a full disk), so it runs again.
+            if done.digest == case.digest && done.status != Status::Failed {
                 return Ok(CaseOutcome::Skipped(done));
             }
         }
