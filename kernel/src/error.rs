@@ -119,12 +119,25 @@ pub enum BuildError {
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum KernelError {
-    /// The constraint matrix Φ_q M⁻¹ Φ_qᵀ is singular (redundant or degenerate constraints).
+    /// The constraint matrix Φ_q M⁻¹ Φ_qᵀ has a pivot that is not finite: a Jacobian entry or
+    /// a mass block is not finite. (Redundant rows are not an error: they are found and
+    /// skipped.)
     SingularMatrix {
-        /// Constraint row at which the pivot vanished.
+        /// Constraint row at which the pivot failed.
         row: usize,
         /// The joint owning that row.
         joint: usize,
+    },
+    /// A redundant constraint row disagrees with the rows it depends on: the constraints
+    /// conflict (at the initial state, or they drifted apart), so no configuration satisfies
+    /// them all.
+    InconsistentConstraints {
+        /// The redundant row whose |Φ| cannot be removed.
+        row: usize,
+        /// The joint owning that row.
+        joint: usize,
+        /// Its |Φ|.
+        residual: f64,
     },
     /// Newton–Raphson projection onto Φ = 0 did not converge.
     ProjectionNotConverged {
@@ -132,6 +145,8 @@ pub enum KernelError {
         iterations: u32,
         /// Largest |Φ| left.
         residual: f64,
+        /// The joint with the largest |Φ|.
+        joint: usize,
     },
     /// A NaN or infinity appeared in the state.
     NonFinite {
@@ -236,21 +251,51 @@ impl core::fmt::Display for BuildError {
     }
 }
 
-impl core::fmt::Display for KernelError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        match self {
-            Self::SingularMatrix { row, joint } => write!(
-                f,
-                "constraint matrix singular at row {row} (joint {joint}): redundant or degenerate constraints"
-            ),
-            Self::ProjectionNotConverged { iterations, residual } => {
+impl KernelError {
+    /// The message with every item written by `name`: the host passes one that writes the
+    /// scene's names (`joint "elbow"`) where the kernel alone writes indices (`joint 3`).
+    pub fn describe<F>(&self, name: F) -> Described<'_, F>
+    where
+        F: Fn(Item, &mut core::fmt::Formatter<'_>) -> core::fmt::Result,
+    {
+        Described { error: self, name }
+    }
+
+    fn write(
+        &self,
+        f: &mut core::fmt::Formatter<'_>,
+        name: &dyn Fn(Item, &mut core::fmt::Formatter<'_>) -> core::fmt::Result,
+    ) -> core::fmt::Result {
+        match *self {
+            Self::SingularMatrix { row, joint } => {
+                write!(f, "constraint matrix has a non-finite pivot at row {row} (")?;
+                name(Item::Joint(joint), f)?;
+                write!(f, "): a NaN or infinity in the constraint Jacobian or a mass")
+            }
+            Self::InconsistentConstraints { row, joint, residual } => {
+                name(Item::Joint(joint), f)?;
                 write!(
                     f,
-                    "constraint projection did not converge in {iterations} iterations (|Φ| = {residual:e})"
+                    ": redundant constraint row {row} conflicts with the constraints it depends on \
+                     (|Φ| = {residual:e} cannot be removed)"
                 )
             }
+            Self::ProjectionNotConverged {
+                iterations,
+                residual,
+                joint,
+            } => {
+                write!(
+                    f,
+                    "constraint projection did not converge in {iterations} iterations (|Φ| = {residual:e} at "
+                )?;
+                name(Item::Joint(joint), f)?;
+                write!(f, ")")
+            }
             Self::NonFinite { item, time } => {
-                write!(f, "NaN or infinity in the state of {item} at t = {time} s")
+                write!(f, "NaN or infinity in the state of ")?;
+                name(item, f)?;
+                write!(f, " at t = {time} s")
             }
             Self::TooManySubsteps { limit, time } => {
                 write!(
@@ -265,10 +310,8 @@ impl core::fmt::Display for KernelError {
                 )
             }
             Self::ElementInverted { element, qp, time } => {
-                write!(
-                    f,
-                    "element {element} inverted (det F ≤ 0) at quadrature point {qp}, t = {time} s"
-                )
+                name(Item::Element(element), f)?;
+                write!(f, " inverted (det F ≤ 0) at quadrature point {qp}, t = {time} s")
             }
             Self::SingularStiffness { coordinate } => write!(
                 f,
@@ -287,6 +330,27 @@ impl core::fmt::Display for KernelError {
                 "state or work buffer does not match the length of the system state"
             ),
         }
+    }
+}
+
+/// A [`KernelError`] written with the caller's item names (see [`KernelError::describe`]).
+pub struct Described<'a, F> {
+    error: &'a KernelError,
+    name: F,
+}
+
+impl<F> core::fmt::Display for Described<'_, F>
+where
+    F: Fn(Item, &mut core::fmt::Formatter<'_>) -> core::fmt::Result,
+{
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        self.error.write(f, &self.name)
+    }
+}
+
+impl core::fmt::Display for KernelError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        self.write(f, &|item, f| write!(f, "{item}"))
     }
 }
 

@@ -55,7 +55,7 @@ pub mod tree;
 
 pub use digest::Digest;
 pub use dynamics::{step, step_with, Dynamics, Energy};
-pub use error::{BuildError, Capacity, Item, KernelError};
+pub use error::{BuildError, Capacity, Described, Item, KernelError};
 pub(crate) use integrators::Clock;
 pub use integrators::{Integrator, OdeSystem, Stages, StepStats, STAGE_BUFFERS};
 pub use loads::{ExternalForces, ExternalLoads, NoExternalForces};

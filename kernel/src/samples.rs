@@ -126,6 +126,95 @@ pub fn simple_pendulum<R: Real, St: Storage>(
     b.build()
 }
 
+/// The planar four-bar linkage of the IFToMM benchmark set: ground pivots O₂ = (0, 0, 0) and
+/// O₄ = (`GROUND`, 0, 0), crank O₂A, coupler AB and rocker O₄B as uniform rods (2 kg/m, radius
+/// 5 mm, origin at mid-length, along their body x axes), four revolute joints about z (ground–
+/// crank, crank–coupler, coupler–rocker, ground–rocker in that order), gravity along −y.
+/// 3 bodies and 20 rows leave 1 degree of freedom: the last joint's three out-of-plane rows are
+/// redundant (consistent). Starts at rest with the crank at `crank_angle` from +x, coupler and
+/// rocker closing the loop with B above the line AO₄.
+pub mod four_bar {
+    use super::*;
+
+    /// Crank length O₂A (m).
+    pub const CRANK: f64 = 0.1;
+    /// Coupler length AB (m).
+    pub const COUPLER: f64 = 0.3;
+    /// Rocker length O₄B (m).
+    pub const ROCKER: f64 = 0.25;
+    /// Ground length O₂O₄ (m).
+    pub const GROUND: f64 = 0.3;
+    /// Mass per length of every link (kg/m).
+    pub const LINEAR_DENSITY: f64 = 2.0;
+    /// Rod radius (m).
+    pub const RADIUS: f64 = 0.005;
+
+    /// Angles of the crank, coupler and rocker (from +x) of the closed loop at `crank_angle`:
+    /// B is the intersection of the circles about A (coupler) and O₄ (rocker) on the upper
+    /// side of the line from A to O₄. `None` where the loop cannot close.
+    pub fn angles(crank_angle: f64) -> Option<[f64; 3]> {
+        let (ax, ay) = (CRANK * libm::cos(crank_angle), CRANK * libm::sin(crank_angle));
+        let (dx, dy) = (GROUND - ax, -ay);
+        let d = libm::sqrt(dx * dx + dy * dy);
+        let along = (COUPLER * COUPLER - ROCKER * ROCKER + d * d) / (2.0 * d);
+        let h2 = COUPLER * COUPLER - along * along;
+        if h2.is_nan() || h2 < 0.0 || d == 0.0 {
+            return None;
+        }
+        let h = libm::sqrt(h2);
+        let (ux, uy) = (dx / d, dy / d);
+        let (bx, by) = (ax + along * ux - h * uy, ay + along * uy + h * ux);
+        Some([
+            crank_angle,
+            libm::atan2(by - ay, bx - ax),
+            libm::atan2(by, bx - GROUND),
+        ])
+    }
+
+    /// The model at rest with the crank at `crank_angle`.
+    pub fn model<R: Real, St: Storage>(crank_angle: f64) -> Result<rigid::Model<R, St>, BuildError> {
+        let Some(angles) = angles(crank_angle) else {
+            return Err(BuildError::InvalidParameter {
+                item: crate::Item::Ground,
+                reason: "the four-bar cannot close at this crank angle",
+            });
+        };
+        let lengths = [CRANK, COUPLER, ROCKER];
+        let pivots = [
+            (0.0, 0.0),
+            (CRANK * libm::cos(angles[0]), CRANK * libm::sin(angles[0])),
+            (GROUND, 0.0),
+        ];
+        let r = |x: f64| R::from_f64(x);
+        let mut b = rigid::Model::builder(Vec3::new(R::ZERO, -r(GRAVITY), R::ZERO));
+        let mut links = [BodyRef::Ground; 3];
+        for (k, link) in links.iter_mut().enumerate() {
+            let (l, angle, (px, py)) = (lengths[k], angles[k], pivots[k]);
+            let centre = Vec3::new(
+                r(px + 0.5 * l * libm::cos(angle)),
+                r(py + 0.5 * l * libm::sin(angle)),
+                R::ZERO,
+            );
+            let turn = Quat::from_axis_angle(Vec3::new(R::ZERO, R::ZERO, R::ONE), r(angle));
+            *link = b.add_body(Body::rod(r(LINEAR_DENSITY * l), r(l), r(RADIUS)).at(centre, turn))?;
+        }
+        let z = Vec3::new(R::ZERO, R::ZERO, R::ONE);
+        let end = |l: f64, sign: f64| Frame::with_z_axis(Vec3::new(r(sign * 0.5 * l), R::ZERO, R::ZERO), z);
+        let [crank, coupler, rocker] = links;
+        let ground = |x: f64| Frame::with_z_axis(Vec3::new(r(x), R::ZERO, R::ZERO), z);
+        let pins = [
+            (BodyRef::Ground, ground(0.0), crank, end(CRANK, -1.0)),
+            (crank, end(CRANK, 1.0), coupler, end(COUPLER, -1.0)),
+            (coupler, end(COUPLER, 1.0), rocker, end(ROCKER, 1.0)),
+            (BodyRef::Ground, ground(GROUND), rocker, end(ROCKER, -1.0)),
+        ];
+        for (bi, fi, bj, fj) in pins {
+            b.add_joint(Joint::new(JointKind::Revolute, bi, fi, bj, fj))?;
+        }
+        b.build()
+    }
+}
+
 /// Adds a structured tetrahedral mesh of the box [origin, origin + size] to a flexible body:
 /// `divisions` hexahedra along x, y, z, each split into 6 tetrahedra around its main diagonal
 /// (Kuhn's split, conforming between neighbours). Nodes are numbered x-slowest, so a long beam

@@ -41,6 +41,8 @@ pub trait Real:
     const EPSILON: Self;
     /// Largest finite value.
     const MAX: Self;
+    /// Positive infinity.
+    const INFINITY: Self;
 
     /// Converts an `f64` constant (rounding to nearest for `f32`).
     fn from_f64(x: f64) -> Self;
@@ -112,6 +114,7 @@ macro_rules! impl_real {
             const PI: Self = core::f64::consts::PI as $t;
             const EPSILON: Self = <$t>::EPSILON;
             const MAX: Self = <$t>::MAX;
+            const INFINITY: Self = <$t>::INFINITY;
             #[inline]
             fn from_f64(x: f64) -> Self {
                 x as $t

@@ -32,10 +32,48 @@ impl SkylineLayout<'_> {
 /// Factorizes A = L D Lᵀ in place (L unit lower, stored below the diagonal; D on it).
 /// Returns `Err(row)` at the first pivot that is not clearly positive (singular or indefinite).
 pub(crate) fn factorize<R: Real>(layout: &SkylineLayout<'_>, a: &mut [R]) -> Result<(), usize> {
-    // A pivot this small relative to its diagonal means a dependent row. Slender bodies make
-    // legitimate pivots small too (6e-4 relative for a chain of 1 m × 10 mm rods), so the bound
-    // stays near round-off.
+    factorize_rows(layout, a, false).map(|_| ())
+}
+
+/// Factorizes a symmetric positive semidefinite A = L D Lᵀ in place, revealing its rank: a row
+/// that depends on the rows before it (pivot at round-off level) gets D = +∞, so its column of
+/// L (u/∞) and its unknown in [`solve`] (x/∞) come out zero with no extra work per entry: the
+/// other rows are solved exactly, as the system with the dependent rows removed. Returns the
+/// number of dependent rows; `Err(row)` at a pivot that is not finite (a broken matrix). The
+/// matrix must be semidefinite by construction: a negative pivot is taken as round-off of zero.
+pub(crate) fn factorize_semidefinite<R: Real>(
+    layout: &SkylineLayout<'_>,
+    a: &mut [R],
+) -> Result<usize, usize> {
+    factorize_rows(layout, a, true)
+}
+
+/// Whether row `row` of a factor from [`factorize_semidefinite`] was found dependent.
+pub(crate) fn is_dependent<R: Real>(layout: &SkylineLayout<'_>, a: &[R], row: usize) -> bool {
+    layout
+        .diag
+        .get(row)
+        .is_some_and(|&d| a.get(d).is_some_and(|p| *p == R::INFINITY))
+}
+
+fn factorize_rows<R: Real>(
+    layout: &SkylineLayout<'_>,
+    a: &mut [R],
+    dependent_allowed: bool,
+) -> Result<usize, usize> {
+    // Positive definite: a pivot this small relative to its diagonal means a dependent row.
+    // Slender bodies make legitimate pivots small too (6e-4 relative for a chain of 1 m × 10 mm
+    // rods), so the bound stays near round-off.
     let threshold = R::EPSILON * R::from_f64(64.0);
+    // Semidefinite: a dependent row's pivot is what round-off leaves of the cancellation
+    // a_ii − Σ u_ij l_ij, measured against the size of its terms, a_ii + Σ u_ij l_ij =
+    // 2 a_ii − d (each u_ij l_ij = u_ij²/d_j ≥ 0): seen at 1e-13 of them in f64 (the
+    // four-bar), where independent rows keep 1e-3 or more (7e-2 along a 20-link chain of
+    // slender rods), but random f32 chains have shown independent rows below 3e-4. ε^⅔
+    // (3.7e-11 in f64, 2.4e-5 in f32) lies between; in f32 the gap is narrow, since a pivot
+    // squares the relative size of what is left of a row.
+    let dependent_bound = R::from_f64(libm::pow(R::EPSILON.to_f64(), 2.0 / 3.0));
+    let mut dependent = 0;
     let (first, diag) = (layout.first, layout.diag);
     for (i, (&fi, &di)) in first.iter().zip(diag).enumerate() {
         // Rows j < i (already factored) lie before row i in storage.
@@ -57,18 +95,28 @@ pub(crate) fn factorize<R: Real>(layout: &SkylineLayout<'_>, a: &mut [R]) -> Res
         let original = rest[0];
         let mut d = original;
         for (u, &dj) in row_i.iter_mut().zip(&diag[fi..i]) {
+            // A dependent row j (d_j = +∞) gives l = 0: it takes no part in the later rows.
             let l = *u / done[dj];
             d -= *u * l;
             *u = l;
         }
+        let terms = original + (original - d);
         // Written so that a NaN pivot also fails.
-        let positive = d > threshold * original.abs();
-        if !positive || !d.is_finite() {
+        let independent = match dependent_allowed {
+            true => d > dependent_bound * terms,
+            false => d > threshold * original.abs(),
+        };
+        if independent && d.is_finite() {
+            rest[0] = d;
+        } else if dependent_allowed && d <= dependent_bound * terms && terms.is_finite() {
+            // A semidefinite matrix has no negative pivot: one is round-off of a zero one.
+            rest[0] = R::INFINITY;
+            dependent += 1;
+        } else {
             return Err(i);
         }
-        rest[0] = d;
     }
-    Ok(())
+    Ok(dependent)
 }
 
 /// Solves A x = b with the factor from [`factorize`]; `x` holds b on entry.
@@ -84,6 +132,7 @@ pub(crate) fn solve<R: Real>(layout: &SkylineLayout<'_>, a: &[R], x: &mut [R]) {
         x[i] = s;
     }
     for i in 0..n {
+        // A dependent row of a semidefinite factor (d = +∞) gets a zero unknown.
         x[i] /= a[layout.index(i, i)];
     }
     for i in (0..n).rev() {
@@ -211,6 +260,45 @@ mod tests {
         for (k, (x, y)) in a.iter().zip(&reference).enumerate() {
             assert_eq!(x.to_bits(), y.to_bits(), "entry {k}");
         }
+    }
+
+    #[test]
+    fn semidefinite_factor_skips_dependent_rows_and_solves_the_rest() {
+        // A = J Jᵀ with J rows j0 = (1, 0, 0), j1 = (1, 1, 0), j2 = j0 + 2 j1, j3 = (0, 0, 1):
+        // row 2 depends on rows 0 and 1. A consistent right-hand side b = J v is solved with a
+        // zero unknown in row 2 and exact values in the others (x = A⁺-like particular
+        // solution: J_{0,1,3}ᵀ x reproduces v's projection).
+        let j = [[1.0, 0.0, 0.0], [1.0, 1.0, 0.0], [3.0, 2.0, 0.0], [0.0, 0.0, 1.0]];
+        let dot = |a: &[f64; 3], b: &[f64; 3]| a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+        let first = [0, 0, 0, 0];
+        let diag = [0, 2, 5, 9];
+        let layout = SkylineLayout {
+            first: &first,
+            diag: &diag,
+        };
+        let mut a = [0.0; 10];
+        for r in 0..4 {
+            for c in 0..=r {
+                a[layout.index(r, c)] = dot(&j[r], &j[c]);
+            }
+        }
+        let original = a;
+        assert_eq!(factorize_semidefinite(&layout, &mut a), Ok(1));
+        assert!((0..4).all(|r| is_dependent(&layout, &a, r) == (r == 2)));
+        let v = [0.3, -1.2, 2.5];
+        let mut x: [f64; 4] = core::array::from_fn(|r| dot(&j[r], &v));
+        let b = x;
+        solve(&layout, &a, &mut x);
+        assert_eq!(x[2], 0.0);
+        // Every equation, the dependent one included, holds: A x = b.
+        let mut ax = [0.0; 4];
+        multiply(&layout, &original, &x, &mut ax);
+        for r in 0..4 {
+            assert!((ax[r] - b[r]).abs() < 1e-14, "row {r}: {} vs {}", ax[r], b[r]);
+        }
+        // The positive definite factorization refuses the same matrix at row 2.
+        let mut a = original;
+        assert_eq!(factorize(&layout, &mut a), Err(2));
     }
 
     #[test]

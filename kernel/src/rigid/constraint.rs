@@ -269,8 +269,8 @@ fn distance_row<R: Real>(
     length: R,
 ) -> ConstraintRow<R> {
     let len = d.val.norm();
-    // A collapsed distance has no direction: leave a zero Jacobian row so the solver reports
-    // the row as singular instead of producing NaN.
+    // A collapsed distance has no direction: leave a zero Jacobian row (instead of NaN), which
+    // the solver takes as a dependent row and the projection reports when its |Φ| stays.
     let n = if len > R::ZERO {
         d.val * (R::ONE / len)
     } else {

@@ -144,3 +144,10 @@ pub fn evaluate_constraints<R: Real, St: Storage>(
 pub fn accelerations<R: Real, St: Storage>(data: &Data<R, St>) -> &[[R; 6]] {
     &data.work.accel
 }
+
+/// Whether constraint row `row` was found redundant (dependent on the rows before it, so it
+/// carries a zero multiplier) by the last factorization of the constraint matrix: a step,
+/// [`forward`] or [`assemble`]. The rank of Φ_q is the row count less the redundant rows.
+pub fn is_redundant_row<R: Real, St: Storage>(model: &Model<R, St>, data: &Data<R, St>, row: usize) -> bool {
+    row < model.row_count && crate::math::skyline::is_dependent(&model.view().layout, &data.work.matrix, row)
+}

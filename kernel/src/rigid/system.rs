@@ -182,10 +182,33 @@ impl<'a, R: Real> RigidSystem<'a, R> {
                 }
             }
         }
-        skyline::factorize(&layout, self.work.matrix).map_err(|row| KernelError::SingularMatrix {
-            row,
-            joint: m.row_joint.get(row).copied().unwrap_or(0),
-        })
+        // Redundant rows (consistent over-constraint, e.g. a planar four-bar of revolutes) are
+        // found here and get zero multipliers; they are checked for consistency in `project`.
+        skyline::factorize_semidefinite(&layout, self.work.matrix)
+            .map(|_| ())
+            .map_err(|row| KernelError::SingularMatrix {
+                row,
+                joint: self.joint_of(row),
+            })
+    }
+
+    /// The joint owning constraint row `row`.
+    fn joint_of(&self, row: usize) -> usize {
+        self.model.row_joint.get(row).copied().unwrap_or(0)
+    }
+
+    /// The row with the largest |Φ| among the independent rows (`dependent` false) or the
+    /// redundant ones (true) of the last factorization, and that |Φ| (0 when there is none).
+    fn worst_row(&self, dependent: bool) -> (usize, R) {
+        let layout = &self.model.layout;
+        let mut worst = (0, R::ZERO);
+        for (r, row) in self.work.rows.iter().enumerate() {
+            let size = row.phi.abs();
+            if skyline::is_dependent(layout, self.work.matrix, r) == dependent && size > worst.1 {
+                worst = (r, size);
+            }
+        }
+        worst
     }
 
     /// Calls `out(body, W_r, x_r)` for every row r and body side: used to apply −W x.
@@ -301,7 +324,9 @@ impl<'a, R: Real> RigidSystem<'a, R> {
     }
 
     /// Newton–Raphson on Φ(q) = 0 with the mass-weighted minimal correction
-    /// Δ = −M⁻¹Φ_qᵀ(Φ_q M⁻¹Φ_qᵀ)⁻¹Φ, then the exact velocity projection onto Φ̇ = 0.
+    /// Δ = −M⁻¹Φ_qᵀ(Φ_q M⁻¹Φ_qᵀ)⁺Φ (redundant rows skipped), then the exact velocity
+    /// projection onto Φ̇ = 0. Redundant rows must come out satisfied with the others: a
+    /// redundant row left violated when the independent ones converged is a conflict.
     pub fn project(&mut self, t: R, y: &mut [R]) -> Result<u32, KernelError> {
         let st = *self.model.stabilization;
         let n = self.body_count();
@@ -312,8 +337,14 @@ impl<'a, R: Real> RigidSystem<'a, R> {
             self.constraints(t);
             let residual = self.work.rows.iter().fold(R::ZERO, |m, r| m.max(r.phi.abs()));
             if !residual.is_finite() {
+                let row = self
+                    .work
+                    .rows
+                    .iter()
+                    .position(|r| !r.phi.is_finite())
+                    .unwrap_or(0);
                 return Err(KernelError::NonFinite {
-                    item: Item::Ground,
+                    item: Item::Joint(self.joint_of(row)),
                     time: t.to_f64(),
                 });
             }
@@ -322,10 +353,27 @@ impl<'a, R: Real> RigidSystem<'a, R> {
                 break;
             }
             if iterations >= st.max_projection_iterations {
-                return Err(KernelError::ProjectionNotConverged {
-                    iterations,
-                    residual: residual.to_f64(),
-                });
+                let (independent, worst) = (self.worst_row(false), self.worst_row(true));
+                return Err(
+                    if worst.1 > independent.1 && independent.1 <= st.projection_tolerance {
+                        KernelError::InconsistentConstraints {
+                            row: worst.0,
+                            joint: self.joint_of(worst.0),
+                            residual: worst.1.to_f64(),
+                        }
+                    } else {
+                        let row = if worst.1 > independent.1 {
+                            worst.0
+                        } else {
+                            independent.0
+                        };
+                        KernelError::ProjectionNotConverged {
+                            iterations,
+                            residual: residual.to_f64(),
+                            joint: self.joint_of(row),
+                        }
+                    },
+                );
             }
             iterations += 1;
             let lambda = core::mem::take(&mut self.work.lambda);
