@@ -4,7 +4,7 @@
 
 use crate::storage::{RigidData, RigidModel};
 use ferrodyn_kernel::math::Vec3;
-use ferrodyn_kernel::rigid::{self, evaluate_constraints, forward, BodyRef};
+use ferrodyn_kernel::rigid::{self, forward, is_redundant_row, BodyRef};
 use ferrodyn_kernel::{Dynamics, Integrator, KernelError};
 
 /// Mobility of a model at its current state.
@@ -20,50 +20,56 @@ pub struct DofReport {
     pub redundant: Vec<(usize, usize)>,
 }
 
-/// Relative size below which a row's component orthogonal to the earlier rows counts as zero.
-const RANK_TOLERANCE: f64 = 1e-9;
-
-/// DOF report from the rank of the velocity Jacobian Φ_q (rows in joint order, columns the 6
-/// velocities of each body), by modified Gram–Schmidt: a row that lies (to 1e-9 relative) in the
-/// span of the rows before it is redundant and is listed with its joint.
+/// DOF report from the rank of the constraint Jacobian Φ_q at the current state, as the
+/// solver sees it: the rank-revealing factorization of Φ_q M⁻¹ Φ_qᵀ that every step uses marks
+/// a row redundant when it depends on the rows before it, so `check` and `run` name the same
+/// rows.
 pub fn dof_report(model: &RigidModel, data: &mut RigidData) -> Result<DofReport, KernelError> {
-    evaluate_constraints(model, data)?;
-    let columns = 6 * model.bodies().len();
-    let mut basis: Vec<Vec<f64>> = Vec::new();
-    let mut redundant = Vec::new();
-    for (joint, j) in model.joints().iter().enumerate() {
-        let first = model.joint_first_row(joint).unwrap_or(0);
-        for local in 0..j.kind.rows() {
-            let Some(row) = data.constraint_rows().get(first + local) else {
-                continue;
-            };
-            let mut v = vec![0.0; columns];
-            for (side, body) in [j.body_i, j.body_j].into_iter().enumerate() {
-                if let BodyRef::Body(b) = body {
-                    for (c, x) in row.jac[side].iter().enumerate() {
-                        v[6 * b + c] += x;
-                    }
-                }
-            }
-            let norm = v.iter().map(|x| x * x).sum::<f64>().sqrt();
-            for q in &basis {
-                let d: f64 = q.iter().zip(&v).map(|(a, b)| a * b).sum();
-                v.iter_mut().zip(q).for_each(|(x, qi)| *x -= d * qi);
-            }
-            let rest = v.iter().map(|x| x * x).sum::<f64>().sqrt();
-            if norm == 0.0 || rest <= RANK_TOLERANCE * norm {
-                redundant.push((joint, local));
-            } else {
-                basis.push(v.iter().map(|x| x / rest).collect());
-            }
-        }
-    }
+    forward(model, data)?;
+    let redundant = redundant_rows(model, data);
+    let rank = model.constraint_rows() - redundant.len();
     Ok(DofReport {
         gruebler: model.gruebler_dof(),
-        rank: basis.len(),
-        independent: columns - basis.len(),
+        rank,
+        independent: 6 * model.bodies().len() - rank,
         redundant,
     })
+}
+
+/// The rows the last factorization of the constraint matrix (a step, an assembly, a
+/// [`forward`]) found redundant, as (joint, row within the joint).
+pub fn redundant_rows(model: &RigidModel, data: &RigidData) -> Vec<(usize, usize)> {
+    (0..model.joints().len())
+        .flat_map(|joint| {
+            let first = model.joint_first_row(joint).unwrap_or(0);
+            let rows = model.joints()[joint].kind.rows();
+            (0..rows).map(move |local| (joint, local, first + local))
+        })
+        .filter(|&(_, _, row)| is_redundant_row(model, data, row))
+        .map(|(joint, local, _)| (joint, local))
+        .collect()
+}
+
+/// The note that goes with the reactions of a model with `redundant` rows (None without):
+/// which rows carry no reaction, so that the split of the load is not unique.
+pub fn redundant_note(joint_names: &[String], redundant: &[(usize, usize)]) -> Option<String> {
+    if redundant.is_empty() {
+        return None;
+    }
+    let rows: Vec<String> = redundant
+        .iter()
+        .map(|(j, row)| {
+            format!(
+                "\"{}\" row {row}",
+                joint_names.get(*j).map_or("?", |n| n.as_str())
+            )
+        })
+        .collect();
+    Some(format!(
+        "note: redundant constraint rows {} carry no reaction (zero multipliers); how the load \
+         splits between them and the joints they depend on is not unique",
+        rows.join(", ")
+    ))
 }
 
 /// Largest |Φ| of each joint at the current state.
@@ -112,40 +118,76 @@ pub fn joint_reactions(model: &RigidModel, data: &mut RigidData) -> Result<Vec<R
         .collect())
 }
 
-/// How a gravity-settle run ended.
+/// How a settle run ended.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Settled {
-    /// Simulated time to rest (s).
+    /// Simulated time spent (s).
     pub time: f64,
-    /// Kinetic energy left (J).
-    pub kinetic: f64,
+    /// Times the velocities were zeroed at a kinetic-energy peak.
+    pub resets: u32,
+    /// Mass-weighted RMS acceleration from rest at the final state, √(2 T₁ / Σm) / dt with
+    /// T₁ the kinetic energy one step after release (m/s²): the unbalanced load per mass.
+    pub acceleration: f64,
 }
 
-/// Runs to rest by dynamic relaxation: after every step all body velocities are scaled by
-/// (1 − `damping`·dt), until the kinetic energy falls below `rest_energy` (or `max_time`).
+/// Settles to static equilibrium by dynamic relaxation with kinetic damping (Cundall's
+/// method, as in Topping & Khan, *Parallel Finite Element Computations*, 1996): the model
+/// moves freely until its kinetic energy passes a peak, is put back at the state before the
+/// peak with all velocities zeroed, and released again. At rest it is in equilibrium when the
+/// RMS acceleration of the first step from rest is at most `tolerance` (m/s²); the state left
+/// in `data` is that rest state (velocities zero). Fails after `max_time` of simulated time.
 pub fn settle<I: Integrator<f64>>(
     model: &RigidModel,
     data: &mut RigidData,
     integrator: &mut I,
     dt: f64,
-    damping: f64,
-    rest_energy: f64,
+    tolerance: f64,
     max_time: f64,
-) -> Result<Settled, KernelError> {
-    let factor = 1.0 - damping * dt;
+) -> Result<Settled, anyhow::Error> {
+    let total_mass: f64 = model.bodies().iter().map(|b| b.mass).sum();
     let start = data.time();
+    let mut resets = 0;
+    // Released from rest: the first step measures the acceleration.
+    let (mut peak, mut from_rest) = (0.0, true);
+    let mut before = data.state().to_vec();
+    stop_bodies(model, data);
     loop {
+        before.copy_from_slice(data.state());
         model.step(data, integrator, dt)?;
-        for b in 0..model.bodies().len() {
-            let (v, w) = (data.velocity(b), data.angular_velocity(b));
-            data.set_velocity(b, v * factor, w * factor);
-        }
         let kinetic = rigid::energy(model, data).kinetic;
-        if kinetic < rest_energy || data.time() - start >= max_time {
-            return Ok(Settled {
-                time: data.time() - start,
-                kinetic,
-            });
+        if from_rest {
+            let acceleration = (2.0 * kinetic / total_mass).sqrt() / dt;
+            if acceleration <= tolerance {
+                model.set_state(data, &before)?;
+                return Ok(Settled {
+                    time: data.time() - start,
+                    resets,
+                    acceleration,
+                });
+            }
         }
+        from_rest = false;
+        if kinetic < peak {
+            // Past the peak: the state before this step is nearer the energy minimum.
+            model.set_state(data, &before)?;
+            stop_bodies(model, data);
+            (peak, from_rest) = (0.0, true);
+            resets += 1;
+        } else {
+            peak = kinetic;
+        }
+        if data.time() - start >= max_time {
+            anyhow::bail!(
+                "not at rest after {max_time} s of settling ({resets} velocity resets): \
+                 is the model free to move without end (no stable equilibrium)?"
+            );
+        }
+    }
+}
+
+/// Zeroes every body velocity.
+fn stop_bodies(model: &RigidModel, data: &mut RigidData) {
+    for b in 0..model.bodies().len() {
+        data.set_velocity(b, Vec3::ZERO, Vec3::ZERO);
     }
 }

@@ -4,22 +4,25 @@
 //! explicit stability limit of every flexible body against the step; optionally the
 //! prescribed motion's drift per joint and the reactions after settling under gravity.
 
-use crate::check::{dof_report, joint_reactions, joint_violations, settle};
+use crate::check::{dof_report, joint_reactions, joint_violations, redundant_note, settle};
 use crate::compile::{compile, flexible_model, rigid_model, Capacities};
 use crate::dae::HostMethod;
-use crate::scene::Scene;
+use crate::scene::{Named, Scene};
 use crate::simulation::{drive, DRIFT_TOLERANCE};
 use crate::spec::IntegratorSpec;
 use crate::storage::Growable;
 use anyhow::{bail, Context, Result};
 use ferrodyn_kernel::flex::max_frequency;
 use ferrodyn_kernel::integrators::Method;
-use ferrodyn_kernel::rigid::{assemble, violation};
+use ferrodyn_kernel::rigid::{violation, Joint, JointKind};
 use ferrodyn_kernel::Dynamics;
 use std::path::Path;
 
 /// Violation above which an initial joint state is flagged (m, or rad-like for angular rows).
 const VIOLATION_WARNING: f64 = 1e-4;
+
+/// RMS acceleration from rest, per m/s² of gravity, below which a settled model is at rest.
+const SETTLE_TOLERANCE: f64 = 1e-9;
 
 /// Prints the preflight report of the scene at `path`; with `with_motion` runs it and reports
 /// the drift of every joint, with `with_settle` settles it under gravity and reports the joint
@@ -36,10 +39,9 @@ pub fn check(path: &Path, with_settle: bool, with_motion: bool) -> Result<()> {
         capacities.forces,
         scene.flexibles.len()
     );
-    let assembled = match scene.bodies.is_empty() {
-        true => true,
-        false => check_rigid(&scene)?,
-    };
+    if !scene.bodies.is_empty() {
+        check_rigid(&scene)?;
+    }
     for index in 0..scene.flexibles.len() {
         check_flexible(&scene, index)?;
     }
@@ -49,9 +51,6 @@ pub fn check(path: &Path, with_settle: bool, with_motion: bool) -> Result<()> {
         capacities.profile = merged.profile_entries();
     }
     println!("kernel capacities for a firmware build: {capacities}");
-    if (with_motion || with_settle) && !assembled {
-        bail!("cannot run the scene: remove the redundant constraint rows listed above first");
-    }
     if with_motion {
         prescribed_motion(&scene)?;
     }
@@ -61,9 +60,8 @@ pub fn check(path: &Path, with_settle: bool, with_motion: bool) -> Result<()> {
     Ok(())
 }
 
-/// DOF, redundant rows, initial violation per joint and assembly of the rigid part; returns
-/// whether it assembled (false when rows are redundant).
-fn check_rigid(scene: &Scene) -> Result<bool> {
+/// DOF, redundant rows, initial violation per joint and assembly of the rigid part.
+fn check_rigid(scene: &Scene) -> Result<()> {
     let names = scene.name_maps();
     let model = rigid_model::<Growable>(scene)?;
     let mut data = model.new_data();
@@ -73,7 +71,10 @@ fn check_rigid(scene: &Scene) -> Result<bool> {
         dof.gruebler, dof.rank, dof.independent
     );
     for (joint, row) in &dof.redundant {
-        println!("  redundant: joint \"{}\" row {row}", names.joints[*joint]);
+        println!(
+            "  redundant: joint \"{}\" row {row} (zero multiplier: its reaction is carried by the other joints)",
+            names.joints[*joint]
+        );
     }
     for (name, v) in names.joints.iter().zip(joint_violations(&model, &data)) {
         let flag = match v > VIOLATION_WARNING {
@@ -82,14 +83,14 @@ fn check_rigid(scene: &Scene) -> Result<bool> {
         };
         println!("  joint \"{name}\": |Φ| at t0 = {v:.3e}{flag}");
     }
-    if !dof.redundant.is_empty() {
-        println!("assembly skipped: remove the redundant constraint rows first");
-        return Ok(false);
-    }
-    let iterations = assemble(&model, &mut data).context("assembling the initial configuration")?;
-    let after = violation(&model, &data).position;
-    println!("assembly: {iterations} Newton iterations, max |Φ| {after:.3e}");
-    Ok(true)
+    // Compiling assembles the initial configuration as `run` does, errors named by the scene.
+    let mut sim = compile(scene)?;
+    let Some((model, data)) = sim.rigid_mut() else {
+        return Ok(());
+    };
+    let after = violation(model, data).position;
+    println!("assembly: max |Φ| {after:.3e}");
+    Ok(())
 }
 
 /// Sizes and the explicit stability limit (power iteration on M⁻¹K) of flexible body `index`
@@ -179,26 +180,40 @@ fn prescribed_motion(scene: &Scene) -> Result<()> {
     Ok(())
 }
 
-/// Settles the rigid scene under gravity (damped) and reports the joint reactions.
+/// Settles the rigid scene to static equilibrium and reports the joint reactions.
 fn settle_report(scene: &Scene) -> Result<()> {
     let mut sim = compile(scene)?;
     let Some(mut method) = HostMethod::new(&scene.simulation.integrator) else {
         bail!("--settle runs rigid scenes with their integrator; hht and newmark integrate flexible bodies");
     };
+    let driving = |j: &&Named<Joint<f64>>| matches!(j.value.kind, JointKind::Driving { .. });
+    if let Some(drive) = scene.joints.iter().find(driving) {
+        bail!(
+            "--settle looks for a state at rest; drive \"{}\" prescribes motion in time",
+            drive.name
+        );
+    }
     let names = sim.labels.names.joints.clone();
     let Some((model, data)) = sim.rigid_mut() else {
         bail!("--settle settles rigid scenes; this scene's rigid bodies are coupled to a flexible body or absent");
     };
-    let rest = settle(model, data, &mut method, scene.simulation.step, 5.0, 1e-12, 120.0)?;
+    let gravity = model.gravity().norm().max(1.0);
+    let tolerance = SETTLE_TOLERANCE * gravity;
+    let rest =
+        settle(model, data, &mut method, scene.simulation.step, tolerance, 120.0).context("settling")?;
     println!(
-        "settled in {:.2} s (kinetic energy {:.2e} J); joint reactions on body j:",
-        rest.time, rest.kinetic
+        "settled in {:.2} s ({} velocity resets): RMS acceleration from rest {:.2e} m/s² (≤ {tolerance:.1e}); joint reactions on body j:",
+        rest.time, rest.resets, rest.acceleration
     );
+    let dof = dof_report(model, data)?;
     for (name, r) in names.iter().zip(joint_reactions(model, data)?) {
         println!(
-            "  {name}: force [{:.6}, {:.6}, {:.6}] N",
-            r.force.x, r.force.y, r.force.z
+            "  {name}: force [{:.6}, {:.6}, {:.6}] N, torque [{:.6}, {:.6}, {:.6}] N·m",
+            r.force.x, r.force.y, r.force.z, r.torque.x, r.torque.y, r.torque.z
         );
+    }
+    if let Some(note) = redundant_note(&names, &dof.redundant) {
+        println!("  {note}");
     }
     Ok(())
 }

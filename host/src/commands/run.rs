@@ -2,6 +2,7 @@
 //! progress, its results written, and one summary line at the end.
 
 use super::Overrides;
+use crate::check::{redundant_note, redundant_rows};
 use crate::compile::compile;
 use crate::output::OutputDir;
 use crate::record::recorders;
@@ -62,6 +63,11 @@ pub fn run(options: &RunOptions) -> Result<Summary> {
     );
     if !changed.is_empty() {
         println!("  overriding the scene: {}", changed.join(", "));
+    }
+    if let Some((model, data)) = sim.rigid().filter(|_| scene.output.reactions) {
+        if let Some(note) = redundant_note(&sim.labels.names.joints, &redundant_rows(model, data)) {
+            println!("  {note}");
+        }
     }
     let series = match sim.labels.flexibles.as_slice() {
         [(name, _)] => name.clone(),

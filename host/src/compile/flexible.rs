@@ -104,11 +104,20 @@ fn merged_layout(
 
 /// The node range of each of `specs` in the model that merges them in order.
 pub fn node_ranges(specs: &[FlexibleSpec]) -> Vec<Range<usize>> {
+    consecutive(specs.iter().map(|spec| spec.mesh.nodes().len()))
+}
+
+/// The element range of each of `specs` in the model that merges them in order.
+pub fn element_ranges(specs: &[FlexibleSpec]) -> Vec<Range<usize>> {
+    consecutive(specs.iter().map(|spec| spec.mesh.tets().len()))
+}
+
+/// Ranges of the given lengths laid end to end from 0.
+fn consecutive(lengths: impl Iterator<Item = usize>) -> Vec<Range<usize>> {
     let mut start = 0;
-    specs
-        .iter()
-        .map(|spec| {
-            let range = start..start + spec.mesh.nodes().len();
+    lengths
+        .map(|n| {
+            let range = start..start + n;
             start = range.end;
             range
         })

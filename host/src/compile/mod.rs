@@ -15,7 +15,9 @@ mod rigid;
 
 pub use capacities::Capacities;
 pub use contact::{flexible_contacts, rigid_contact};
-pub use flexible::{body_of_nodes, coupled_model, flexible_model, initial_rates, node_ranges};
+pub use flexible::{
+    body_of_nodes, coupled_model, element_ranges, flexible_model, initial_rates, node_ranges,
+};
 pub use rigid::{kernel_error, rigid_model};
 
 use crate::dae::HostMethod;
@@ -56,13 +58,22 @@ pub fn compile(scene: &Scene) -> Result<Simulation, SceneError> {
         },
     };
     let labels = Labels {
-        names: scene.name_maps(),
-        flexibles: flexible_ranges(scene),
         sensors: scene.sensors.clone(),
         description: format!("{description}, {}", sim.integrator.name()),
         conservative: conservative(scene),
+        ..names(scene)
     };
     Ok(Simulation::new(system, timing, labels))
+}
+
+/// The names of the scene's bodies, joints, forces and flexible bodies.
+fn names(scene: &Scene) -> Labels {
+    Labels {
+        names: scene.name_maps(),
+        flexibles: flexible_ranges(scene),
+        flexible_elements: element_ranges(&scene.flexibles),
+        ..Labels::default()
+    }
 }
 
 /// A scene error about `[simulation]` or the scene as a whole.
@@ -80,6 +91,8 @@ fn invalid(scene: &Scene, field: &'static str, reason: &str) -> SceneError {
 fn initial_error(scene: &Scene, what: &str, e: KernelError) -> SceneError {
     let place = match e {
         KernelError::SingularMatrix { joint, .. }
+        | KernelError::InconsistentConstraints { joint, .. }
+        | KernelError::ProjectionNotConverged { joint, .. }
         | KernelError::NonFinite {
             item: Item::Joint(joint),
             ..
@@ -92,7 +105,7 @@ fn initial_error(scene: &Scene, what: &str, e: KernelError) -> SceneError {
     };
     let kind = ErrorKind::Invalid {
         field: "initial state",
-        reason: format!("{what}: {e}"),
+        reason: format!("{what}: {}", names(scene).name_error(e.into())),
     };
     let (item, line) = place.map_or((None, None), |(i, l)| (Some(i), Some(l)));
     scene.source.error(line, item, kind)

@@ -5,19 +5,18 @@
 
 mod drive;
 mod kernel;
+mod labels;
 mod system;
 
 pub use drive::{drive, Sample, Summary, DRIFT_TOLERANCE};
 pub use kernel::{KernelSystem, Views};
+pub use labels::Labels;
 pub use system::{ContactModel, Contacts, FlexibleState, System};
 
-use crate::scene::NameMaps;
-use crate::sensor::Sensor;
 use crate::storage::{RigidData, RigidModel};
 use anyhow::Context;
 use ferrodyn_kernel::math::{Quat, Vec3};
 use ferrodyn_kernel::{Digest, Energy, KernelError};
-use std::ops::Range;
 
 /// The time span, step and outputs of a simulation (from the scene's `[simulation]`).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -39,22 +38,6 @@ impl Timing {
     pub fn output_every(&self) -> u64 {
         ((self.output_interval / self.step).round() as u64).max(1)
     }
-}
-
-/// The named parts of a simulation, for outputs and messages.
-#[derive(Clone, Debug, Default)]
-pub struct Labels {
-    /// Rigid bodies, joints and forces by index.
-    pub names: NameMaps,
-    /// Each flexible body's name and node range in the flexible model.
-    pub flexibles: Vec<(String, Range<usize>)>,
-    /// Sensors sampled at output times.
-    pub sensors: Vec<Sensor>,
-    /// What runs, for the header line (e.g. `20 bodies, rk4`).
-    pub description: String,
-    /// Whether nothing does work on the system (no drive, no applied force or load), so its
-    /// energy may not grow.
-    pub conservative: bool,
 }
 
 /// A model of any family at its current state, with its timing and labels.
@@ -83,6 +66,7 @@ impl Simulation {
         let t = self.time();
         self.system
             .step(self.timing.step)
+            .map_err(|e| self.labels.name_error(e))
             .with_context(|| format!("step {} at t = {t} s failed", self.steps + 1))?;
         self.steps += 1;
         Ok(())
