@@ -150,6 +150,21 @@ pub fn line_plot_sized(
     write_png(path, width, height, &pixels)
 }
 
+/// An axis tick: plain up to 4 decimals where that shows the value, scientific otherwise (the
+/// default writes every tick of a 1e-5-wide axis as "0.0").
+fn tick_label(value: &f64) -> String {
+    let size = value.abs();
+    if size != 0.0 && !(1e-3..1e5).contains(&size) {
+        return format!("{value:.2e}");
+    }
+    let plain = format!("{value:.4}");
+    let trimmed = plain.trim_end_matches('0').trim_end_matches('.');
+    match trimmed {
+        "-0" => "0".into(),
+        t => t.into(),
+    }
+}
+
 fn draw<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     title: &str,
@@ -170,6 +185,8 @@ fn draw<DB: DrawingBackend>(
         .configure_mesh()
         .x_desc(x_label)
         .y_desc(y_label)
+        .x_label_formatter(&tick_label)
+        .y_label_formatter(&tick_label)
         .label_style((FONT, 15))
         .axis_desc_style((FONT, 18))
         .draw()?;
@@ -272,6 +289,18 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("ferrodyn-plot-unit-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         dir.join(name)
+    }
+
+    #[test]
+    fn tick_labels_show_small_and_large_values() {
+        let labels: Vec<String> = [0.0, 2.5, -0.125, 1e-5, -3.25e-7, 2.0e6, 1.0 / 3.0]
+            .iter()
+            .map(tick_label)
+            .collect();
+        assert_eq!(
+            labels,
+            ["0", "2.5", "-0.125", "1.00e-5", "-3.25e-7", "2.00e6", "0.3333"]
+        );
     }
 
     #[test]
