@@ -209,36 +209,25 @@ fn static_pin_forces(theta: f64) -> [[f64; 2]; 4] {
     let (o2, o4) = ([0.0, 0.0], [GROUND, 0.0]);
     let mid = |p: [f64; 2], q: [f64; 2]| [(p[0] + q[0]) / 2.0, (p[1] + q[1]) / 2.0];
     let (c1, c2, c3) = (mid(o2, a), mid(a, b), mid(o4, b));
-    let weight = |l: f64| -DENSITY * l * GRAVITY;
-    // Unknowns x = [F1x F1y F2x F2y F3x F3y F4x F4y]. A force f at point p on a link with CG c
-    // has moment (p − c) × f = (p−c)_x f_y − (p−c)_y f_x.
-    let moment = |p: [f64; 2], c: [f64; 2], sign: f64| [-(p[1] - c[1]) * sign, (p[0] - c[0]) * sign];
+    // Unknowns x = [F1x F1y F2x F2y F3x F3y F4x F4y]. Each link: Σ ±F + w = 0 and
+    // Σ (p − c) × (±F) = 0 about its CG c, with (p−c) × f = (p−c)_x f_y − (p−c)_y f_x.
+    // (link length, CG, [(pin point, unknown force, sign on this link); 2])
+    let links = [
+        (CRANK, c1, [(o2, 0, 1.0), (a, 1, -1.0)]),
+        (COUPLER, c2, [(a, 1, 1.0), (b, 2, -1.0)]),
+        (ROCKER, c3, [(b, 2, 1.0), (o4, 3, 1.0)]),
+    ];
     let mut rows = vec![vec![0.0; 8]; 9];
     let mut rhs = vec![0.0; 9];
-    // Crank: F1 − F2 + w1 = 0; moments of F1 at O₂ and −F2 at A about c1.
-    rows[0][0] = 1.0;
-    rows[0][2] = -1.0;
-    rows[1][1] = 1.0;
-    rows[1][3] = -1.0;
-    rhs[1] = -weight(CRANK);
-    [rows[2][0], rows[2][1]] = moment(o2, c1, 1.0);
-    [rows[2][2], rows[2][3]] = moment(a, c1, -1.0);
-    // Coupler: F2 − F3 + w2 = 0; moments of F2 at A and −F3 at B about c2.
-    rows[3][2] = 1.0;
-    rows[3][4] = -1.0;
-    rows[4][3] = 1.0;
-    rows[4][5] = -1.0;
-    rhs[4] = -weight(COUPLER);
-    [rows[5][2], rows[5][3]] = moment(a, c2, 1.0);
-    [rows[5][4], rows[5][5]] = moment(b, c2, -1.0);
-    // Rocker: F3 + F4 + w3 = 0; moments of F3 at B and F4 at O₄ about c3.
-    rows[6][4] = 1.0;
-    rows[6][6] = 1.0;
-    rows[7][5] = 1.0;
-    rows[7][7] = 1.0;
-    rhs[7] = -weight(ROCKER);
-    [rows[8][4], rows[8][5]] = moment(b, c3, 1.0);
-    [rows[8][6], rows[8][7]] = moment(o4, c3, 1.0);
+    for (k, (length, c, pins)) in links.into_iter().enumerate() {
+        rhs[3 * k + 1] = DENSITY * length * GRAVITY;
+        for (p, force, sign) in pins {
+            rows[3 * k][2 * force] = sign;
+            rows[3 * k + 1][2 * force + 1] = sign;
+            rows[3 * k + 2][2 * force] = -(p[1] - c[1]) * sign;
+            rows[3 * k + 2][2 * force + 1] = (p[0] - c[0]) * sign;
+        }
+    }
     let crank_moment = rows.remove(2);
     rhs.remove(2);
     let x = solve(rows, rhs);

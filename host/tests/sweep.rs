@@ -39,6 +39,16 @@ fn options(scene: &Path, params: &[&str], design: Design, seed: u64, out: PathBu
 }
 
 /// The column of parameter `k` as numbers.
+/// A grid study of the pendulum run for `end_time` over `params`, planned in the fresh scratch
+/// directory `name`: the study's directory and what `plan` returned.
+fn grid_study(name: &str, end_time: f64, params: &[&str]) -> (PathBuf, Study) {
+    let dir = scratch_dir("sweep", name);
+    let scene = pendulum(&dir, end_time);
+    let root = dir.join("study");
+    let study = plan(&options(&scene, params, Design::Grid, 0, root.clone())).unwrap();
+    (root, study)
+}
+
 fn column(study: &Study, k: usize) -> Vec<f64> {
     study.cases.iter().map(|c| c.cells[k].parse().unwrap()).collect()
 }
@@ -231,17 +241,7 @@ fn unknown_paths_and_malformed_specs_are_named_at_plan_time() {
 
 #[test]
 fn a_case_runs_once_and_is_skipped_when_done_with_the_same_scene() {
-    let dir = scratch_dir("sweep", "idempotent");
-    let scene = pendulum(&dir, 0.05);
-    let root = dir.join("study");
-    plan(&options(
-        &scene,
-        &["body.bob.mass=1,2"],
-        Design::Grid,
-        0,
-        root.clone(),
-    ))
-    .unwrap();
+    let (root, _) = grid_study("idempotent", 0.05, &["body.bob.mass=1,2"]);
     let CaseOutcome::Ran(first) = run_case(&root, 1, CaseOptions::default()).unwrap() else {
         panic!("the first run of case 1 was skipped");
     };
@@ -292,17 +292,7 @@ fn a_case_runs_once_and_is_skipped_when_done_with_the_same_scene() {
 
 #[test]
 fn a_failing_case_is_reported_and_the_others_are_collected() {
-    let dir = scratch_dir("sweep", "failing");
-    let scene = pendulum(&dir, 0.05);
-    let root = dir.join("study");
-    let study = plan(&options(
-        &scene,
-        &["body.bob.mass=1,-1,2,3"],
-        Design::Grid,
-        0,
-        root.clone(),
-    ))
-    .unwrap();
+    let (root, study) = grid_study("failing", 0.05, &["body.bob.mass=1,-1,2,3"]);
     // Case 3 is never run: it is missing.
     for index in 0..3 {
         run_case(&root, index, CaseOptions::default()).unwrap();
@@ -439,17 +429,7 @@ fn the_cli_plans_and_reports_errors_once() {
 
 #[test]
 fn a_crashed_case_process_is_recorded_as_failed() {
-    let dir = scratch_dir("sweep", "crash");
-    let scene = pendulum(&dir, 0.01);
-    let root = dir.join("study");
-    plan(&options(
-        &scene,
-        &["body.bob.mass=1,2"],
-        Design::Grid,
-        0,
-        root.clone(),
-    ))
-    .unwrap();
+    let (root, _) = grid_study("crash", 0.01, &["body.bob.mass=1,2"]);
     // A "ferrodyn" that dies at once, as a case aborted by the system would.
     let crashing = LocalOptions {
         program: PathBuf::from("/bin/false"),
@@ -478,17 +458,7 @@ fn a_crashed_case_process_is_recorded_as_failed() {
 
 #[test]
 fn the_slurm_script_runs_each_case_as_an_array_task() {
-    let dir = scratch_dir("sweep", "slurm");
-    let scene = pendulum(&dir, 0.01);
-    let root = dir.join("study");
-    plan(&options(
-        &scene,
-        &["body.bob.mass=lin:1:2:4"],
-        Design::Grid,
-        0,
-        root.clone(),
-    ))
-    .unwrap();
+    let (root, _) = grid_study("slurm", 0.01, &["body.bob.mass=lin:1:2:4"]);
     let program = PathBuf::from(env!("CARGO_BIN_EXE_ferrodyn"));
     let options = SlurmOptions {
         program: program.clone(),
