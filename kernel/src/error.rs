@@ -119,9 +119,9 @@ pub enum BuildError {
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum KernelError {
-    /// The constraint matrix Φ_q M⁻¹ Φ_qᵀ has a pivot that is not finite: a Jacobian entry or
-    /// a mass block is not finite. (Redundant rows are not an error: they are found and
-    /// skipped.)
+    /// The constraint matrix Φ_q M⁻¹ Φ_qᵀ has a pivot that is not finite (a Jacobian entry or
+    /// a mass block is not finite), or a tree link's articulated inertia about its joint axis
+    /// is not positive. (Redundant rows are not an error: they are found and skipped.)
     SingularMatrix {
         /// Constraint row at which the pivot failed.
         row: usize,
@@ -268,9 +268,12 @@ impl KernelError {
     ) -> core::fmt::Result {
         match *self {
             Self::SingularMatrix { row, joint } => {
-                write!(f, "constraint matrix has a non-finite pivot at row {row} (")?;
+                write!(f, "no usable pivot at constraint row {row} (")?;
                 name(Item::Joint(joint), f)?;
-                write!(f, "): a NaN or infinity in the constraint Jacobian or a mass")
+                write!(
+                    f,
+                    "): a NaN or infinity in the constraint Jacobian or a mass, or a link without inertia about its joint axis"
+                )
             }
             Self::InconsistentConstraints { row, joint, residual } => {
                 name(Item::Joint(joint), f)?;
