@@ -43,6 +43,8 @@ pub trait Real:
     const MAX: Self;
     /// Positive infinity.
     const INFINITY: Self;
+    /// ε^⅔, a constant so no hot path computes it (a soft-float `pow` on a Cortex-M4F).
+    const EPSILON_TWO_THIRDS: Self;
 
     /// Converts an `f64` constant (rounding to nearest for `f32`).
     fn from_f64(x: f64) -> Self;
@@ -105,7 +107,7 @@ pub trait Real:
 }
 
 macro_rules! impl_real {
-    ($t:ty, $sqrt:ident, $sin:ident, $cos:ident, $sin_cos:expr, $atan2:ident, $exp:ident, $log:ident, $log1p:ident, $pow:ident, $fabs:ident) => {
+    ($t:ty, $epsilon_two_thirds:expr, $sqrt:ident, $sin:ident, $cos:ident, $sin_cos:expr, $atan2:ident, $exp:ident, $log:ident, $log1p:ident, $pow:ident, $fabs:ident) => {
         impl Real for $t {
             const ZERO: Self = 0.0;
             const ONE: Self = 1.0;
@@ -115,6 +117,7 @@ macro_rules! impl_real {
             const EPSILON: Self = <$t>::EPSILON;
             const MAX: Self = <$t>::MAX;
             const INFINITY: Self = <$t>::INFINITY;
+            const EPSILON_TWO_THIRDS: Self = $epsilon_two_thirds;
             #[inline]
             fn from_f64(x: f64) -> Self {
                 x as $t
@@ -182,6 +185,7 @@ macro_rules! impl_real {
 
 impl_real!(
     f64,
+    3.666852862501036e-11,
     sqrt,
     sin,
     cos,
@@ -195,6 +199,7 @@ impl_real!(
 );
 impl_real!(
     f32,
+    2.4221818e-5,
     sqrtf,
     sinf,
     cosf,
@@ -210,6 +215,15 @@ impl_real!(
 #[cfg(test)]
 mod tests {
     use super::Real;
+
+    #[test]
+    fn epsilon_two_thirds_is_libm_pow_of_epsilon() {
+        assert_eq!(f64::EPSILON_TWO_THIRDS, libm::pow(f64::EPSILON, 2.0 / 3.0));
+        assert_eq!(
+            f32::EPSILON_TWO_THIRDS,
+            libm::pow(f32::EPSILON as f64, 2.0 / 3.0) as f32
+        );
+    }
 
     #[test]
     fn libm_functions_match_known_values() {

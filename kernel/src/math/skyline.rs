@@ -72,7 +72,7 @@ fn factorize_rows<R: Real>(
     // slender rods), but random f32 chains have shown independent rows below 3e-4. ε^⅔
     // (3.7e-11 in f64, 2.4e-5 in f32) lies between; in f32 the gap is narrow, since a pivot
     // squares the relative size of what is left of a row.
-    let dependent_bound = R::from_f64(libm::pow(R::EPSILON.to_f64(), 2.0 / 3.0));
+    let dependent_bound = R::EPSILON_TWO_THIRDS;
     let mut dependent = 0;
     let (first, diag) = (layout.first, layout.diag);
     for (i, (&fi, &di)) in first.iter().zip(diag).enumerate() {
