@@ -20,10 +20,14 @@ impl Digest {
     /// Mixes every value's bits into the digest.
     pub fn add<R: Real>(&mut self, state: &[R]) {
         for x in state {
-            for byte in x.ieee_bits().to_le_bytes().iter().take(R::BYTES) {
-                self.0 ^= u64::from(*byte);
-                self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
-            }
+            self.add_bytes(&x.ieee_bits().to_le_bytes()[..R::BYTES]);
+        }
+    }
+    /// Mixes raw bytes into the digest (a text, a file): FNV-1a itself.
+    pub fn add_bytes(&mut self, bytes: &[u8]) {
+        for byte in bytes {
+            self.0 ^= u64::from(*byte);
+            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
         }
     }
     /// The digest of one state.

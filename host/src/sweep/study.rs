@@ -15,6 +15,7 @@
 
 use super::path;
 use anyhow::{bail, Context, Result};
+use ferrodyn_kernel::Digest;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -177,13 +178,11 @@ fn read_manifest(path: &Path) -> Result<(Vec<String>, Vec<Case>)> {
     Ok((params, cases))
 }
 
-/// 64-bit FNV-1a over the bytes of a scene text, as 16 hex digits. (The kernel's `Digest`
-/// hashes the IEEE bits of numbers, not bytes; the constants are the same.)
+/// 64-bit FNV-1a (the kernel's [`Digest`]) over the bytes of a scene text, as 16 hex digits.
 pub fn digest(text: &str) -> String {
-    let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    });
-    format!("{hash:016x}")
+    let mut hash = Digest::default();
+    hash.add_bytes(text.as_bytes());
+    format!("{:016x}", hash.0)
 }
 
 /// A number in the study's files: shortest round-trip exponent form (`1.5e0`, `-9.81e0`), so
