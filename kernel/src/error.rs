@@ -252,6 +252,18 @@ impl core::fmt::Display for BuildError {
 }
 
 impl KernelError {
+    /// The item the error is about, where it names one.
+    pub fn item(&self) -> Option<Item> {
+        match *self {
+            Self::SingularMatrix { joint, .. }
+            | Self::InconsistentConstraints { joint, .. }
+            | Self::ProjectionNotConverged { joint, .. } => Some(Item::Joint(joint)),
+            Self::NonFinite { item, .. } => Some(item),
+            Self::ElementInverted { element, .. } => Some(Item::Element(element)),
+            _ => None,
+        }
+    }
+
     /// The message with every item written by `name`: the host passes one that writes the
     /// scene's names (`joint "elbow"`) where the kernel alone writes indices (`joint 3`).
     pub fn describe<F>(&self, name: F) -> Described<'_, F>

@@ -28,7 +28,7 @@ use crate::spec::{HhtOptions, IntegratorSpec};
 use crate::storage::{FlexData, FlexModel, Growable, RigidModel};
 use ferrodyn_kernel::ancf::NODE_COORDS;
 use ferrodyn_kernel::rigid::assemble;
-use ferrodyn_kernel::{Dynamics, Item, KernelError};
+use ferrodyn_kernel::{Dynamics, KernelError};
 
 /// Compiles `scene` into a simulation at its initial state.
 pub fn compile(scene: &Scene) -> Result<Simulation, SceneError> {
@@ -89,20 +89,7 @@ fn invalid(scene: &Scene, field: &'static str, reason: &str) -> SceneError {
 
 /// A kernel error at t = 0 named by the scene's body or joint (and its line).
 fn initial_error(scene: &Scene, what: &str, e: KernelError) -> SceneError {
-    let place = match e {
-        KernelError::SingularMatrix { joint, .. }
-        | KernelError::InconsistentConstraints { joint, .. }
-        | KernelError::ProjectionNotConverged { joint, .. }
-        | KernelError::NonFinite {
-            item: Item::Joint(joint),
-            ..
-        } => scene.joints.get(joint).map(|j| (j.item(), j.line)),
-        KernelError::NonFinite {
-            item: Item::Body(body),
-            ..
-        } => scene.bodies.get(body).map(|b| (b.item(), b.line)),
-        _ => None,
-    };
+    let place = e.item().and_then(|item| rigid::scene_place(scene, item));
     let kind = ErrorKind::Invalid {
         field: "initial state",
         reason: format!("{what}: {}", names(scene).name_error(e.into())),

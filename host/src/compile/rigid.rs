@@ -23,16 +23,19 @@ pub fn rigid_model<St: Storage>(scene: &Scene) -> Result<rigid::Model<f64, St>, 
     b.build().map_err(|e| kernel_error(scene, e))
 }
 
+/// The scene's rigid body, joint or force a kernel item (named by index) is, and its line.
+pub fn scene_place(scene: &Scene, item: Item) -> Option<(ItemName, usize)> {
+    match item {
+        Item::Body(i) => scene.bodies.get(i).map(|b| (b.item(), b.line)),
+        Item::Joint(i) => scene.joints.get(i).map(|j| (j.item(), j.line)),
+        Item::Force(i) => scene.forces.get(i).map(|f| (f.item(), f.line)),
+        _ => None,
+    }
+}
+
 /// Maps a kernel build error (which names items by index) to the scene item and its line.
 pub fn kernel_error(scene: &Scene, e: BuildError) -> SceneError {
-    let place = |item: Item| -> Option<(ItemName, usize)> {
-        match item {
-            Item::Body(i) => scene.bodies.get(i).map(|b| (b.item(), b.line)),
-            Item::Joint(i) => scene.joints.get(i).map(|j| (j.item(), j.line)),
-            Item::Force(i) => scene.forces.get(i).map(|f| (f.item(), f.line)),
-            _ => None,
-        }
-    };
+    let place = |item: Item| scene_place(scene, item);
     let (item, kind) = match e {
         BuildError::CapacityExceeded {
             capacity,

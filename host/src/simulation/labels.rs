@@ -30,32 +30,28 @@ impl Labels {
     /// Writes `item` by its scene name: `joint "elbow"`, `node 4 of flexible body "beam"`;
     /// by index where the scene has no name for it.
     pub fn write_item(&self, item: Item, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let named = |list: &[String], i: usize| list.get(i).cloned();
         let names = &self.names;
+        let rigid = match item {
+            Item::Body(i) => names.bodies.get(i).map(|n| ("body", n)),
+            Item::Joint(i) => names.joints.get(i).map(|n| ("joint", n)),
+            Item::Force(i) => names.forces.get(i).map(|n| ("force", n)),
+            _ => None,
+        };
+        if let Some((kind, name)) = rigid {
+            return write!(f, "{kind} \"{name}\"");
+        }
         let flexible_names = || self.flexibles.iter().map(|(n, _)| n.as_str());
-        let node_ranges = self.flexibles.iter().map(|(_, r)| r);
-        match item {
-            Item::Body(i) => match named(&names.bodies, i) {
-                Some(name) => write!(f, "body \"{name}\""),
-                None => write!(f, "{item}"),
-            },
-            Item::Joint(i) => match named(&names.joints, i) {
-                Some(name) => write!(f, "joint \"{name}\""),
-                None => write!(f, "{item}"),
-            },
-            Item::Force(i) => match named(&names.forces, i) {
-                Some(name) => write!(f, "force \"{name}\""),
-                None => write!(f, "{item}"),
-            },
-            Item::Node(i) => match within(flexible_names().zip(node_ranges), i) {
-                Some((name, k)) => write!(f, "node {k} of flexible body \"{name}\""),
-                None => write!(f, "{item}"),
-            },
-            Item::Element(i) => match within(flexible_names().zip(&self.flexible_elements), i) {
-                Some((name, k)) => write!(f, "element {k} of flexible body \"{name}\""),
-                None => write!(f, "{item}"),
-            },
-            Item::Ground | Item::Material => write!(f, "{item}"),
+        let flexible = match item {
+            Item::Node(i) => within(flexible_names().zip(self.flexibles.iter().map(|(_, r)| r)), i)
+                .map(|place| ("node", place)),
+            Item::Element(i) => {
+                within(flexible_names().zip(&self.flexible_elements), i).map(|place| ("element", place))
+            }
+            _ => None,
+        };
+        match flexible {
+            Some((kind, (name, k))) => write!(f, "{kind} {k} of flexible body \"{name}\""),
+            None => write!(f, "{item}"),
         }
     }
 }
