@@ -61,4 +61,4 @@ pub use integrators::{Integrator, OdeSystem, Stages, StepStats, STAGE_BUFFERS};
 pub use loads::{ExternalForces, ExternalLoads, NoExternalForces};
 pub use math::Real;
 pub use storage::{Fixed, List, Storage};
-pub use time_function::{TimeFunction, TimeValue, TABLE_POINTS};
+pub use time_function::{CubicTable, Piece, Piecewise, Rate, TimeFunction, TimeValue, PIECES, TABLE_POINTS};
