@@ -243,6 +243,8 @@ pub(crate) fn evaluate_joint<R: Real>(
         }
         JointKind::Distance { length } => write(&[distance_row(sides, &fi.origin, &fj.origin, &d, length)]),
         JointKind::Driving { coordinate, function } => {
+            // Position and velocity drives alike: a velocity drive's function is the closed-form
+            // integral of its rate, so f.rate is the prescribed velocity and f.accel its slope.
             let f = function.eval(t);
             let row = match coordinate {
                 DrivenCoordinate::Translation => {

@@ -101,7 +101,9 @@ pub enum JointKind<R> {
         /// The distance.
         length: R,
     },
-    /// A joint coordinate prescribed as a function of time (1).
+    /// A joint coordinate prescribed as a function of time (1). A prescribed velocity ω(t) is
+    /// the position θ₀ + ∫₀ᵗ ω, a [`TimeFunction::Integral`] (see [`JointKind::velocity_driving`]):
+    /// the constraint stays holonomic, so every integrator, assembly and projection apply.
     Driving {
         /// Which coordinate.
         coordinate: DrivenCoordinate,
@@ -111,6 +113,19 @@ pub enum JointKind<R> {
 }
 
 impl<R: Real> JointKind<R> {
+    /// A drive prescribing the rate of `coordinate`: the coordinate follows
+    /// `initial` + ∫₀ᵗ `velocity`, integrated in closed form (exact, no drift). Refused if
+    /// `velocity` is itself an integral.
+    pub fn velocity_driving(
+        coordinate: DrivenCoordinate,
+        velocity: &TimeFunction<R>,
+        initial: R,
+    ) -> Result<Self, BuildError> {
+        Ok(Self::Driving {
+            coordinate,
+            function: velocity.integral(initial)?,
+        })
+    }
     /// Number of scalar constraint equations.
     pub fn rows(&self) -> usize {
         match self {
