@@ -3,9 +3,9 @@
 
 use ferrodyn_kernel::math::{Quat, Vec3};
 use ferrodyn_kernel::rigid::Frame;
-use ferrodyn_kernel::{BuildError, Item, TimeFunction};
+use ferrodyn_kernel::{BuildError, Item, Piece, TimeFunction, PIECES};
 
-use super::format::{RawFrame, RawFunction, RawOrientation};
+use super::format::{RawCubic, RawFrame, RawFunction, RawOrientation, RawPiece};
 
 /// What a number must satisfy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -125,9 +125,86 @@ pub fn function(f: &RawFunction) -> Result<TimeFunction<f64>, String> {
             let pairs: Vec<(f64, f64)> = points.iter().map(|p| (p[0], p[1])).collect();
             TimeFunction::table(&pairs).map_err(reason)?
         }
+        RawFunction::Cubic(c) => cubic(c)?,
+        RawFunction::Piecewise(pieces) => piecewise(pieces)?,
+        RawFunction::SmoothRamp {
+            start,
+            initial,
+            duration,
+            slope,
+        } => {
+            if !(duration.is_finite() && *duration > 0.0) {
+                return Err(format!("smooth_ramp duration {duration} must be finite and > 0"));
+            }
+            TimeFunction::smooth_ramp(*start, *initial, *duration, *slope).map_err(reason)?
+        }
     };
     tf.validate(Item::Ground).map_err(reason)?;
     Ok(tf)
+}
+
+/// A cubic table: slopes given, or set by the spline (default) or monotone rule.
+fn cubic(c: &RawCubic) -> Result<TimeFunction<f64>, String> {
+    let pairs: Vec<(f64, f64)> = c.points.iter().map(|p| (p[0], p[1])).collect();
+    if pairs.is_empty() {
+        return Err("cubic table needs 1..=16 points".into());
+    }
+    match (&c.slopes, c.rule.as_deref()) {
+        (Some(_), Some(_)) => Err("cubic: give either slopes or rule, not both".into()),
+        (Some(slopes), None) => {
+            if slopes.len() != pairs.len() {
+                return Err(format!(
+                    "cubic: {} slopes for {} points (one slope per point)",
+                    slopes.len(),
+                    pairs.len()
+                ));
+            }
+            TimeFunction::hermite(&pairs, slopes).map_err(reason)
+        }
+        (None, None | Some("spline")) => TimeFunction::spline(&pairs).map_err(reason),
+        (None, Some("monotone")) => TimeFunction::monotone(&pairs).map_err(reason),
+        (None, Some(other)) => Err(format!("cubic: unknown rule \"{other}\" (spline or monotone)")),
+    }
+}
+
+/// Pieces of cubic + harmonic terms, at most [`PIECES`], each checked by its number (from 1).
+fn piecewise(pieces: &[RawPiece]) -> Result<TimeFunction<f64>, String> {
+    if pieces.is_empty() || pieces.len() > PIECES {
+        return Err(format!(
+            "piecewise needs 1..={PIECES} pieces, {} given",
+            pieces.len()
+        ));
+    }
+    let mut built = Vec::with_capacity(pieces.len());
+    for (k, p) in pieces.iter().enumerate() {
+        let at = |e: &str| format!("piece {}: {e}", k + 1);
+        if p.poly.len() > 4 {
+            return Err(at(&format!(
+                "poly has {} coefficients, at most 4 (a cubic in t − start)",
+                p.poly.len()
+            )));
+        }
+        let omega = match (p.omega, p.period) {
+            (Some(_), Some(_)) => return Err(at("give either omega or period, not both")),
+            (Some(w), None) => w,
+            (None, Some(period)) if period.is_finite() && period > 0.0 => 2.0 * std::f64::consts::PI / period,
+            (None, Some(period)) => return Err(at(&format!("period {period} must be finite and > 0"))),
+            (None, None) if p.cos != 0.0 || p.sin != 0.0 => {
+                return Err(at("cos and sin need omega or period"));
+            }
+            (None, None) => 0.0,
+        };
+        if let Some(prev) = pieces[..k].last() {
+            if p.start <= prev.start {
+                return Err(at(&format!(
+                    "start {} must be after the previous piece's start {}",
+                    p.start, prev.start
+                )));
+            }
+        }
+        built.push(Piece::polynomial(p.start, &p.poly).with_harmonic(p.cos, p.sin, omega));
+    }
+    TimeFunction::piecewise(&built).map_err(reason)
 }
 
 /// The reason of a kernel error without its item index (the scene names the item itself).

@@ -211,6 +211,57 @@ pub enum RawFunction {
     },
     /// Piecewise-linear `[[t, f], ...]`.
     Table(Vec<[f64; 2]>),
+    /// Piecewise cubic `{ points = [[t, f], ...], slopes = [...] }` or with a slope `rule`.
+    Cubic(RawCubic),
+    /// Pieces of a cubic polynomial plus a harmonic term: `[{ start, poly, cos, sin, omega }, ...]`.
+    Piecewise(Vec<RawPiece>),
+    /// A ramp whose slope rises smoothly (cycloidal) from 0 to `slope` over `duration`.
+    SmoothRamp {
+        /// Start time (default 0).
+        #[serde(default)]
+        start: f64,
+        /// Value before the start (default 0).
+        #[serde(default)]
+        initial: f64,
+        /// Time over which the slope rises (> 0).
+        duration: f64,
+        /// Slope reached at start + duration.
+        slope: f64,
+    },
+}
+
+/// `cubic = { points, slopes | rule }`: a piecewise cubic Hermite table.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCubic {
+    /// `[[t, f], ...]`, t increasing strictly.
+    pub points: Vec<[f64; 2]>,
+    /// df/dt at each point (or `rule`).
+    pub slopes: Option<Vec<f64>>,
+    /// spline (default, not-a-knot) | monotone: how the slopes are set when not given.
+    pub rule: Option<String>,
+}
+
+/// One piece of a `piecewise` function: with τ = t − start,
+/// f = poly[0] + poly[1]τ + poly[2]τ² + poly[3]τ³ + cos·cos(ωτ) + sin·sin(ωτ).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawPiece {
+    /// Time from which the piece applies.
+    pub start: f64,
+    /// Up to 4 polynomial coefficients in powers of τ (default none).
+    #[serde(default)]
+    pub poly: Vec<f64>,
+    /// Amplitude of cos(ωτ) (default 0).
+    #[serde(default)]
+    pub cos: f64,
+    /// Amplitude of sin(ωτ) (default 0).
+    #[serde(default)]
+    pub sin: f64,
+    /// ω (rad/s) of the harmonic term (or `period`).
+    pub omega: Option<f64>,
+    /// Period 2π/ω (s) of the harmonic term (or `omega`).
+    pub period: Option<f64>,
 }
 
 /// `[[drive]]`: a joint coordinate prescribed in time.
@@ -229,8 +280,12 @@ pub struct RawDrive {
     pub frame_j: Option<Spanned<RawFrame>>,
     /// rotation | translation.
     pub coordinate: Spanned<String>,
-    /// The prescribed value.
-    pub function: Spanned<RawFunction>,
+    /// The prescribed value (or `velocity`).
+    pub function: Option<Spanned<RawFunction>>,
+    /// The prescribed rate: the coordinate is `initial` + ∫₀ᵗ velocity (or `function`).
+    pub velocity: Option<Spanned<RawFunction>>,
+    /// The coordinate at t = 0 of a velocity drive (default 0).
+    pub initial: Option<Num>,
 }
 
 /// `[[force]]`: one flat table for all force types; validation checks which keys apply.

@@ -114,3 +114,115 @@ fn syntax_errors_and_missing_tables_have_lines() {
     let e = Scene::parse(Path::new("t.toml"), "").unwrap_err().to_string();
     assert_eq!(e, "t.toml:1: missing field `simulation`");
 }
+
+const MOTOR: &str =
+    "[[drive]]\nname = \"motor\"\nbody_i = \"ground\"\nbody_j = \"hub\"\ncoordinate = \"rotation\"\n";
+
+#[test]
+fn smooth_profiles_and_velocity_drives_parse_into_kernel_functions() {
+    // The Kane–Ryan–Banerjee spin-up, as a smooth ramp, as two pieces and as a velocity.
+    let smooth = parse(&format!(
+        "{MOTOR}function = {{ smooth_ramp = {{ duration = 15.0, slope = 6.0 }} }}\n"
+    ))
+    .unwrap();
+    let pieces = parse(&format!(
+        "{MOTOR}function = {{ piecewise = [\n\
+         {{ start = 0.0, poly = [-2.2797266319526, 0.0, 0.2], cos = 2.2797266319526, period = 15.0 }},\n\
+         {{ start = 15.0, poly = [45.0, 6.0] }} ] }}\n"
+    ))
+    .unwrap();
+    let velocity = parse(&format!(
+        "{MOTOR}velocity = {{ piecewise = [\n\
+         {{ start = 0.0, poly = [0.0, 0.4], sin = -0.954929658551372, period = 15.0 }},\n\
+         {{ start = 15.0, poly = [6.0] }} ] }}\ninitial = 0.5\n"
+    ))
+    .unwrap();
+    let drive_fn = |s: &Scene| match s.joints[0].value.kind {
+        JointKind::Driving { function, .. } => function,
+        _ => unreachable!(),
+    };
+    assert!(matches!(
+        drive_fn(&velocity),
+        TimeFunction::Integral { initial: 0.5, .. }
+    ));
+    for t in [0.0, 3.0, 7.5, 14.9, 15.0, 18.0] {
+        let exact = if t < 15.0 {
+            0.4 * (t * t / 2.0
+                + (15.0 / (2.0 * std::f64::consts::PI)).powi(2)
+                    * ((2.0 * std::f64::consts::PI * t / 15.0).cos() - 1.0))
+        } else {
+            6.0 * (t - 7.5)
+        };
+        for (f, offset) in [
+            (drive_fn(&smooth), 0.0),
+            (drive_fn(&pieces), 0.0),
+            (drive_fn(&velocity), 0.5),
+        ] {
+            let v = f.eval(t).value - offset;
+            assert!((v - exact).abs() < 1e-12, "t = {t}: {v} vs {exact} ({f:?})");
+        }
+    }
+    // A cubic table as a force magnitude, with its slopes given.
+    let scene = parse(
+        "[[force]]\nname = \"f\"\ntype = \"torque\"\nbody = \"hub\"\ndirection = [0.0, 0.0, 1.0]\n\
+         function = { cubic = { points = [[0.0, 0.0], [1.0, 1.0]], slopes = [0.0, 0.0] } }\n",
+    )
+    .unwrap();
+    let Force::Torque { function, .. } = scene.forces[0].value else {
+        panic!("{:?}", scene.forces[0].value)
+    };
+    assert_eq!(function.eval(0.5).value, 0.5);
+    assert_eq!(function.eval(0.5).rate, 1.5);
+    let monotone = parse(&format!(
+        "{MOTOR}function = {{ cubic = {{ points = [[0.0, 0.0], [1.0, 0.0], [2.0, 1.0]], rule = \"monotone\" }} }}\n"
+    ))
+    .unwrap();
+    assert_eq!(drive_fn(&monotone).eval(0.5).value, 0.0);
+}
+
+#[test]
+fn bad_profiles_and_drives_are_named_with_their_lines() {
+    let err = |text: &str| parse(&format!("{MOTOR}{text}")).unwrap_err();
+    assert_eq!(
+        err("function = { constant = 1.0 }\nvelocity = { constant = 1.0 }\n"),
+        "t.toml:15: drive \"motor\": velocity: give either function (the coordinate) or velocity (its rate), not both"
+    );
+    assert_eq!(
+        err(""),
+        "t.toml:13: drive \"motor\": function: missing: give function (the coordinate) or velocity (its rate)"
+    );
+    assert_eq!(
+        err("function = { constant = 1.0 }\ninitial = 2.0\n"),
+        "t.toml:15: drive \"motor\": initial: applies only to velocity drives (function gives the value itself)"
+    );
+    assert_eq!(
+        err("function = { piecewise = [{ start = 1.0 }, { start = 1.0, poly = [2.0] }] }\n"),
+        "t.toml:14: drive \"motor\": function: piece 2: start 1 must be after the previous piece's start 1"
+    );
+    assert_eq!(
+        err("velocity = { piecewise = [{ start = 0.0, cos = 1.0 }] }\n"),
+        "t.toml:14: drive \"motor\": velocity: piece 1: cos and sin need omega or period"
+    );
+    assert_eq!(
+        err("function = { piecewise = [{ start = 0.0, poly = [1.0, 2.0, 3.0, 4.0, 5.0] }] }\n"),
+        "t.toml:14: drive \"motor\": function: piece 1: poly has 5 coefficients, at most 4 (a cubic in t − start)"
+    );
+    assert_eq!(
+        err("function = { cubic = { points = [[0.0, 0.0], [1.0, 1.0]], slopes = [0.0] } }\n"),
+        "t.toml:14: drive \"motor\": function: cubic: 1 slopes for 2 points (one slope per point)"
+    );
+    assert_eq!(
+        err("function = { cubic = { points = [[0.0, 0.0], [1.0, 1.0]], rule = \"akima\" } }\n"),
+        "t.toml:14: drive \"motor\": function: cubic: unknown rule \"akima\" (spline or monotone)"
+    );
+    assert_eq!(
+        err("function = { cubic = { points = [[1.0, 0.0], [1.0, 1.0]] } }\n"),
+        "t.toml:14: drive \"motor\": function: time table times must increase strictly"
+    );
+    assert_eq!(
+        err("function = { smooth_ramp = { duration = 0.0, slope = 1.0 } }\n"),
+        "t.toml:14: drive \"motor\": function: smooth_ramp duration 0 must be finite and > 0"
+    );
+    let e = err("function = { smooth_ramp = { duration = 1.0, slope = 1.0, speed = 2.0 } }\n");
+    assert!(e.starts_with("t.toml:14: unexpected keys in table: speed"), "{e}");
+}

@@ -388,8 +388,30 @@ fn drive(c: &Checker, r: &RawDrive, names: &Names) -> Result<Joint<f64>, SceneEr
             return Err(c.invalid(&r.coordinate.span(), "coordinate", reason));
         }
     };
-    let function =
-        convert::function(r.function.get_ref()).map_err(|e| c.invalid(&r.function.span(), "function", e))?;
+    let function = match (&r.function, &r.velocity) {
+        (Some(f), None) => {
+            if let Some(initial) = &r.initial {
+                let reason = "applies only to velocity drives (function gives the value itself)".into();
+                return Err(c.invalid(&initial.span(), "initial", reason));
+            }
+            convert::function(f.get_ref()).map_err(|e| c.invalid(&f.span(), "function", e))?
+        }
+        (None, Some(v)) => {
+            let initial = c.number_or("initial", &r.initial, Rule::Finite, 0.0)?;
+            let velocity = convert::function(v.get_ref()).map_err(|e| c.invalid(&v.span(), "velocity", e))?;
+            velocity
+                .integral(initial)
+                .map_err(|e| c.invalid(&v.span(), "velocity", convert::reason(e)))?
+        }
+        (Some(_), Some(v)) => {
+            let reason = "give either function (the coordinate) or velocity (its rate), not both".into();
+            return Err(c.invalid(&v.span(), "velocity", reason));
+        }
+        (None, None) => {
+            let reason = "missing: give function (the coordinate) or velocity (its rate)".into();
+            return Err(c.invalid(&r.coordinate.span(), "function", reason));
+        }
+    };
     let kind = JointKind::Driving { coordinate, function };
     sides(c, names, &r.body_i, &r.body_j, [&r.frame_i, &r.frame_j], kind)
 }
