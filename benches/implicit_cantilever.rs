@@ -77,9 +77,10 @@ impl DenseFd {
         let mut full = vec![0.0; q.len()];
         self.body.external_force(0.0, &mut full);
         let mut qe = [0.0; ELEMENT_COORDS];
-        for (element, nodes) in self.body.elements().iter().zip(self.body.connectivity()) {
+        let items = self.body.elements().iter().zip(self.body.connectivity());
+        for ((element, nodes), material) in items.zip(self.body.materials()) {
             element
-                .elastic_force(self.body.material(), &gather(q, nodes), &mut qe)
+                .elastic_force(material, &gather(q, nodes), &mut qe)
                 .unwrap();
             scatter(&mut full, nodes, &qe);
         }
@@ -112,7 +113,6 @@ impl DenseFd {
             return s;
         }
         let (mut base, mut pert) = ([0.0; ELEMENT_COORDS], [0.0; ELEMENT_COORDS]);
-        let material = self.body.material();
         for (node, dofs) in self.body.dof().iter().enumerate() {
             let touching: Vec<usize> = (0..self.body.element_count())
                 .filter(|&e| self.body.connectivity()[e].contains(&node))
@@ -125,7 +125,7 @@ impl DenseFd {
                 let eps = 1e-7 * q[x].abs().max(1.0);
                 for &e in &touching {
                     let nodes = &self.body.connectivity()[e];
-                    let element = &self.body.elements()[e];
+                    let (element, material) = (&self.body.elements()[e], &self.body.materials()[e]);
                     element
                         .elastic_force(material, &gather(q, nodes), &mut base)
                         .unwrap();

@@ -4,7 +4,7 @@
 
 use super::ImplicitError;
 use crate::storage::FlexModel;
-use ferrodyn_kernel::ancf::{ElementError, ELEMENT_COORDS};
+use ferrodyn_kernel::ancf::{ElementError, Material, ELEMENT_COORDS};
 use ferrodyn_kernel::flex::{gather, scatter_add, FIXED};
 
 /// Upper-triangular compressed-column pattern of the free–free matrices of a body, with the
@@ -124,9 +124,18 @@ impl Pattern {
 
     /// The consistent mass matrix M (constant) in this pattern.
     pub fn mass(&self, body: &FlexModel) -> Vec<f64> {
+        self.mass_of(body, |_| true)
+    }
+
+    /// The mass matrix of the elements whose material `select` accepts (e.g. those of one
+    /// Rayleigh α), in this pattern.
+    pub fn mass_of(&self, body: &FlexModel, select: impl Fn(&Material<f64>) -> bool) -> Vec<f64> {
         let mut values = vec![0.0; self.nnz()];
         let mut m = [[0.0; ELEMENT_COORDS]; ELEMENT_COORDS];
-        for (index, element) in body.elements().iter().enumerate() {
+        for (index, (element, material)) in body.elements().iter().zip(body.materials()).enumerate() {
+            if !select(material) {
+                continue;
+            }
             // M_e = m ⊗ I₃: shape function k is coordinate 3k + i for component i.
             for (k, row) in element.scalar_mass().iter().enumerate() {
                 for (l, &mkl) in row.iter().enumerate() {
@@ -166,28 +175,56 @@ pub fn element_failure(element: usize, e: ElementError, time: f64) -> ImplicitEr
 
 /// Internal elastic force Q_e per body coordinate into `force` and, when `tangent` is given,
 /// K = −∂Q_e/∂e (the kernel's analytic element tangent) scaled by `scale` added into it.
+/// Every element with its own material.
 pub fn elastic_force_and_tangent(
     body: &FlexModel,
     pattern: &Pattern,
     time: f64,
     q: &[f64],
     force: &mut [f64],
-    mut tangent: Option<(&mut [f64], f64)>,
+    tangent: Option<(&mut [f64], f64)>,
+) -> Result<(), ImplicitError> {
+    match tangent {
+        Some((values, scale)) => {
+            elastic_force_and_scaled_tangent(body, pattern, time, q, force, Some((values, &|_| scale)))
+        }
+        None => elastic_force_and_scaled_tangent(body, pattern, time, q, force, None),
+    }
+}
+
+/// The factor of an element's tangent in a Newton matrix, from the element's material.
+pub type ElementScale<'a> = &'a dyn Fn(&Material<f64>) -> f64;
+
+/// [`elastic_force_and_tangent`] with each element's K scaled by `scale(its material)`: for
+/// Newton matrices whose stiffness term carries the element's own Rayleigh β, e.g.
+/// (1 + α)(1 + γβ_R/(βh)) K_e in HHT.
+pub fn elastic_force_and_scaled_tangent(
+    body: &FlexModel,
+    pattern: &Pattern,
+    time: f64,
+    q: &[f64],
+    force: &mut [f64],
+    mut tangent: Option<(&mut [f64], ElementScale<'_>)>,
 ) -> Result<(), ImplicitError> {
     force.iter_mut().for_each(|v| *v = 0.0);
     let mut qe = [0.0; ELEMENT_COORDS];
     let mut k = Box::new([[0.0; ELEMENT_COORDS]; ELEMENT_COORDS]);
-    for (index, (element, nodes)) in body.elements().iter().zip(body.connectivity()).enumerate() {
+    let items = body
+        .elements()
+        .iter()
+        .zip(body.connectivity())
+        .zip(body.materials());
+    for (index, ((element, nodes), material)) in items.enumerate() {
         let ee = gather(q, nodes);
         match tangent.as_mut() {
             Some((values, scale)) => {
                 element
-                    .elastic_force_and_tangent(body.material(), &ee, &mut qe, &mut k)
+                    .elastic_force_and_tangent(material, &ee, &mut qe, &mut k)
                     .map_err(|e| element_failure(index, e, time))?;
-                pattern.add_element(index, &k, *scale, values);
+                pattern.add_element(index, &k, scale(material), values);
             }
             None => element
-                .elastic_force(body.material(), &ee, &mut qe)
+                .elastic_force(material, &ee, &mut qe)
                 .map_err(|e| element_failure(index, e, time))?,
         }
         scatter_add(force, nodes, &qe);
@@ -196,7 +233,7 @@ pub fn elastic_force_and_tangent(
 }
 
 /// Rayleigh damping force −(α M + β K(e)) ė per body coordinate (the kernel's element
-/// damping routine and mass product), added into `force`.
+/// damping routine and mass product, α and β of each element's material), added into `force`.
 pub fn add_damping_force(
     body: &FlexModel,
     time: f64,
@@ -204,13 +241,17 @@ pub fn add_damping_force(
     v: &[f64],
     force: &mut [f64],
 ) -> Result<(), ImplicitError> {
-    let material = body.material();
-    let alpha = material.rayleigh_mass;
-    if alpha == 0.0 && material.rayleigh_stiffness == 0.0 {
-        return Ok(());
-    }
     let (mut qe, mut mv) = ([0.0; ELEMENT_COORDS], [0.0; ELEMENT_COORDS]);
-    for (index, (element, nodes)) in body.elements().iter().zip(body.connectivity()).enumerate() {
+    let items = body
+        .elements()
+        .iter()
+        .zip(body.connectivity())
+        .zip(body.materials());
+    for (index, ((element, nodes), material)) in items.enumerate() {
+        let alpha = material.rayleigh_mass;
+        if alpha == 0.0 && material.rayleigh_stiffness == 0.0 {
+            continue;
+        }
         let (ee, ve) = (gather(q, nodes), gather(v, nodes));
         element
             .damping_force(material, &ee, &ve, &mut qe)

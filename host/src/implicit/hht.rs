@@ -9,7 +9,9 @@
 //! v_{n+1} = v_n + h ((1 − γ) a_n + γ a_{n+1}),
 //!
 //! with the Newton matrix S = ∂r/∂q_{n+1} = M/(βh²) + (1 + α)(K + γ/(βh) D), K = −∂Q_e/∂q
-//! from the kernel element routine. Contact ([`FlexContacts`]: node-to-plane with the ground,
+//! from the kernel element routine. Every element has its own material, so D = Σ_e (α_R M_e +
+//! β_R K_e) with the element's α_R and β_R: K_e enters S scaled by (1 + α)(1 + γβ_R/(βh)), and
+//! M by 1/(βh²) + (1 + α)γα_R/(βh) per group of elements of one α_R. Contact ([`FlexContacts`]: node-to-plane with the ground,
 //! node-to-surface between the body's parts, Hertz–Flores–Coulomb) adds its forces to Q and
 //! (1 + α)(k_n + γ/(βh) c_n) D Dᵀ per contact to S, with k_n = ∂F_n/∂δ, c_n = ∂F_n/∂δ̇ and D
 //! the gradient of the penetration (n for the ground), plus the friction's damping across the
@@ -19,14 +21,14 @@
 //! goes to −1/3); α = 0 is the trapezoidal rule (Newmark β = ¼, γ = ½), which conserves the
 //! energy of linear systems.
 
-use super::assembly::{add_damping_force, elastic_force_and_tangent, Pattern};
+use super::assembly::{add_damping_force, elastic_force_and_scaled_tangent, ElementScale, Pattern};
 use super::sparse::SparseLdlt;
 use super::ImplicitError;
 use crate::contact::flex_pair::{FlexContacts, FlexPairContact};
 use crate::contact::flexible::FlexGroundContact;
 use crate::spec::HhtOptions;
 use crate::storage::FlexModel;
-use ferrodyn_kernel::ancf::ELEMENT_COORDS;
+use ferrodyn_kernel::ancf::{Material, ELEMENT_COORDS};
 use ferrodyn_kernel::flex::{gather, Fixity};
 use ferrodyn_kernel::{Energy, ExternalForces, ExternalLoads};
 
@@ -60,6 +62,9 @@ pub struct HhtFlex {
     options: HhtOptions,
     pattern: Pattern,
     mass: Vec<f64>,
+    /// The mass of the elements of each Rayleigh α_R, when the body has more than one α_R
+    /// (empty: every element has that of the first).
+    mass_by_alpha: Vec<(f64, Vec<f64>)>,
     solver: SparseLdlt,
     /// The Newton matrix values (pattern order).
     matrix: Vec<f64>,
@@ -121,6 +126,7 @@ impl HhtFlex {
         }
         let pattern = Pattern::new(&body)?;
         let mass = pattern.mass(&body);
+        let mass_by_alpha = mass_by_alpha(&pattern, &body);
         let solver = SparseLdlt::new(&pattern)?;
         let (nc, nf) = (body.coordinate_count(), body.dof_count());
         let mut state = vec![0.0; 2 * nc];
@@ -130,6 +136,7 @@ impl HhtFlex {
             matrix: vec![0.0; pattern.nnz()],
             pattern,
             mass,
+            mass_by_alpha,
             solver,
             factor_for: None,
             time: 0.0,
@@ -243,26 +250,33 @@ impl HhtFlex {
     }
 
     /// Total force Q at (t, q, v) over the free coordinates into `self.force`; with
-    /// `tangent = Some((scale, h))` adds scale × K and the contact part of S for a step h
-    /// into `self.matrix`.
+    /// `tangent = Some(h)` adds (1 + α)(1 + γβ_R/(βh)) K_e of every element (β_R of its
+    /// material) and the contact part of S for a step h into `self.matrix`.
     fn total_force(
         &mut self,
         t: f64,
         q: &[f64],
         v: &[f64],
-        tangent: Option<(f64, f64)>,
+        tangent: Option<f64>,
     ) -> Result<(), ImplicitError> {
         let body = &self.body;
         let mut ext = std::mem::take(&mut self.full);
         body.external_force(t, &mut ext);
         let mut internal = vec![0.0; body.coordinate_count()];
-        elastic_force_and_tangent(
+        let o = self.options;
+        let stiffness_scale = |h: f64| {
+            move |m: &Material<f64>| (1.0 + o.alpha) * (1.0 + o.gamma * m.rayleigh_stiffness / (o.beta * h))
+        };
+        let scale = tangent.map(stiffness_scale);
+        elastic_force_and_scaled_tangent(
             body,
             &self.pattern,
             t,
             q,
             &mut internal,
-            tangent.map(|(s, _)| (self.matrix.as_mut_slice(), s)),
+            scale
+                .as_ref()
+                .map(|s| (self.matrix.as_mut_slice(), s as ElementScale<'_>)),
         )?;
         add_damping_force(body, t, q, v, &mut internal)?;
         for (e, i) in ext.iter_mut().zip(&internal) {
@@ -270,7 +284,7 @@ impl HhtFlex {
         }
         self.contacts
             .apply(t, &mut ExternalLoads::on_nodes(q, v, &mut ext));
-        if let Some((_, h)) = tangent {
+        if let Some(h) = tangent {
             let o = &self.options;
             let (stiffness, damping) = (1.0 + o.alpha, (1.0 + o.alpha) * o.gamma / (o.beta * h));
             // Adds value(i, j) at coordinate triples (node, triple) a and b.
@@ -348,10 +362,33 @@ impl HhtFlex {
         self.couplings.dedup();
         self.pattern = Pattern::with_couplings(&self.body, &self.couplings)?;
         self.mass = self.pattern.mass(&self.body);
+        self.mass_by_alpha = mass_by_alpha(&self.pattern, &self.body);
         self.solver = SparseLdlt::new(&self.pattern)?;
         self.matrix = vec![0.0; self.pattern.nnz()];
         self.factor_for = None;
         Ok(())
+    }
+
+    /// Adds the mass part of S for a step h into `self.matrix`: (1/(βh²) + (1 + α)γα_R/(βh)) M
+    /// per group of elements of one Rayleigh α_R.
+    fn add_mass_terms(&mut self, h: f64) {
+        let o = self.options;
+        let (alpha, beta, gamma) = (o.alpha, o.beta, o.gamma);
+        let scale = |ra: f64| 1.0 / (beta * h * h) + (1.0 + alpha) * gamma * ra / (beta * h);
+        if self.mass_by_alpha.is_empty() {
+            let ra = self.body.materials().first().map_or(0.0, |m| m.rayleigh_mass);
+            let cm = scale(ra);
+            for (m, s) in self.mass.iter().zip(self.matrix.iter_mut()) {
+                *s += cm * m;
+            }
+        } else {
+            for (ra, mass) in &self.mass_by_alpha {
+                let cm = scale(*ra);
+                for (m, s) in mass.iter().zip(self.matrix.iter_mut()) {
+                    *s += cm * m;
+                }
+            }
+        }
     }
 
     /// The body.
@@ -410,10 +447,15 @@ impl HhtFlex {
             ..Default::default()
         };
         let mut load = [0.0; ELEMENT_COORDS];
-        for (index, (element, nodes)) in body.elements().iter().zip(body.connectivity()).enumerate() {
+        let items = body
+            .elements()
+            .iter()
+            .zip(body.connectivity())
+            .zip(body.materials());
+        for (index, ((element, nodes), material)) in items.enumerate() {
             let ee = gather(self.coordinates(), nodes);
             out.strain += element
-                .strain_energy(body.material(), &ee)
+                .strain_energy(material, &ee)
                 .map_err(|e| super::assembly::element_failure(index, e, self.time))?;
             element.gravity_load(body.gravity(), &mut load);
             out.potential -= load.iter().zip(&ee).map(|(a, b)| a * b).sum::<f64>();
@@ -426,24 +468,15 @@ impl HhtFlex {
     /// numeric factorization (symbolic part reused) and one solve. Returns ‖S⁻¹Q‖∞ (for
     /// benchmarks and diagnostics).
     pub fn newton_iteration_work(&mut self, h: f64) -> Result<f64, ImplicitError> {
-        let o = self.options;
-        let (ra, rb) = (
-            self.body.material().rayleigh_mass,
-            self.body.material().rayleigh_stiffness,
-        );
-        let cm = 1.0 / (o.beta * h * h) + (1.0 + o.alpha) * o.gamma * ra / (o.beta * h);
-        let ck = (1.0 + o.alpha) * (1.0 + o.gamma * rb / (o.beta * h));
         self.matrix.iter_mut().for_each(|x| *x = 0.0);
         let saved = self.force.clone();
         let state = std::mem::take(&mut self.state);
         let (q, v) = state.split_at(self.body.coordinate_count());
-        let r = self.total_force(self.time + h, q, v, Some((ck, h)));
+        let r = self.total_force(self.time + h, q, v, Some(h));
         self.state = state;
         let mut x = std::mem::replace(&mut self.force, saved);
         r?;
-        for (m, s) in self.mass.iter().zip(self.matrix.iter_mut()) {
-            *s += cm * m;
-        }
+        self.add_mass_terms(h);
         self.factor_for = None;
         self.solver.factorize(&self.matrix)?;
         self.solver.solve(&mut x)?;
@@ -551,16 +584,6 @@ impl HhtFlex {
         }
         let a_start = a1.clone();
         let old_force = self.force.clone();
-        let (cm, ck) = {
-            let (ra, rb) = (
-                self.body.material().rayleigh_mass,
-                self.body.material().rayleigh_stiffness,
-            );
-            (
-                1.0 / (beta * h * h) + (1.0 + alpha) * gamma * ra / (beta * h),
-                (1.0 + alpha) * (1.0 + gamma * rb / (beta * h)),
-            )
-        };
         let key = h * (1.0 + alpha);
         let (mut residuals, mut increments) = (Vec::new(), Vec::new());
         let mut refactor = !o.modified_newton || self.factor_for != Some(key);
@@ -584,7 +607,7 @@ impl HhtFlex {
             if want_tangent {
                 self.matrix.iter_mut().for_each(|x| *x = 0.0);
             }
-            let evaluated = self.total_force(t1, &qn, &vn, want_tangent.then_some((ck, h)));
+            let evaluated = self.total_force(t1, &qn, &vn, want_tangent.then_some(h));
             if let Err(e) = evaluated {
                 self.qn = qn;
                 self.vn = vn;
@@ -644,9 +667,7 @@ impl HhtFlex {
                 ));
             }
             if want_tangent {
-                for (m, s) in self.mass.iter().zip(self.matrix.iter_mut()) {
-                    *s += cm * m;
-                }
+                self.add_mass_terms(h);
                 self.solver.factorize(&self.matrix)?;
                 report.factorizations += 1;
                 self.factor_for = Some(key);
@@ -672,4 +693,22 @@ impl HhtFlex {
             previous = inc;
         }
     }
+}
+
+/// The mass of `body`'s elements of each Rayleigh α_R in `pattern`, when there is more than one
+/// α_R (empty otherwise: the whole mass serves).
+fn mass_by_alpha(pattern: &Pattern, body: &FlexModel) -> Vec<(f64, Vec<f64>)> {
+    let mut alphas: Vec<f64> = Vec::new();
+    for m in body.materials() {
+        if !alphas.contains(&m.rayleigh_mass) {
+            alphas.push(m.rayleigh_mass);
+        }
+    }
+    if alphas.len() <= 1 {
+        return Vec::new();
+    }
+    alphas
+        .into_iter()
+        .map(|ra| (ra, pattern.mass_of(body, |m| m.rayleigh_mass == ra)))
+        .collect()
 }

@@ -13,7 +13,9 @@ mod hht;
 mod sparse;
 mod system;
 
-pub use assembly::{add_damping_force, elastic_force_and_tangent, Pattern};
+pub use assembly::{
+    add_damping_force, elastic_force_and_scaled_tangent, elastic_force_and_tangent, ElementScale, Pattern,
+};
 pub use hht::{HhtFlex, StepReport};
 pub use sparse::SparseLdlt;
 pub use system::ImplicitSystem;

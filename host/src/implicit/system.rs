@@ -62,7 +62,7 @@ impl System for ImplicitSystem {
     fn flexible(&self) -> Option<FlexibleState<'_>> {
         let body = self.hht.body();
         Some(FlexibleState {
-            material: body.material(),
+            materials: body.materials(),
             reference: body.references(),
             connectivity: body.connectivity(),
             coordinates: self.hht.coordinates(),

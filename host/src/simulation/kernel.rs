@@ -40,7 +40,7 @@ impl Views for TreeModel {}
 fn nodes<'a>(model: &'a FlexModel, state: &'a [f64]) -> FlexibleState<'a> {
     let (coordinates, rates) = state.split_at((NODE_COORDS * model.node_count()).min(state.len()));
     FlexibleState {
-        material: model.material(),
+        materials: model.materials(),
         reference: model.references(),
         connectivity: model.connectivity(),
         coordinates,

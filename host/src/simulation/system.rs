@@ -58,8 +58,8 @@ pub trait System: Any {
 /// The flexible nodes of a system at its current state.
 #[derive(Clone, Copy)]
 pub struct FlexibleState<'a> {
-    /// The material of the flexible bodies.
-    pub material: &'a Material<f64>,
+    /// The material of each tetrahedron (bodies of different materials share the model).
+    pub materials: &'a [Material<f64>],
     /// Reference positions.
     pub reference: &'a [Vec3<f64>],
     /// The nodes of each tetrahedron.
@@ -82,6 +82,19 @@ impl FlexibleState<'_> {
     /// Current velocity of a node.
     pub fn velocity(&self, node: usize) -> Vec3<f64> {
         self.vector(self.rates, node)
+    }
+    /// The material at each node: that of the first tetrahedron holding it (a node shared by
+    /// bodies of different materials takes the first one's); `None` for a node of no element.
+    pub fn node_materials(&self) -> Vec<Option<&Material<f64>>> {
+        let mut out = vec![None; self.node_count()];
+        for (nodes, material) in self.connectivity.iter().zip(self.materials) {
+            for &n in nodes {
+                if let Some(slot @ None) = out.get_mut(n) {
+                    *slot = Some(material);
+                }
+            }
+        }
+        out
     }
     /// The 12 coordinates of a node (empty for an unknown node).
     pub fn node_coordinates(&self, node: usize) -> &[f64] {

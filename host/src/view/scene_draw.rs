@@ -288,8 +288,11 @@ impl SceneDrawing {
             Field::Displacement => (0..n)
                 .map(|i| (positions[i] - flex.reference[i]).norm())
                 .collect(),
-            Field::VonMises => (0..n)
-                .map(|i| von_mises(flex.material, flex.node_coordinates(i)))
+            Field::VonMises => flex
+                .node_materials()
+                .iter()
+                .enumerate()
+                .map(|(i, m)| m.map_or(0.0, |m| von_mises(m, flex.node_coordinates(i))))
                 .collect(),
         };
         let surface = self.surface_nodes.iter().map(|&i| values[i]);

@@ -251,7 +251,7 @@ pub fn measure<St: Storage>(
         .collect();
     let falling_mass = falling_elements
         .iter()
-        .map(|&e| model.elements()[e].volume() * model.material().density)
+        .map(|&e| model.elements()[e].volume() * model.materials()[e].density)
         .sum::<f64>();
     let falling_vz = |data: &flex::Data<f64, St>| -> f64 {
         let mut pz = 0.0;

@@ -22,12 +22,17 @@ pub fn energy<R: Real, St: Storage>(
     let mut out = Energy::default();
     let mut mv = [R::ZERO; ELEMENT_COORDS];
     let mut load = [R::ZERO; ELEMENT_COORDS];
-    for (index, (element, nodes)) in model.elements.iter().zip(model.connectivity.iter()).enumerate() {
+    let items = model
+        .elements
+        .iter()
+        .zip(model.connectivity.iter())
+        .zip(model.materials.iter());
+    for (index, ((element, nodes), material)) in items.enumerate() {
         let (ee, eed) = (gather(e, nodes), gather(ed, nodes));
         element.mass_times(&eed, &mut mv);
         out.kinetic += R::HALF * mv.iter().zip(eed.iter()).fold(R::ZERO, |s, (a, b)| s + *a * *b);
         out.strain += element
-            .strain_energy(&model.material, &ee)
+            .strain_energy(material, &ee)
             .map_err(|err| element_failure(index, err, data.clock.time.to_f64()))?;
         element.gravity_load(model.gravity, &mut load);
         out.potential -= load.iter().zip(ee.iter()).fold(R::ZERO, |s, (a, b)| s + *a * *b);

@@ -1,7 +1,9 @@
 //! Flexible bodies of ANCF tetrahedral elements (see [`crate::ancf`] for the element).
 //!
 //! A [`Model`] holds one body (or several meshes numbered one after the other): reference
-//! nodes, elements, material, boundary conditions, gravity and nodal loads, and its consistent
+//! nodes, elements with the material of each (law, E, ν, ρ, Rayleigh damping: bodies of
+//! different materials in one model, see [`Builder::set_material`]), boundary conditions,
+//! gravity and nodal loads, and its consistent
 //! mass matrix, assembled over the free coordinates after a reverse Cuthill–McKee node ordering
 //! and factorized once (skyline LDLᵀ) at build. A [`Data`] holds the state
 //! `y = [e (12 per node) | ė (12 per node)]`, integrator stages and workspace; it is stepped

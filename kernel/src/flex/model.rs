@@ -55,11 +55,14 @@ impl Fixity {
     }
 }
 
-/// One ANCF flexible body: reference mesh, material, boundary conditions, loads, and the
-/// factorized consistent mass matrix over the free coordinates, its items kept in the nodes,
-/// elements and profile lists of `St`.
+/// One ANCF flexible body (or several, meshes numbered one after the other): reference mesh,
+/// the material of each element, boundary conditions, loads, and the factorized consistent
+/// mass matrix over the free coordinates, its items kept in the nodes, elements and profile
+/// lists of `St`.
 pub struct Model<R: Real, St: Storage> {
-    pub(crate) material: Material<R>,
+    /// The material of each element (law, E, ν, ρ, Rayleigh damping): bodies of different
+    /// materials can share one model. Kept per element, so no capacity of its own.
+    pub(crate) materials: St::Elements<Material<R>>,
     pub(crate) gravity: Vec3<R>,
     pub(crate) nodes: St::Nodes<Vec3<R>>,
     pub(crate) fixity: St::Nodes<Fixity>,
@@ -79,7 +82,7 @@ pub struct Model<R: Real, St: Storage> {
 impl<R: Real, St: Storage> Clone for Model<R, St> {
     fn clone(&self) -> Self {
         Self {
-            material: self.material,
+            materials: self.materials.clone(),
             gravity: self.gravity,
             nodes: self.nodes.clone(),
             fixity: self.fixity.clone(),
@@ -99,7 +102,7 @@ impl<R: Real, St: Storage> Clone for Model<R, St> {
 impl<R: Real, St: Storage> core::fmt::Debug for Model<R, St> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("flex::Model")
-            .field("material", &self.material)
+            .field("material", &self.materials.first())
             .field("gravity", &self.gravity)
             .field("nodes", &self.nodes.len())
             .field("elements", &self.elements.len())
@@ -109,11 +112,13 @@ impl<R: Real, St: Storage> core::fmt::Debug for Model<R, St> {
 }
 
 impl<R: Real, St: Storage> Model<R, St> {
-    /// Starts a builder for a body of `material` under `gravity` (global, m/s²).
+    /// Starts a builder for a body of `material` under `gravity` (global, m/s²); the elements
+    /// are of `material` until [`Builder::set_material`] says otherwise.
     pub fn builder(material: Material<R>, gravity: Vec3<R>) -> Builder<R, St> {
         Builder {
+            material,
             model: Model {
-                material,
+                materials: List::empty(),
                 gravity,
                 nodes: List::empty(),
                 fixity: List::empty(),
@@ -161,9 +166,13 @@ impl<R: Real, St: Storage> Model<R, St> {
     pub fn elements(&self) -> &[TetElement<R>] {
         &self.elements
     }
-    /// The material.
-    pub fn material(&self) -> &Material<R> {
-        &self.material
+    /// The material of each element (in element order).
+    pub fn materials(&self) -> &[Material<R>] {
+        &self.materials
+    }
+    /// The material of one element (`None` for an unknown element).
+    pub fn element_material(&self, element: usize) -> Option<&Material<R>> {
+        self.materials.get(element)
     }
     /// Gravity (global, m/s²).
     pub fn gravity(&self) -> Vec3<R> {
@@ -190,9 +199,25 @@ impl<R: Real, St: Storage> Model<R, St> {
         }
         out
     }
-    /// Total mass ρV.
+    /// Total mass Σ ρV: the volumes of each run of elements of one density summed, then
+    /// multiplied by it (one run, one material: (Σ V) ρ).
     pub fn mass(&self) -> R {
-        self.elements.iter().fold(R::ZERO, |m, e| m + e.volume()) * self.material.density
+        let mut total = R::ZERO;
+        let mut run: Option<(R, R)> = None;
+        for (e, m) in self.elements.iter().zip(self.materials.iter()) {
+            run = match run {
+                Some((volume, density)) if density == m.density => Some((volume + e.volume(), density)),
+                Some((volume, density)) => {
+                    total += volume * density;
+                    Some((R::ZERO + e.volume(), m.density))
+                }
+                None => Some((R::ZERO + e.volume(), m.density)),
+            };
+        }
+        if let Some((volume, density)) = run {
+            total += volume * density;
+        }
+        total
     }
     /// Stored entries of the mass-matrix profile (the `PROFILE` capacity this body needs).
     pub fn profile_entries(&self) -> usize {
@@ -209,6 +234,8 @@ impl<R: Real, St: Storage> Model<R, St> {
 /// Builds a flexible [`Model`], checking every item as it is added.
 pub struct Builder<R: Real, St: Storage> {
     model: Model<R, St>,
+    /// The material of the elements added next.
+    material: Material<R>,
 }
 
 /// What mesh generators fill with nodes and tetrahedra: a flexible [`Builder`], or a plain mesh
@@ -280,11 +307,24 @@ impl<R: Real, St: Storage> Builder<R, St> {
                 node: n,
             })?;
         }
-        let element = TetElement::new(vertices, &m.material).map_err(|e| element_build_error(index, e))?;
+        let element = TetElement::new(vertices, &self.material).map_err(|e| element_build_error(index, e))?;
         let full = full::<_, St::Elements<TetElement<R>>>(Capacity::Elements, index + 1);
         m.elements.try_push(element).map_err(|_| full)?;
+        // Lists of the same capacity as `elements`: they have room.
         m.connectivity.try_push(nodes).map_err(|_| full)?;
+        m.materials.try_push(self.material).map_err(|_| full)?;
         Ok(index)
+    }
+
+    /// Makes `material` the material of the elements added from now on (those added before
+    /// keep theirs): several bodies of different materials in one model.
+    pub fn set_material(&mut self, material: Material<R>) {
+        self.material = material;
+    }
+
+    /// The material of the elements added next.
+    pub fn material(&self) -> &Material<R> {
+        &self.material
     }
 
     /// Holds a node (clamped: position and gradients; pinned: position only).

@@ -30,10 +30,11 @@ pub(crate) fn assemble_stiffness<R: Real>(
     }
     let mut q = [R::ZERO; ELEMENT_COORDS];
     let mut k = [[R::ZERO; ELEMENT_COORDS]; ELEMENT_COORDS];
-    for (index, (element, nodes)) in model.elements.iter().zip(model.connectivity).enumerate() {
+    let items = model.elements.iter().zip(model.connectivity).zip(model.materials);
+    for (index, ((element, nodes), material)) in items.enumerate() {
         let ee = gather(e, nodes);
         element
-            .elastic_force_and_tangent(model.material, &ee, &mut q, &mut k)
+            .elastic_force_and_tangent(material, &ee, &mut q, &mut k)
             .map_err(|err| element_failure(index, err, t.to_f64()))?;
         for (a, row) in k.iter().enumerate() {
             let r = model.dof[nodes[a / NODE_COORDS]][a % NODE_COORDS];

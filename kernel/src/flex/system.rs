@@ -1,7 +1,8 @@
 //! The flexible body as an ODE for the kernel integrators, and its step function.
 //!
 //! M ë = Q_e(e) + Q_g + f(t) − D ė over the free coordinates, with the constant mass factor
-//! from the model (one skyline solve per evaluation) and Rayleigh damping D = αM + βK.
+//! from the model (one skyline solve per evaluation) and Rayleigh damping D = αM + βK, every
+//! element with its own material (E, ν, law, ρ in its mass, α and β).
 
 use super::data::Data;
 use super::model::{Model, FIXED};
@@ -19,7 +20,8 @@ use crate::{
 /// Borrowed view of a flexible model, without capacities.
 #[derive(Clone, Copy)]
 pub(crate) struct FlexView<'a, R> {
-    pub material: &'a Material<R>,
+    /// The material of each element.
+    pub materials: &'a [Material<R>],
     pub gravity: Vec3<R>,
     pub connectivity: &'a [[usize; 4]],
     pub elements: &'a [TetElement<R>],
@@ -68,7 +70,7 @@ impl<R: Real, St: Storage> Model<R, St> {
 
     pub(crate) fn view(&self) -> FlexView<'_, R> {
         FlexView {
-            material: &self.material,
+            materials: &self.materials,
             gravity: self.gravity,
             connectivity: &self.connectivity,
             elements: &self.elements,
@@ -131,19 +133,20 @@ impl<'a, R: Real> FlexView<'a, R> {
             *f = R::ZERO;
         }
         let mut q = [R::ZERO; ELEMENT_COORDS];
-        let alpha = self.material.rayleigh_mass;
-        for (index, (element, nodes)) in self.elements.iter().zip(self.connectivity).enumerate() {
+        let items = self.elements.iter().zip(self.connectivity).zip(self.materials);
+        for (index, ((element, nodes), material)) in items.enumerate() {
+            let alpha = material.rayleigh_mass;
             let ee = gather(e, nodes);
             element
-                .elastic_force(self.material, &ee, &mut q)
+                .elastic_force(material, &ee, &mut q)
                 .map_err(|err| element_failure(index, err, t.to_f64()))?;
             scatter_add(force, nodes, &q);
             element.gravity_load(self.gravity * load_scale, &mut q);
             scatter_add(force, nodes, &q);
-            if with_damping && (alpha != R::ZERO || self.material.rayleigh_stiffness != R::ZERO) {
+            if with_damping && (alpha != R::ZERO || material.rayleigh_stiffness != R::ZERO) {
                 let eed = gather(ed, nodes);
                 element
-                    .damping_force(self.material, &ee, &eed, &mut q)
+                    .damping_force(material, &ee, &eed, &mut q)
                     .map_err(|err| element_failure(index, err, t.to_f64()))?;
                 let mut mv = [R::ZERO; ELEMENT_COORDS];
                 element.mass_times(&eed, &mut mv);
