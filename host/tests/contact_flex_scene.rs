@@ -360,19 +360,32 @@ fn bad_flexible_contact_input_names_file_line_and_item() {
 }
 
 #[test]
-fn flexible_bodies_of_different_materials_are_a_named_error() {
-    // One kernel model per scene has one material: the second body's differs.
+fn flexible_bodies_of_different_materials_each_keep_their_own() {
+    // The merged kernel model keeps each body's material on its elements: the upper block at
+    // E = 2 MPa, ρ = 500 kg/m³ beside the lower one at 1 MPa, 1000 kg/m³.
     let text = std::fs::read_to_string(scene_path()).unwrap();
-    let upper = text.rfind("E = 1e6").unwrap();
-    let text = format!("{}E = 2e6{}", &text[..upper], &text[upper + 7..]);
-    let scene = Scene::parse(&scene_path(), &text).unwrap();
-    let e = compile(&scene).map(|_| ()).unwrap_err().to_string();
-    assert!(
-        e.contains(&format!("tet_collision.toml:{}", line_of("name = \"upper\"")))
-            && e.contains("flexible \"upper\"")
-            && e.contains("material differs"),
-        "{e}"
+    let upper = text.rfind("E = 1e6, nu = 0.3, rho = 1000.0").unwrap();
+    let text = format!(
+        "{}E = 2e6, nu = 0.3, rho = 500.0{}",
+        &text[..upper],
+        &text[upper + "E = 1e6, nu = 0.3, rho = 1000.0".len()..]
     );
+    let scene = Scene::parse(&scene_path(), &text).unwrap();
+    let parts = FlexibleParts::of(&scene).unwrap();
+    let (lower, upper) = (&scene.flexibles[0], &scene.flexibles[1]);
+    assert_ne!(lower.material, upper.material);
+    let upper_nodes = parts.ranges[1].clone();
+    for (nodes, material) in parts.model.connectivity().iter().zip(parts.model.materials()) {
+        let expected = if upper_nodes.contains(&nodes[0]) {
+            upper
+        } else {
+            lower
+        };
+        assert_eq!(*material, expected.material);
+    }
+    // Masses: 0.2 × 0.1 × 0.1 m³ at 1000 kg/m³ and 0.1³ m³ at 500 kg/m³.
+    assert!((parts.model.mass() - 2.5).abs() < 1e-12, "{}", parts.model.mass());
+    compile(&scene).unwrap();
 }
 
 #[test]

@@ -1,4 +1,5 @@
-//! The flexible part of a scene: its bodies merged into one kernel flexible model, their
+//! The flexible part of a scene: its bodies merged into one kernel flexible model (each body's
+//! elements of its own material), their
 //! initial rates, and the coupled model of a body attached to rigid bodies. Kernel build errors
 //! are mapped to the flexible body, mesh node or element tag that caused them.
 
@@ -13,9 +14,8 @@ use std::ops::Range;
 pub type Merged<St> = (flex::Model<f64, St>, Vec<Range<usize>>);
 
 /// The flexible bodies `specs` of `scene` merged into one kernel model in order, with the node
-/// range of each. They must share one material (the kernel model has one).
+/// range of each, every body's elements of its own material.
 pub fn flexible_model<St: Storage>(scene: &Scene, specs: &[FlexibleSpec]) -> Result<Merged<St>, SceneError> {
-    let (node_ranges, element_starts) = merged_layout(scene, specs)?;
     let Some(first) = specs.first() else {
         let kind = ErrorKind::Invalid {
             field: "flexible",
@@ -23,6 +23,8 @@ pub fn flexible_model<St: Storage>(scene: &Scene, specs: &[FlexibleSpec]) -> Res
         };
         return Err(scene.source.error(None, None, kind));
     };
+    let node_ranges = node_ranges(specs);
+    let element_starts: Vec<usize> = element_ranges(specs).iter().map(|r| r.start).collect();
     // A kernel error names a node or element of the merged model: find its body.
     let fail = |e: BuildError| {
         let body = match e {
@@ -69,37 +71,10 @@ pub fn flexible_model<St: Storage>(scene: &Scene, specs: &[FlexibleSpec]) -> Res
     }
     let mut b = flex::Model::<f64, St>::builder(first.material, scene.simulation.gravity);
     for (spec, range) in specs.iter().zip(&node_ranges) {
+        b.set_material(spec.material);
         add_body(&mut b, spec, range.start).map_err(fail)?;
     }
     Ok((b.build().map_err(fail)?, node_ranges))
-}
-
-/// Node ranges and first element of each of `specs` merged in order; they must share one
-/// material.
-fn merged_layout(
-    scene: &Scene,
-    specs: &[FlexibleSpec],
-) -> Result<(Vec<Range<usize>>, Vec<usize>), SceneError> {
-    let first = &specs[0];
-    let mut element_starts = Vec::new();
-    let mut elements = 0;
-    for spec in specs {
-        if spec.material != first.material {
-            let reason = format!(
-                "its material differs from that of flexible \"{}\" (line {}): the flexible bodies of a scene are stepped as one kernel model, which has one material",
-                first.name, first.line
-            );
-            let item = Some(ItemName::new("flexible", &spec.name));
-            let kind = ErrorKind::Invalid {
-                field: "material",
-                reason,
-            };
-            return Err(scene.source.error(Some(spec.line), item, kind));
-        }
-        element_starts.push(elements);
-        elements += spec.mesh.tets().len();
-    }
-    Ok((node_ranges(specs), element_starts))
 }
 
 /// The node range of each of `specs` in the model that merges them in order.
