@@ -31,28 +31,37 @@ impl Pattern {
     /// The pattern of `body` with the coordinates of each node pair in `couplings` coupled too
     /// (contact between nodes of different elements).
     pub fn with_couplings(body: &FlexModel, couplings: &[(usize, usize)]) -> Result<Self, ImplicitError> {
-        let n = body.dof_count();
-        let mut columns: Vec<Vec<usize>> = vec![Vec::new(); n];
         let dofs: Vec<[usize; ELEMENT_COORDS]> =
             (0..body.element_count()).map(|e| body.element_dofs(e)).collect();
-        for d in &dofs {
+        let node_dofs = |node: usize| body.dof().get(node).map_or(&[][..], |d| &d[..]);
+        let mut extra = Vec::new();
+        for &(a, b) in couplings {
+            let coupled: Vec<usize> = node_dofs(a).iter().chain(node_dofs(b)).copied().collect();
+            for &r in &coupled {
+                extra.extend(coupled.iter().map(|&c| (r, c)));
+            }
+        }
+        Self::from_element_dofs(body.dof_count(), &dofs, &extra)
+    }
+
+    /// The pattern of an n × n symmetric matrix holding, for each element, the entries between
+    /// its unknowns `element_dofs[e]` ([`FIXED`]: none), and the `extra` entries (either
+    /// triangle; pairs with [`FIXED`] are skipped).
+    pub fn from_element_dofs(
+        n: usize,
+        element_dofs: &[[usize; ELEMENT_COORDS]],
+        extra: &[(usize, usize)],
+    ) -> Result<Self, ImplicitError> {
+        let mut columns: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for d in element_dofs {
             for &r in d.iter().filter(|&&r| r != FIXED) {
                 for &c in d.iter().filter(|&&c| c != FIXED && r <= c) {
                     columns[c].push(r);
                 }
             }
         }
-        let node_dofs = |node: usize| body.dof().get(node).map_or(&[][..], |d| &d[..]);
-        for &(a, b) in couplings {
-            for &r in node_dofs(a).iter().chain(node_dofs(b)).filter(|&&r| r != FIXED) {
-                for &c in node_dofs(a)
-                    .iter()
-                    .chain(node_dofs(b))
-                    .filter(|&&c| c != FIXED && r <= c)
-                {
-                    columns[c].push(r);
-                }
-            }
+        for &(r, c) in extra.iter().filter(|&&(r, c)| r != FIXED && c != FIXED) {
+            columns[r.max(c)].push(r.min(c));
         }
         let mut col_ptr = Vec::with_capacity(n + 1);
         let mut row_idx = Vec::new();
@@ -73,7 +82,7 @@ impl Pattern {
             // Present by construction.
             (col_ptr[c] + rows.binary_search(&r).unwrap_or(0)) as u32
         };
-        let scatter = dofs
+        let scatter = element_dofs
             .iter()
             .map(|d| {
                 let mut s = Vec::new();

@@ -28,6 +28,16 @@ impl<R: Real> Attachment<R> {
         self.local_position
     }
 
+    /// The node's reference gradient vectors ∂r/∂X, ∂r/∂Y, ∂r/∂Z (columns) in body coordinates.
+    pub fn local_axes(&self) -> Mat3<R> {
+        self.local_axes
+    }
+
+    /// Which of the node's 12 coordinates follow the body (bit c for coordinate c).
+    pub fn mask(&self) -> u16 {
+        self.mask
+    }
+
     /// Attaches `node` to `body` as they are at t = 0 (node at its reference position, body at
     /// its initial pose).
     fn new<St: Storage>(

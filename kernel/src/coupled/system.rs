@@ -7,7 +7,7 @@ use crate::ancf::NODE_COORDS;
 use crate::dynamics::check_state;
 use crate::flex::FlexView;
 use crate::math::skyline::{self, SkylineLayout};
-use crate::math::{Mat3, Vec3};
+use crate::math::Vec3;
 use crate::rigid::{RigidSystem, DENSE6_DIAG, DENSE6_FIRST};
 use crate::storage::Storage;
 use crate::{
@@ -123,7 +123,7 @@ impl<R: Real> CoupledSystem<'_, R> {
             .copied()
             .ok_or(KernelError::StateSizeMismatch)?;
         let mut packed = [R::ZERO; 21];
-        let own = body_mass_matrix(&mp, &rot);
+        let own = mp.matrix(&rot);
         for r in 0..6 {
             for col in 0..=r {
                 packed[DENSE6_DIAG[r] + col - r] = own[r][col] + R::HALF * (m_eff[r][col] + m_eff[col][r]);
@@ -146,22 +146,6 @@ impl<R: Real> CoupledSystem<'_, R> {
         }
         Ok(Some(body))
     }
-}
-
-/// The 6×6 mass block of a rigid body in (origin velocity global, ω body) coordinates:
-/// [[m I, −m R[c]×], [m [c]× Rᵀ, J_o]].
-fn body_mass_matrix<R: Real>(mp: &crate::rigid::MassProperties<R>, rot: &Mat3<R>) -> [[R; 6]; 6] {
-    let mut m = [[R::ZERO; 6]; 6];
-    let rc = rot.mul_mat(&Mat3::skew(mp.cg)).scale(mp.mass);
-    for i in 0..3 {
-        m[i][i] = mp.mass;
-        for j in 0..3 {
-            m[i][3 + j] = -rc.m[i][j];
-            m[3 + j][i] = -rc.m[i][j];
-            m[3 + i][3 + j] = mp.inertia_origin.m[i][j];
-        }
-    }
-    m
 }
 
 impl<R: Real> OdeSystem<R> for CoupledSystem<'_, R> {

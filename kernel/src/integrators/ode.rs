@@ -72,6 +72,13 @@ impl<R: Real> Clock<R> {
         }
     }
 
+    /// Moves the clock to `time` (counters kept): for host integrators that evaluate a model at
+    /// trial times.
+    pub fn set_time(&mut self, time: R) {
+        self.time = time;
+        self.carry = R::ZERO;
+    }
+
     /// Advances `y` (the state of `system`) by `dt` with `integrator` from the current time and
     /// records the step: the one stepping sequence of rigid, flexible and coupled models.
     pub fn step<S: OdeSystem<R>, I: Integrator<R>>(

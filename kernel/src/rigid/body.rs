@@ -171,6 +171,22 @@ impl<R: Real> MassProperties<R> {
         })
     }
 
+    /// The 6×6 mass block in (origin velocity global, angular velocity body) coordinates,
+    /// [[m I, −m R[c]×], [m [c]× Rᵀ, J_o]], with `rot` body → global.
+    pub fn matrix(&self, rot: &Mat3<R>) -> [[R; 6]; 6] {
+        let mut m = [[R::ZERO; 6]; 6];
+        let rc = rot.mul_mat(&Mat3::skew(self.cg)).scale(self.mass);
+        for i in 0..3 {
+            m[i][i] = self.mass;
+            for j in 0..3 {
+                m[i][3 + j] = -rc.m[i][j];
+                m[3 + j][i] = -rc.m[i][j];
+                m[3 + i][3 + j] = self.inertia_origin.m[i][j];
+            }
+        }
+        m
+    }
+
     /// Solves M a = (f, τ) for this body's 6×6 mass block in (origin velocity, body angular
     /// velocity) coordinates. M = Tᵀ diag(m I, J_cg) T with T the origin→CG velocity map, so
     /// M⁻¹ = T⁻¹ diag(1/m, J_cg⁻¹) T⁻ᵀ: three cheap steps, no 6×6 factorization.

@@ -123,6 +123,11 @@ impl<R: Real, St: Storage> Data<R, St> {
     pub fn time(&self) -> R {
         self.clock.time
     }
+    /// Sets the simulation time, the state kept: for integrators outside the kernel (the host's
+    /// implicit solvers) that evaluate the model at their own trial times.
+    pub fn set_time(&mut self, time: R) {
+        self.clock.set_time(time);
+    }
     /// Number of steps taken.
     pub fn steps(&self) -> u64 {
         self.clock.steps

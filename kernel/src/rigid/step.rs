@@ -139,6 +139,25 @@ pub fn evaluate_constraints<R: Real, St: Storage>(
     Ok(())
 }
 
+/// The applied generalized forces Q of M a + Φ_qᵀ λ = Q at the current state and time into
+/// `out`, per body [force (global, at the origin); torque about the origin (body axes)]:
+/// gravity, the velocity terms of the Newton–Euler equations and the force elements. For
+/// integrators outside the kernel that assemble their own equations of motion.
+pub fn applied_forces<R: Real, St: Storage>(
+    model: &Model<R, St>,
+    data: &mut Data<R, St>,
+    out: &mut [[R; 6]],
+) -> Result<(), KernelError> {
+    let t = data.clock.time;
+    let (y, _, mut system) = data.parts(model);
+    system.kinematics(t, y)?;
+    system.applied_wrenches(t, y);
+    for (o, w) in out.iter_mut().zip(system.work.wrench.iter()) {
+        *o = [w.force.x, w.force.y, w.force.z, w.torque.x, w.torque.y, w.torque.z];
+    }
+    Ok(())
+}
+
 /// Accelerations of the last dynamics evaluation: per body (origin acceleration global,
 /// angular acceleration body axes).
 pub fn accelerations<R: Real, St: Storage>(data: &Data<R, St>) -> &[[R; 6]] {
