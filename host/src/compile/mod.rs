@@ -21,7 +21,7 @@ pub use flexible::{
 pub use rigid::{kernel_error, rigid_model};
 
 use crate::dae::HostMethod;
-use crate::implicit::{HhtFlex, ImplicitSystem};
+use crate::implicit::{Convergence, FlexPart, HhtFlex, ImplicitSystem, MultibodyHht, Scheme};
 use crate::scene::{ErrorKind, ItemName, Scene, SceneError};
 use crate::simulation::{ContactModel, KernelSystem, Labels, Simulation, System, Timing};
 use crate::spec::{HhtOptions, IntegratorSpec};
@@ -42,14 +42,25 @@ pub fn compile(scene: &Scene) -> Result<Simulation, SceneError> {
     let (system, description): (Box<dyn System>, String) = match (sim.integrator, rigid, flexible) {
         (_, false, false) => return Err(invalid(scene, "body", "the scene has no rigid or flexible body")),
         (IntegratorSpec::Hht(options), false, true) => implicit(scene, options)?,
+        (IntegratorSpec::Hht(o), true, _) => {
+            let scheme = Scheme::Hht {
+                alpha: o.alpha,
+                beta: o.beta,
+                gamma: o.gamma,
+            };
+            multibody(scene, scheme, o.newton_tol, o.max_newton_iter)?
+        }
+        (IntegratorSpec::Dae(spec), true, _) if spec.name == "generalized-alpha" && scene.contact.is_none() => {
+            let scheme = Scheme::GeneralizedAlpha { rho_inf: spec.rho_inf };
+            multibody(scene, scheme, spec.newton.tolerance, spec.newton.max_iterations)?
+        }
         (integrator, rigid, flexible) => match HostMethod::new(&integrator) {
-            // HHT with rigid bodies: the scene's validation refuses this already; kept as a
-            // real limit.
+            // HHT with rigid bodies took the arm above; kept as a real limit.
             None => {
                 return Err(invalid(
                     scene,
                     "integrator",
-                    "hht and newmark integrate flexible bodies without rigid bodies",
+                    "hht and newmark need rigid or flexible bodies",
                 ))
             }
             Some(method) if !flexible => rigid_system(scene, method)?,
@@ -233,6 +244,52 @@ fn coupled_system(scene: &Scene, method: HostMethod) -> Result<(Box<dyn System>,
     );
     let system =
         KernelSystem::new(model, method, None).map_err(|e| initial_error(scene, "initial state", e))?;
+    Ok((Box::new(system), description))
+}
+
+/// The scene's rigid bodies, with its flexible bodies attached to them or free, integrated by
+/// the implicit multibody solver (HHT-α or generalized-α) at the assembled initial state.
+fn multibody(
+    scene: &Scene,
+    scheme: Scheme,
+    tolerance: f64,
+    max_iterations: u32,
+) -> Result<(Box<dyn System>, String), SceneError> {
+    let convergence = Convergence {
+        tolerance,
+        max_iterations,
+        ..Convergence::default()
+    };
+    let (rigid, flex, state, description) = if scene.flexibles.is_empty() {
+        let model = rigid_model::<Growable>(scene)?;
+        let mut data = model.new_data();
+        assemble(&model, &mut data)
+            .map_err(|e| initial_error(scene, "assembling the initial configuration", e))?;
+        let description = describe_rigid(&model);
+        let state = data.state().to_vec();
+        (model, None, state, description)
+    } else {
+        let model = coupled_model::<Growable>(scene)?;
+        let description = format!(
+            "{} + {}",
+            describe_rigid(model.rigid()),
+            describe_flexible(scene, model.flex())
+        );
+        let data = model.new_data();
+        let state = model.state(&data).to_vec();
+        let flex = FlexPart {
+            model: model.flex().clone(),
+            attachments: model.attachments().to_vec(),
+        };
+        (model.rigid().clone(), Some(flex), state, description)
+    };
+    let system = MultibodyHht::new(rigid, flex, &state, scheme, convergence).map_err(|e| {
+        let kind = ErrorKind::Invalid {
+            field: "implicit",
+            reason: names(scene).name_error(e.into()).to_string(),
+        };
+        scene.source.error(None, Some(ItemName::new("simulation", "")), kind)
+    })?;
     Ok((Box::new(system), description))
 }
 

@@ -64,7 +64,9 @@ impl Newton {
             if !size.is_finite() {
                 break;
             }
-            if size <= self.settings.tolerance * (1.0 + norm(x)) {
+            // At least one correction: a loose tolerance must not accept the predictor (a
+            // torque-driven body at rest would never start to move).
+            if iteration > 0 && size <= self.settings.tolerance * (1.0 + norm(x)) {
                 return Ok(evaluations);
             }
             if iteration == self.settings.max_iterations {

@@ -10,6 +10,9 @@
 
 mod assembly;
 mod hht;
+mod multibody;
+mod multibody_system;
+mod scheme;
 mod sparse;
 mod system;
 
@@ -17,6 +20,8 @@ pub use assembly::{
     add_damping_force, elastic_force_and_scaled_tangent, elastic_force_and_tangent, ElementScale, Pattern,
 };
 pub use hht::{HhtFlex, StepReport};
+pub use multibody::{Convergence, FlexPart, MultibodyHht, MultibodyReport};
+pub use scheme::{Coefficients, Scheme};
 pub use sparse::SparseLdlt;
 pub use system::ImplicitSystem;
 

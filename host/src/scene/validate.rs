@@ -72,13 +72,12 @@ pub(super) fn validate(source: Source, text: &str) -> Result<Scene, SceneError> 
     )?;
     let hht = matches!(simulation.integrator, IntegratorSpec::Hht(_));
     if let (true, Some(name)) = (hht, raw.simulation.get_ref().integrator.as_ref()) {
-        if raw.flexible.is_empty() || !raw.body.is_empty() {
+        if !raw.body.is_empty() && !raw.shape.is_empty() {
             c.item = Some(ItemName::new("simulation", ""));
             let reason = format!(
-                "\"{}\" integrates flexible bodies without rigid bodies (this scene has {} flexible and {} rigid)",
+                "\"{}\" with rigid bodies does not handle contact yet (this scene has {} shapes): use generalized-alpha, bdf2 or an explicit integrator",
                 name.get_ref(),
-                raw.flexible.len(),
-                raw.body.len()
+                raw.shape.len()
             );
             return Err(c.invalid(&name.span(), "integrator", reason));
         }
