@@ -256,9 +256,10 @@ mod tests {
             ("integrator = \"bogus\"\n", "", "t.toml:4", "hht, newmark"),
             (
                 "integrator = \"hht\"\n",
-                "[[body]]\nid = 1\nname = \"hub\"\nmass = 1.0\ninertia = { Ixx = 1.0, Iyy = 1.0, Izz = 1.0 }\n",
+                "[[body]]\nid = 1\nname = \"hub\"\nmass = 1.0\ninertia = { Ixx = 1.0, Iyy = 1.0, Izz = 1.0 }\n\
+                 [[shape]]\nname = \"floor\"\nbody = \"ground\"\ntype = \"plane\"\n",
                 "t.toml:4",
-                "without rigid bodies",
+                "does not handle contact yet",
             ),
         ];
         for (simulation, rest, at, field) in cases {
