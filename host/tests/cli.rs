@@ -225,7 +225,7 @@ fn implicit_rigid_scene_runs_with_its_integrator() {
         .split("max |Φ| = ")
         .nth(1)
         .unwrap()
-        .split_whitespace()
+        .split(|c: char| c.is_whitespace() || c == ';' || c == ',')
         .next()
         .unwrap()
         .parse()

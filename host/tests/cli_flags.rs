@@ -101,7 +101,7 @@ fn flags_given_with_a_scene_override_it_and_the_header_says_so() {
 #[test]
 fn flags_that_do_not_apply_are_refused_with_one_clear_error() {
     let dir = common::scratch_dir("cli-flags", "refused");
-    let cases: [(&[&str], &str); 7] = [
+    let cases: [(&[&str], &str); 6] = [
         (&["--integrator", "nonsense"], "unknown integrator 'nonsense'"),
         (&["--dt", "20"], "the step 20 s is longer than the end time 10 s"),
         (&["--dt=-1e-3"], "--dt must be finite and > 0"),
@@ -114,12 +114,14 @@ fn flags_that_do_not_apply_are_refused_with_one_clear_error() {
             "--rtol applies to the adaptive integrators (rkf45, dopri45), not rk4",
         ),
         (&["--links", "3"], "--links sets the size of the built-in chain"),
-        (&["--integrator", "hht"], "hht and newmark"),
     ];
     for (args, expected) in cases {
         let o = run("pendulum.toml", &dir, args);
         assert_one_error(&o, expected);
     }
+    // HHT runs rigid scenes, but not yet with contact.
+    let o = run("sphere_drop.toml", &dir, &["--integrator", "hht"]);
+    assert_one_error(&o, "do not handle contact yet");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

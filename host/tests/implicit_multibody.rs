@@ -80,14 +80,21 @@ fn a_torque_driven_hub_moves_by_the_exact_angle_at_every_allowed_tolerance() {
             let theta = hub_angle(&sim);
             // BDF2 is second order, not exact, for a constant acceleration started from rest
             // by one BDF1 step: θ errs by O(h) τ t/I.
-            let bound = if integrator == "bdf2" { 2e-3 * exact } else { 1e-9 * exact };
+            let bound = if integrator == "bdf2" {
+                2e-3 * exact
+            } else {
+                1e-9 * exact
+            };
             assert!(
                 (theta - exact).abs() <= bound,
                 "{integrator} at newton_tol {tolerance}: θ = {theta}, exact {exact}"
             );
             let kinetic = sim.energy().unwrap().kinetic;
             let work = TORQUE * theta;
-            println!("{integrator} newton_tol {tolerance:e}: θ − exact = {:e} rad", theta - exact);
+            println!(
+                "{integrator} newton_tol {tolerance:e}: θ − exact = {:e} rad",
+                theta - exact
+            );
             assert!(
                 (kinetic - work).abs() <= 1e-2 * work,
                 "{integrator} at {tolerance}: kinetic {kinetic} J, work {work} J"
@@ -119,7 +126,9 @@ fn a_hub_carrying_a_flexible_beam_turns_and_stores_the_work_of_its_torque() {
             let work = TORQUE * theta;
             assert!(theta > 0.0, "{integrator} at {tolerance}: the hub did not move");
             let stored = e.kinetic + e.strain;
-            println!("{integrator} newton_tol {tolerance:e}: θ = {theta} rad, stored {stored} J, work {work} J");
+            println!(
+                "{integrator} newton_tol {tolerance:e}: θ = {theta} rad, stored {stored} J, work {work} J"
+            );
             assert!(
                 (stored - work).abs() <= 1e-4 * work,
                 "{integrator} at {tolerance}: stored {stored} J, work {work} J (θ = {theta})"
@@ -132,34 +141,15 @@ fn a_hub_carrying_a_flexible_beam_turns_and_stores_the_work_of_its_torque() {
 
 #[test]
 fn a_pendulum_swings_with_the_exact_large_amplitude_period() {
-    // A point mass on a massless 1 m distance constraint released horizontally (θ0 = 90°):
+    // scenes/pendulum.toml: a 1 kg bob on a massless 1 m distance constraint released
+    // horizontally (θ0 = 90°), at 1 ms:
     // T = 4 K(sin 45°) √(L/g), K the complete elliptic integral of the first kind.
     let g: f64 = 9.81;
-    let text = r#"
-[simulation]
-end_time = 4.0
-step = 1e-3
-integrator = "hht"
-gravity = [0.0, 0.0, -9.81]
-
-[[body]]
-id = 1
-name = "bob"
-mass = 1.0
-inertia = { Ixx = 1e-6, Iyy = 1e-6, Izz = 1e-6 }
-pos = [1.0, 0.0, 0.0]
-
-[[joint]]
-name = "rod"
-type = "distance"
-body_i = "ground"
-body_j = "bob"
-length = 1.0
-"#;
     let k = complete_elliptic_k(std::f64::consts::FRAC_1_SQRT_2);
     let period = 4.0 * k * (1.0 / g).sqrt();
     for integrator in ["hht", "newmark", "generalized-alpha"] {
-        let mut scene = scene(text);
+        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../scenes/pendulum.toml");
+        let mut scene = Scene::load(&path).unwrap();
         scene.simulation.integrator = ferrodyn_host::spec::IntegratorSpec::from_name(
             integrator,
             ferrodyn_kernel::integrators::AdaptiveConfig::default(),

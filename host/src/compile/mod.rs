@@ -42,6 +42,13 @@ pub fn compile(scene: &Scene) -> Result<Simulation, SceneError> {
     let (system, description): (Box<dyn System>, String) = match (sim.integrator, rigid, flexible) {
         (_, false, false) => return Err(invalid(scene, "body", "the scene has no rigid or flexible body")),
         (IntegratorSpec::Hht(options), false, true) => implicit(scene, options)?,
+        (IntegratorSpec::Hht(_), true, _) if scene.contact.is_some() => {
+            return Err(invalid(
+                scene,
+                "integrator",
+                "hht and newmark with rigid bodies do not handle contact yet: use generalized-alpha, bdf2 or an explicit integrator",
+            ))
+        }
         (IntegratorSpec::Hht(o), true, _) => {
             let scheme = Scheme::Hht {
                 alpha: o.alpha,
@@ -50,8 +57,12 @@ pub fn compile(scene: &Scene) -> Result<Simulation, SceneError> {
             };
             multibody(scene, scheme, o.newton_tol, o.max_newton_iter)?
         }
-        (IntegratorSpec::Dae(spec), true, _) if spec.name == "generalized-alpha" && scene.contact.is_none() => {
-            let scheme = Scheme::GeneralizedAlpha { rho_inf: spec.rho_inf };
+        (IntegratorSpec::Dae(spec), true, _)
+            if spec.name == "generalized-alpha" && scene.contact.is_none() =>
+        {
+            let scheme = Scheme::GeneralizedAlpha {
+                rho_inf: spec.rho_inf,
+            };
             multibody(scene, scheme, spec.newton.tolerance, spec.newton.max_iterations)?
         }
         (integrator, rigid, flexible) => match HostMethod::new(&integrator) {
@@ -288,7 +299,9 @@ fn multibody(
             field: "implicit",
             reason: names(scene).name_error(e.into()).to_string(),
         };
-        scene.source.error(None, Some(ItemName::new("simulation", "")), kind)
+        scene
+            .source
+            .error(None, Some(ItemName::new("simulation", "")), kind)
     })?;
     Ok((Box::new(system), description))
 }

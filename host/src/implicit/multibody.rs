@@ -196,7 +196,9 @@ impl MultibodyHht {
         }
         let dynamics = next;
         let joint_rows = rigid.constraint_rows();
-        let attachment_rows = flex.as_ref().map_or(Vec::new(), |f| attachment_rows(&f.attachments));
+        let attachment_rows = flex
+            .as_ref()
+            .map_or(Vec::new(), |f| attachment_rows(&f.attachments));
         let n = dynamics + joint_rows + attachment_rows.len();
         if state.len() != 13 * bodies + 2 * NODE_COORDS * nodes {
             return Err(ImplicitError::InvalidOption {
@@ -418,7 +420,9 @@ impl MultibodyHht {
             // r = M ẍ + Φ_qᵀμ − c_f Q + (1 − c_f) f_n;  Φ / β'.
             let cf = c.force_weight;
             let mut r: Vec<f64> = (0..n)
-                .map(|i| eval.inertia[i] + eval.reaction[i] - cf * eval.applied[i] + (1.0 - cf) * self.force[i])
+                .map(|i| {
+                    eval.inertia[i] + eval.reaction[i] - cf * eval.applied[i] + (1.0 - cf) * self.force[i]
+                })
                 .collect();
             let scale = (0..n)
                 .map(|i| {
@@ -491,11 +495,11 @@ impl MultibodyHht {
         let v0 = 7 * nb + self.unknown_of.len();
         for b in 0..nb {
             let mut delta = [0.0; 6];
-            for k in 0..6 {
+            for (k, dk) in delta.iter_mut().enumerate() {
                 let i = 6 * b + k;
                 let a = c.pseudo(x[i], self.accel[i], self.pseudo[i]);
                 let (d, u) = c.advance(h, self.state[v0 + i], self.pseudo[i], a);
-                delta[k] = d;
+                *dk = d;
                 y[v0 + i] = u;
             }
             for k in 0..3 {
@@ -520,7 +524,15 @@ impl MultibodyHht {
     }
 
     /// Commits the converged step.
-    fn accept(&mut self, t: f64, y: Vec<f64>, c: &Coefficients, x: Vec<f64>, mu: Vec<f64>, eval: &Evaluation) {
+    fn accept(
+        &mut self,
+        t: f64,
+        y: Vec<f64>,
+        c: &Coefficients,
+        x: Vec<f64>,
+        mu: Vec<f64>,
+        eval: &Evaluation,
+    ) {
         for (i, xi) in x.iter().enumerate() {
             self.pseudo[i] = c.pseudo(*xi, self.accel[i], self.pseudo[i]);
         }
@@ -545,11 +557,8 @@ impl MultibodyHht {
         for b in 0..nb {
             let p = &y[7 * b..7 * b + 7];
             let v = &y[vb + 6 * b..vb + 6 * b + 6];
-            self.rigid_data.set_pose(
-                b,
-                Vec3::new(p[0], p[1], p[2]),
-                Quat::new(p[3], p[4], p[5], p[6]),
-            );
+            self.rigid_data
+                .set_pose(b, Vec3::new(p[0], p[1], p[2]), Quat::new(p[3], p[4], p[5], p[6]));
             self.rigid_data
                 .set_velocity(b, Vec3::new(v[0], v[1], v[2]), Vec3::new(v[3], v[4], v[5]));
         }
@@ -591,7 +600,9 @@ impl MultibodyHht {
     /// Adds −δ on the multipliers' diagonal (δ = 10⁻¹⁰ / max diag of the dynamics block).
     fn regularize(&mut self) {
         let diag = |s: &Self, i: usize| s.pattern.position(i, i).map_or(0.0, |p| s.matrix[p]);
-        let largest = (0..self.dynamics).map(|i| diag(self, i).abs()).fold(0.0, f64::max);
+        let largest = (0..self.dynamics)
+            .map(|i| diag(self, i).abs())
+            .fold(0.0, f64::max);
         let delta = 1e-10 / largest.max(f64::MIN_POSITIVE);
         for m in self.dynamics..self.pattern.n {
             if let Some(p) = self.pattern.position(m, m) {
@@ -637,10 +648,10 @@ impl MultibodyHht {
             applied[6 * b..6 * b + 6].copy_from_slice(&wrenches[b]);
             let rot = self.rigid_data.orientation(b).to_matrix();
             let m = self.mass[b].matrix(&rot);
-            for i in 0..6 {
-                for j in i..6 {
+            for (i, row) in m.iter().enumerate() {
+                for (j, value) in row.iter().enumerate().skip(i) {
                     if let Some(p) = self.pattern.position(6 * b + i, 6 * b + j) {
-                        self.matrix[p] += m[i][j];
+                        self.matrix[p] += value;
                     }
                 }
             }
@@ -666,7 +677,10 @@ impl MultibodyHht {
                     t,
                     e,
                     &mut internal,
-                    Some((self.matrix.as_mut_slice(), scale as super::assembly::ElementScale<'_>)),
+                    Some((
+                        self.matrix.as_mut_slice(),
+                        scale as super::assembly::ElementScale<'_>,
+                    )),
                 )?,
                 None => elastic_force_and_scaled_tangent(&f.model, &self.pattern, t, e, &mut internal, None)?,
             }

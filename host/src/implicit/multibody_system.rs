@@ -12,7 +12,8 @@ use std::any::Any;
 impl System for MultibodyHht {
     fn step(&mut self, dt: f64) -> anyhow::Result<()> {
         let t = self.time();
-        MultibodyHht::step(self, dt).with_context(|| format!("{} step from t = {t} s", self.scheme().name()))?;
+        MultibodyHht::step(self, dt)
+            .with_context(|| format!("{} step from t = {t} s", self.scheme().name()))?;
         Ok(())
     }
     fn time(&self) -> f64 {

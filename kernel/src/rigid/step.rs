@@ -153,7 +153,9 @@ pub fn applied_forces<R: Real, St: Storage>(
     system.kinematics(t, y)?;
     system.applied_wrenches(t, y);
     for (o, w) in out.iter_mut().zip(system.work.wrench.iter()) {
-        *o = [w.force.x, w.force.y, w.force.z, w.torque.x, w.torque.y, w.torque.z];
+        *o = [
+            w.force.x, w.force.y, w.force.z, w.torque.x, w.torque.y, w.torque.z,
+        ];
     }
     Ok(())
 }
