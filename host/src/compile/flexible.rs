@@ -6,8 +6,8 @@
 use super::rigid::rigid_model;
 use crate::scene::{build_error_reason, ErrorKind, FlexibleSpec, ItemName, Scene, SceneError};
 use ferrodyn_kernel::ancf::{TetElement, NODE_COORDS};
-use ferrodyn_kernel::math::Vec3;
-use ferrodyn_kernel::{coupled, flex, BuildError, Capacity, Item, List, Storage};
+use ferrodyn_kernel::math::{Mat3, Vec3};
+use ferrodyn_kernel::{coupled, flex, BuildError, Capacity, Dynamics, Item, List, Storage};
 use std::ops::Range;
 
 /// Flexible bodies merged into one kernel model, and the node range of each.
@@ -145,6 +145,27 @@ pub fn coupled_model<St: Storage>(scene: &Scene) -> Result<coupled::Model<f64, S
         }
     }
     b.build().map_err(fail)
+}
+
+/// The coupled state at t = 0: the bodies as the scene places them, and a flexible body
+/// attached to a body in that body's rigid motion (a beam on a spinning hub spins with it
+/// from the start, as it would have been carried up to speed).
+pub fn coupled_data<St: Storage>(scene: &Scene, model: &coupled::Model<f64, St>) -> coupled::Data<f64, St> {
+    let rigid = ferrodyn_kernel::rigid::Data::new(model.rigid());
+    let mut flex = model.flex().new_data();
+    let carrier = scene
+        .flexibles
+        .first()
+        .and_then(|s| s.attach.as_ref())
+        .map(|(b, _)| *b);
+    if let Some(body) = carrier {
+        let (x, q) = (rigid.position(body), rigid.orientation(body));
+        let omega = q.rotate(rigid.angular_velocity(body));
+        // r = X (the reference is where the body holds it), ṙ = v + ω × (X − x).
+        let velocity = rigid.velocity(body) - omega.cross(x);
+        flex.set_rigid_motion(model.flex(), Mat3::IDENTITY, Vec3::ZERO, velocity, omega);
+    }
+    coupled::Data::from_states(model, rigid, flex)
 }
 
 /// A kernel error on a flexible body whose nodes and elements start at `first_node` and

@@ -16,7 +16,7 @@ mod rigid;
 pub use capacities::Capacities;
 pub use contact::{flexible_contacts, rigid_contact};
 pub use flexible::{
-    body_of_nodes, coupled_model, element_ranges, flexible_model, initial_rates, node_ranges,
+    body_of_nodes, coupled_data, coupled_model, element_ranges, flexible_model, initial_rates, node_ranges,
 };
 pub use rigid::{kernel_error, rigid_model};
 
@@ -253,8 +253,9 @@ fn coupled_system(scene: &Scene, method: HostMethod) -> Result<(Box<dyn System>,
         describe_rigid(model.rigid()),
         describe_flexible(scene, model.flex())
     );
-    let system =
-        KernelSystem::new(model, method, None).map_err(|e| initial_error(scene, "initial state", e))?;
+    let data = coupled_data(scene, &model);
+    let system = KernelSystem::with_data(model, data, method, None)
+        .map_err(|e| initial_error(scene, "initial state", e))?;
     Ok((Box::new(system), description))
 }
 
@@ -286,7 +287,7 @@ fn multibody(
             describe_rigid(model.rigid()),
             describe_flexible(scene, model.flex())
         );
-        let data = model.new_data();
+        let data = coupled_data(scene, &model);
         let state = model.state(&data).to_vec();
         let flex = FlexPart {
             model: model.flex().clone(),

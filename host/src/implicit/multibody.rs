@@ -632,14 +632,10 @@ impl MultibodyHht {
         let kernel = |e: KernelError| ImplicitError::Factorization {
             reason: format!("rigid model at t = {t} s: {e}"),
         };
-        // Without `fill` the matrix is left as it is (its factorization is reused) and only
-        // a scratch copy is written.
-        let mut kept = Vec::new();
-        if !fill {
-            kept = std::mem::take(&mut self.matrix);
-            self.matrix = vec![0.0; kept.len()];
+        // Without `fill` the matrix is left as it is (its factorization is reused).
+        if fill {
+            self.matrix.iter_mut().for_each(|v| *v = 0.0);
         }
-        self.matrix.iter_mut().for_each(|v| *v = 0.0);
         let mut applied = vec![0.0; n];
         // Rigid bodies: Q, mass blocks.
         let mut wrenches = vec![[0.0; 6]; self.bodies];
@@ -648,7 +644,7 @@ impl MultibodyHht {
             applied[6 * b..6 * b + 6].copy_from_slice(&wrenches[b]);
             let rot = self.rigid_data.orientation(b).to_matrix();
             let m = self.mass[b].matrix(&rot);
-            for (i, row) in m.iter().enumerate() {
+            for (i, row) in m.iter().enumerate().filter(|_| fill) {
                 for (j, value) in row.iter().enumerate().skip(i) {
                     if let Some(p) = self.pattern.position(6 * b + i, 6 * b + j) {
                         self.matrix[p] += value;
@@ -690,7 +686,7 @@ impl MultibodyHht {
                     applied[i] = ext[k] + internal[k];
                 }
             }
-            for (alpha, mass) in &self.flex_mass {
+            for (alpha, mass) in self.flex_mass.iter().filter(|_| fill) {
                 let scale = c.map_or(1.0, |c| 1.0 + c.force_weight * c.velocity * alpha);
                 for (s, m) in self.matrix.iter_mut().zip(mass) {
                     *s += scale * m;
@@ -713,7 +709,7 @@ impl MultibodyHht {
                     if let Some(b) = side {
                         for i in 0..6 {
                             let g = row.jac[k][i];
-                            if let Some(p) = self.pattern.position(6 * b + i, m) {
+                            if let Some(p) = self.pattern.position(6 * b + i, m).filter(|_| fill) {
                                 self.matrix[p] += g;
                             }
                             reaction[6 * b + i] += g * unknowns[m];
@@ -748,19 +744,16 @@ impl MultibodyHht {
             }
             jac[3..].copy_from_slice(&skew.m[row.component]);
             let u = self.unknown_of[row.coordinate];
-            if let Some(p) = self.pattern.position(u, m) {
+            if let Some(p) = self.pattern.position(u, m).filter(|_| fill) {
                 self.matrix[p] += 1.0;
             }
             reaction[u] += unknowns[m];
             for (i, g) in jac.iter().enumerate() {
-                if let Some(p) = self.pattern.position(6 * b + i, m) {
+                if let Some(p) = self.pattern.position(6 * b + i, m).filter(|_| fill) {
                     self.matrix[p] += g;
                 }
                 reaction[6 * b + i] += g * unknowns[m];
             }
-        }
-        if !fill {
-            self.matrix = kept;
         }
         let mut x = vec![0.0; total];
         x[..n].copy_from_slice(&unknowns[..n]);
