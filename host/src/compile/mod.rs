@@ -246,13 +246,18 @@ fn implicit(scene: &Scene, options: HhtOptions) -> Result<(Box<dyn System>, Stri
     Ok((Box::new(ImplicitSystem::new(hht)), description))
 }
 
-fn coupled_system(scene: &Scene, method: HostMethod) -> Result<(Box<dyn System>, String), SceneError> {
-    let model = coupled_model::<Growable>(scene)?;
-    let description = format!(
+/// "1 rigid body, … + flexible body "beam" (…)".
+fn describe_coupled(scene: &Scene, model: &crate::storage::CoupledModel) -> String {
+    format!(
         "{} + {}",
         describe_rigid(model.rigid()),
         describe_flexible(scene, model.flex())
-    );
+    )
+}
+
+fn coupled_system(scene: &Scene, method: HostMethod) -> Result<(Box<dyn System>, String), SceneError> {
+    let model = coupled_model::<Growable>(scene)?;
+    let description = describe_coupled(scene, &model);
     let data = coupled_data(scene, &model);
     let system = KernelSystem::with_data(model, data, method, None)
         .map_err(|e| initial_error(scene, "initial state", e))?;
@@ -282,11 +287,7 @@ fn multibody(
         (model, None, state, description)
     } else {
         let model = coupled_model::<Growable>(scene)?;
-        let description = format!(
-            "{} + {}",
-            describe_rigid(model.rigid()),
-            describe_flexible(scene, model.flex())
-        );
+        let description = describe_coupled(scene, &model);
         let data = coupled_data(scene, &model);
         let state = model.state(&data).to_vec();
         let flex = FlexPart {
