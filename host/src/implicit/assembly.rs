@@ -218,12 +218,7 @@ pub fn elastic_force_and_scaled_tangent(
     force.iter_mut().for_each(|v| *v = 0.0);
     let mut qe = [0.0; ELEMENT_COORDS];
     let mut k = Box::new([[0.0; ELEMENT_COORDS]; ELEMENT_COORDS]);
-    let items = body
-        .elements()
-        .iter()
-        .zip(body.connectivity())
-        .zip(body.materials());
-    for (index, ((element, nodes), material)) in items.enumerate() {
+    for (index, (element, nodes, material)) in body.element_items().enumerate() {
         let ee = gather(q, nodes);
         match tangent.as_mut() {
             Some((values, scale)) => {
@@ -251,12 +246,7 @@ pub fn add_damping_force(
     force: &mut [f64],
 ) -> Result<(), ImplicitError> {
     let (mut qe, mut mv) = ([0.0; ELEMENT_COORDS], [0.0; ELEMENT_COORDS]);
-    let items = body
-        .elements()
-        .iter()
-        .zip(body.connectivity())
-        .zip(body.materials());
-    for (index, ((element, nodes), material)) in items.enumerate() {
+    for (index, (element, nodes, material)) in body.element_items().enumerate() {
         let alpha = material.rayleigh_mass;
         if alpha == 0.0 && material.rayleigh_stiffness == 0.0 {
             continue;

@@ -447,12 +447,7 @@ impl HhtFlex {
             ..Default::default()
         };
         let mut load = [0.0; ELEMENT_COORDS];
-        let items = body
-            .elements()
-            .iter()
-            .zip(body.connectivity())
-            .zip(body.materials());
-        for (index, ((element, nodes), material)) in items.enumerate() {
+        for (index, (element, nodes, material)) in body.element_items().enumerate() {
             let ee = gather(self.coordinates(), nodes);
             out.strain += element
                 .strain_energy(material, &ee)

@@ -119,6 +119,8 @@ pub struct MultibodyHht {
     /// Unknowns before the multipliers: 6 per body, then the flexible ones.
     dynamics: usize,
     joint_rows: usize,
+    /// Each joint's sides and rows (constant).
+    joints: Vec<JointRows>,
     attachment_rows: Vec<AttachmentRow>,
     pattern: Pattern,
     solver: SparseLdlt,
@@ -196,6 +198,7 @@ impl MultibodyHht {
         }
         let dynamics = next;
         let joint_rows = rigid.constraint_rows();
+        let joints = joint_row_sides(&rigid);
         let attachment_rows = flex
             .as_ref()
             .map_or(Vec::new(), |f| attachment_rows(&f.attachments));
@@ -218,11 +221,11 @@ impl MultibodyHht {
                 extra.extend((0..6).map(|j| (6 * b + i, 6 * b + j)));
             }
         }
-        for (_, sides, rows) in joint_row_sides(&rigid) {
-            for r in rows {
+        for (sides, rows) in &joints {
+            for r in rows.clone() {
                 let m = dynamics + r;
                 extra.push((m, m));
-                for side in sides.into_iter().flatten() {
+                for side in sides.iter().copied().flatten() {
                     extra.extend((0..6).map(|i| (6 * side + i, m)));
                 }
             }
@@ -278,6 +281,7 @@ impl MultibodyHht {
             bodies,
             dynamics,
             joint_rows,
+            joints,
             attachment_rows,
             matrix: vec![0.0; pattern.nnz()],
             factored_for: None,
@@ -358,10 +362,6 @@ impl MultibodyHht {
         self.set_state(state)
     }
 
-    fn nodes(&self) -> usize {
-        self.unknown_of.len() / NODE_COORDS
-    }
-
     /// Offsets of e and ė in the state.
     fn flex_offsets(&self) -> (usize, usize) {
         let (nb, nc) = (self.bodies, self.unknown_of.len());
@@ -386,9 +386,7 @@ impl MultibodyHht {
             *m = cf * l;
         }
         // f = Φ_qᵀλ − Q = −M ẍ.
-        let mut mx = vec![0.0; self.pattern.n];
-        mx[..n].copy_from_slice(&self.accel);
-        let inertia = self.inertia(&mx);
+        let inertia = self.inertia(&self.accel);
         for (f, m) in self.force.iter_mut().zip(&inertia) {
             *f = -m;
         }
@@ -458,8 +456,7 @@ impl MultibodyHht {
             if !refresh && iteration > 0 && !contracting {
                 // Stalled on an old matrix: evaluate again with a fresh one.
                 refresh = true;
-                let eval = self.evaluate(t, &trial, Some((c, &unknowns)), true)?;
-                drop(eval);
+                self.evaluate(t, &trial, Some((c, &unknowns)), true)?;
             }
             r.extend(eval.phi.iter().map(|p| p / c.position));
             r.iter_mut().for_each(|v| *v = -*v);
@@ -573,14 +570,17 @@ impl MultibodyHht {
         }
     }
 
-    /// M x per dynamics unknown (x: pattern-sized, zero past the dynamics unknowns).
+    /// M x per dynamics unknown, for x over the dynamics unknowns (or longer: the rest unused).
     fn inertia(&self, x: &[f64]) -> Vec<f64> {
         let n = self.dynamics;
+        let mut padded = vec![0.0; self.pattern.n];
+        padded[..n].copy_from_slice(&x[..n]);
+        let x = padded;
         let mut out = vec![0.0; self.pattern.n];
         if self.flex.is_some() {
             let mut part = vec![0.0; self.pattern.n];
             for (_, m) in &self.flex_mass {
-                self.pattern.symmetric_times(m, x, &mut part);
+                self.pattern.symmetric_times(m, &x, &mut part);
                 for (o, p) in out.iter_mut().zip(&part) {
                     *o += p;
                 }
@@ -698,14 +698,14 @@ impl MultibodyHht {
         let (mut phi, mut gamma) = (vec![0.0; rows], vec![0.0; rows]);
         let mut reaction = vec![0.0; n];
         rigid::evaluate_constraints(&self.rigid, &mut self.rigid_data).map_err(kernel)?;
-        let kernel_rows = self.rigid_data.constraint_rows().to_vec();
-        for (_, sides, range) in joint_row_sides(&self.rigid) {
-            for r in range {
+        let kernel_rows = self.rigid_data.constraint_rows();
+        for (sides, range) in &self.joints {
+            for r in range.clone() {
                 let row = &kernel_rows[r];
                 phi[r] = row.phi;
                 gamma[r] = row.gamma;
                 let m = n + r;
-                for (k, side) in sides.into_iter().enumerate() {
+                for (k, side) in sides.iter().copied().enumerate() {
                     if let Some(b) = side {
                         for i in 0..6 {
                             let g = row.jac[k][i];
@@ -719,7 +719,7 @@ impl MultibodyHht {
             }
         }
         let (e0, _) = self.flex_offsets();
-        for (k, row) in self.attachment_rows.clone().iter().enumerate() {
+        for (k, row) in self.attachment_rows.iter().enumerate() {
             let r = self.joint_rows + k;
             let m = n + r;
             let b = row.body;
@@ -755,9 +755,7 @@ impl MultibodyHht {
                 reaction[6 * b + i] += g * unknowns[m];
             }
         }
-        let mut x = vec![0.0; total];
-        x[..n].copy_from_slice(&unknowns[..n]);
-        let inertia = self.inertia(&x);
+        let inertia = self.inertia(unknowns);
         Ok(Evaluation {
             applied,
             reaction,
@@ -768,17 +766,20 @@ impl MultibodyHht {
     }
 }
 
-/// Each joint's rows with the bodies of its two sides (None: ground).
-fn joint_row_sides(rigid: &RigidModel) -> Vec<(usize, [Option<usize>; 2], std::ops::Range<usize>)> {
+/// A joint's two sides (None: ground) and its constraint rows.
+type JointRows = ([Option<usize>; 2], std::ops::Range<usize>);
+
+/// Each joint's rows with the bodies of its two sides.
+fn joint_row_sides(rigid: &RigidModel) -> Vec<JointRows> {
     let body = |b: BodyRef| match b {
         BodyRef::Body(i) => Some(i),
         BodyRef::Ground => None,
     };
     let mut out = Vec::new();
     let mut first = 0;
-    for (j, joint) in rigid.joints().iter().enumerate() {
+    for joint in rigid.joints() {
         let rows = joint.kind.rows();
-        out.push((j, [body(joint.body_i), body(joint.body_j)], first..first + rows));
+        out.push(([body(joint.body_i), body(joint.body_j)], first..first + rows));
         first += rows;
     }
     out
@@ -807,11 +808,4 @@ fn attachment_rows(attachments: &[Attachment<f64>]) -> Vec<AttachmentRow> {
         }
     }
     rows
-}
-
-impl MultibodyHht {
-    /// Nodes of the flexible body (0 without one).
-    pub fn node_count(&self) -> usize {
-        self.nodes()
-    }
 }

@@ -22,12 +22,7 @@ pub fn energy<R: Real, St: Storage>(
     let mut out = Energy::default();
     let mut mv = [R::ZERO; ELEMENT_COORDS];
     let mut load = [R::ZERO; ELEMENT_COORDS];
-    let items = model
-        .elements
-        .iter()
-        .zip(model.connectivity.iter())
-        .zip(model.materials.iter());
-    for (index, ((element, nodes), material)) in items.enumerate() {
+    for (index, (element, nodes, material)) in model.element_items().enumerate() {
         let (ee, eed) = (gather(e, nodes), gather(ed, nodes));
         element.mass_times(&eed, &mut mv);
         out.kinetic += R::HALF * mv.iter().zip(eed.iter()).fold(R::ZERO, |s, (a, b)| s + *a * *b);

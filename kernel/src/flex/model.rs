@@ -170,6 +170,14 @@ impl<R: Real, St: Storage> Model<R, St> {
     pub fn materials(&self) -> &[Material<R>] {
         &self.materials
     }
+    /// Each element with its nodes and its material, in element order.
+    pub fn element_items(&self) -> impl Iterator<Item = (&TetElement<R>, &[usize; 4], &Material<R>)> {
+        self.elements
+            .iter()
+            .zip(self.connectivity.iter())
+            .zip(self.materials.iter())
+            .map(|((element, nodes), material)| (element, nodes, material))
+    }
     /// The material of one element (`None` for an unknown element).
     pub fn element_material(&self, element: usize) -> Option<&Material<R>> {
         self.materials.get(element)
