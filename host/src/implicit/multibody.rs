@@ -26,6 +26,7 @@ use super::assembly::{add_damping_force, elastic_force_and_scaled_tangent, Patte
 use super::scheme::{Coefficients, Scheme};
 use super::sparse::SparseLdlt;
 use super::ImplicitError;
+use crate::simulation::ContactModel;
 use crate::storage::{FlexData, FlexModel, RigidData, RigidModel};
 use ferrodyn_kernel::ancf::{ELEMENT_COORDS, NODE_COORDS};
 use ferrodyn_kernel::coupled::Attachment;
@@ -113,6 +114,9 @@ pub struct MultibodyHht {
     flex: Option<(FlexPart, FlexData)>,
     scheme: Scheme,
     convergence: Convergence,
+    /// Contact forces, evaluated with the applied forces (their Jacobian is left out of the
+    /// matrix: explicit in the Newton matrix, exact in the residual).
+    contact: Option<ContactModel>,
     /// Unknown index of each flexible coordinate (FIXED: held).
     unknown_of: Vec<usize>,
     bodies: usize,
@@ -277,6 +281,7 @@ impl MultibodyHht {
             flex,
             scheme,
             convergence,
+            contact: None,
             unknown_of,
             bodies,
             dynamics,
@@ -299,6 +304,24 @@ impl MultibodyHht {
         };
         s.consistent_accelerations()?;
         Ok(s)
+    }
+
+    /// With contact forces `contact`; they see the current state as accepted.
+    pub fn with_contact(mut self, contact: ContactModel) -> Result<Self, ImplicitError> {
+        self.contact = Some(contact);
+        self.accept_contact(self.time)?;
+        self.consistent_accelerations()?;
+        Ok(self)
+    }
+
+    /// The contacts, if any.
+    pub fn contacts(&self) -> Option<&ContactModel> {
+        self.contact.as_ref()
+    }
+
+    /// Exchanges the contacts (with their memory) with `other`'s.
+    pub fn swap_contact(&mut self, other: &mut Self) {
+        std::mem::swap(&mut self.contact, &mut other.contact);
     }
 
     /// Current time (s).
@@ -444,6 +467,7 @@ impl MultibodyHht {
                 && phi <= self.convergence.constraint_tolerance
             {
                 self.accept(t, trial, &c, x, mu, &eval);
+                self.accept_contact(t)?;
                 self.iterations += u64::from(iteration);
                 self.steps += 1;
                 return Ok(MultibodyReport {
@@ -546,6 +570,23 @@ impl MultibodyHht {
         self.state = state;
     }
 
+    /// Hands the contacts the state of the data at time `t` as accepted (impact speeds,
+    /// sticking friction).
+    fn accept_contact(&mut self, t: f64) -> Result<(), ImplicitError> {
+        let Some(contact) = &mut self.contact else {
+            return Ok(());
+        };
+        let (e, ed) = match &self.flex {
+            Some((_, d)) => d.state().split_at(d.state().len() / 2),
+            None => (&[][..], &[][..]),
+        };
+        rigid::accept_external(&self.rigid, &mut self.rigid_data, contact, e, ed).map_err(|e| {
+            ImplicitError::Factorization {
+                reason: format!("contact at t = {t} s: {e}"),
+            }
+        })
+    }
+
     /// Puts time and state `y` into the kernel data the evaluations and the views read.
     fn mirror(&mut self, t: f64, y: &[f64]) {
         let nb = self.bodies;
@@ -637,9 +678,28 @@ impl MultibodyHht {
             self.matrix.iter_mut().for_each(|v| *v = 0.0);
         }
         let mut applied = vec![0.0; n];
-        // Rigid bodies: Q, mass blocks.
+        // External nodal loads, then the bodies' applied forces with the contacts' forces on
+        // bodies and nodes.
+        let nc = self.unknown_of.len();
+        let (e0, v0) = self.flex_offsets();
+        let (e, v) = (&y[e0..e0 + nc], &y[v0..v0 + nc]);
+        let mut ext = vec![0.0; nc];
+        if let Some((f, _)) = &self.flex {
+            f.model.external_force(t, &mut ext);
+        }
         let mut wrenches = vec![[0.0; 6]; self.bodies];
-        rigid::applied_forces(&self.rigid, &mut self.rigid_data, &mut wrenches).map_err(kernel)?;
+        match &mut self.contact {
+            Some(contact) => rigid::applied_forces_with(
+                &self.rigid,
+                &mut self.rigid_data,
+                contact,
+                (e, v, &mut ext),
+                &mut wrenches,
+            ),
+            None => rigid::applied_forces(&self.rigid, &mut self.rigid_data, &mut wrenches),
+        }
+        .map_err(kernel)?;
+        // Rigid bodies: Q, mass blocks.
         for b in 0..self.bodies {
             applied[6 * b..6 * b + 6].copy_from_slice(&wrenches[b]);
             let rot = self.rigid_data.orientation(b).to_matrix();
@@ -654,11 +714,6 @@ impl MultibodyHht {
         }
         // Flexible body: Q = Q_ext + Q_e − D ė, and (1 + c_f γ' α_R) M + c_f (β' + γ' β_R) K.
         if let Some((f, _)) = &self.flex {
-            let nc = self.unknown_of.len();
-            let (e0, v0) = self.flex_offsets();
-            let (e, v) = (&y[e0..e0 + nc], &y[v0..v0 + nc]);
-            let mut ext = vec![0.0; nc];
-            f.model.external_force(t, &mut ext);
             let mut internal = vec![0.0; nc];
             let tangent = c.filter(|_| fill).map(|c| {
                 let cf = c.force_weight;

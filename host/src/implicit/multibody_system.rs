@@ -3,7 +3,7 @@
 //! work for the summary line.
 
 use super::MultibodyHht;
-use crate::simulation::{FlexibleState, System};
+use crate::simulation::{ContactModel, Contacts, FlexibleState, System};
 use crate::storage::{RigidData, RigidModel};
 use anyhow::Context;
 use ferrodyn_kernel::{Energy, KernelError};
@@ -48,6 +48,9 @@ impl System for MultibodyHht {
             rates,
         })
     }
+    fn contacts(&self) -> Option<Contacts<'_>> {
+        MultibodyHht::contacts(self).map(ContactModel::view)
+    }
     fn solver_report(&self) -> Option<String> {
         let (nnz, factor) = self.sparsity();
         Some(format!(
@@ -61,6 +64,7 @@ impl System for MultibodyHht {
         match old.as_any_mut().downcast_mut::<Self>() {
             Some(old) if old.state().len() == self.state().len() => {
                 let state = old.state().to_vec();
+                self.swap_contact(old);
                 self.set_time_and_state(old.time(), &state).is_ok()
             }
             _ => false,

@@ -42,5 +42,8 @@ pub(crate) use force::Wrench;
 pub use force::{Axes, Force};
 pub use joint::{DrivenCoordinate, Frame, Joint, JointKind};
 pub use model::{skyline_entries, Builder, Model, Stabilization};
-pub use step::{accelerations, applied_forces, assemble, evaluate_constraints, forward, is_redundant_row};
+pub use step::{
+    accelerations, accept_external, applied_forces, applied_forces_with, assemble, evaluate_constraints,
+    forward, is_redundant_row,
+};
 pub(crate) use system::{MassOverride, RigidSystem, DENSE6_DIAG, DENSE6_FIRST};

@@ -148,15 +148,60 @@ pub fn applied_forces<R: Real, St: Storage>(
     data: &mut Data<R, St>,
     out: &mut [[R; 6]],
 ) -> Result<(), KernelError> {
+    applied_forces_with(
+        model,
+        data,
+        &mut crate::NoExternalForces,
+        (&[], &[], &mut []),
+        out,
+    )
+}
+
+/// [`applied_forces`] with the forces of `external` added: on the bodies into `out`, and on
+/// flexible nodes through `nodes` = (coordinates, rates, generalized forces added to; 12 per
+/// node). For host integrators of rigid + flexible models with contact.
+pub fn applied_forces_with<R: Real, St: Storage, E: ExternalForces<R> + ?Sized>(
+    model: &Model<R, St>,
+    data: &mut Data<R, St>,
+    external: &mut E,
+    nodes: (&[R], &[R], &mut [R]),
+    out: &mut [[R; 6]],
+) -> Result<(), KernelError> {
     let t = data.clock.time;
     let (y, _, mut system) = data.parts(model);
     system.kinematics(t, y)?;
     system.applied_wrenches(t, y);
-    for (o, w) in out.iter_mut().zip(system.work.wrench.iter()) {
+    let work = &mut system.work;
+    let (e, ed, force) = nodes;
+    external.apply(
+        t,
+        &mut ExternalLoads::bodies(&*work.sides, &mut *work.wrench).with_nodes(e, ed, force),
+    );
+    for (o, w) in out.iter_mut().zip(work.wrench.iter()) {
         *o = [
             w.force.x, w.force.y, w.force.z, w.torque.x, w.torque.y, w.torque.z,
         ];
     }
+    Ok(())
+}
+
+/// Hands `external` the accepted state (bodies at the data's state, flexible nodes at
+/// coordinates `e`, rates `ed`): the [`ExternalForces::accept`] of host integrators.
+pub fn accept_external<R: Real, St: Storage, E: ExternalForces<R> + ?Sized>(
+    model: &Model<R, St>,
+    data: &mut Data<R, St>,
+    external: &mut E,
+    e: &[R],
+    ed: &[R],
+) -> Result<(), KernelError> {
+    let t = data.clock.time;
+    let (y, _, mut system) = data.parts(model);
+    system.kinematics(t, y)?;
+    let work = &mut system.work;
+    external.accept(
+        t,
+        &ExternalLoads::bodies(&*work.sides, &mut *work.wrench).with_nodes(e, ed, &mut []),
+    );
     Ok(())
 }
 
