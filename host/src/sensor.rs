@@ -1,6 +1,7 @@
-//! Sensors: named signals sampled from a rigid simulation at output times, written to
+//! Sensors: named signals sampled from a simulation at output times, written to
 //! `sensors.csv` and plotted (`sensors.png`).
 
+use crate::simulation::FlexibleState;
 use crate::storage::{RigidData, RigidModel};
 use ferrodyn_kernel::math::Vec3;
 use ferrodyn_kernel::rigid::{joint_angle, BodyRef};
@@ -20,6 +21,17 @@ pub enum SensorKind {
         /// Joint index.
         joint: usize,
     },
+    /// A flexible node's displacement: from `rest`, its position in the frame of `frame` (a
+    /// rigid body's, global axes without one) at the scene's initial state. In a body frame it
+    /// is the deformation seen by an observer riding the body (a strain gauge, a tip sensor).
+    FlexibleNode {
+        /// Node index in the merged flexible model.
+        node: usize,
+        /// The body whose frame the displacement is measured in.
+        frame: Option<usize>,
+        /// The node's initial position in that frame.
+        rest: Vec3<f64>,
+    },
 }
 
 /// A named sensor.
@@ -34,28 +46,61 @@ pub struct Sensor {
 }
 
 impl Sensor {
-    /// Column names of this sensor's channels.
-    pub fn columns(&self) -> Vec<String> {
-        let channels: &[&str] = match self.kind {
+    /// Its channels (column suffixes).
+    fn channels(&self) -> &'static [&'static str] {
+        match self.kind {
             SensorKind::Point { .. } => &["x", "y", "z", "vx", "vy", "vz"],
             SensorKind::JointAngle { .. } => &["angle", "rate"],
-        };
-        channels.iter().map(|c| format!("{}_{c}", self.name)).collect()
+            SensorKind::FlexibleNode { .. } => &["ux", "uy", "uz"],
+        }
     }
 
-    /// Appends this sensor's channels at the current state of `data` to `out`.
-    pub fn sample(&self, model: &RigidModel, data: &RigidData, out: &mut Vec<f64>) {
-        match self.kind {
-            SensorKind::Point { body, point } => {
+    /// Column names of this sensor's channels.
+    pub fn columns(&self) -> Vec<String> {
+        self.channels()
+            .iter()
+            .map(|c| format!("{}_{c}", self.name))
+            .collect()
+    }
+
+    /// Appends this sensor's channels at the current state to `out` (NaN for what the
+    /// simulation does not have).
+    pub fn sample(
+        &self,
+        rigid: Option<(&RigidModel, &RigidData)>,
+        flexible: Option<FlexibleState<'_>>,
+        out: &mut Vec<f64>,
+    ) {
+        match (self.kind, rigid) {
+            (SensorKind::Point { body, point }, Some((_, data))) => {
                 let b = BodyRef::Body(body);
                 out.extend(data.point_position(b, point).to_array());
                 out.extend(data.point_velocity(b, point).to_array());
             }
-            SensorKind::JointAngle { joint } => {
+            (SensorKind::JointAngle { joint }, Some((model, data))) => {
                 // Validated as revolute/cylindrical when the scene was read.
                 let (angle, rate) = joint_angle(model, data, joint).unwrap_or((f64::NAN, f64::NAN));
                 out.extend([angle, rate]);
             }
+            (SensorKind::FlexibleNode { node, frame, rest }, rigid) => {
+                let Some(x) = flexible
+                    .filter(|f| node < f.node_count())
+                    .map(|f| f.position(node))
+                else {
+                    out.extend([f64::NAN; 3]);
+                    return;
+                };
+                let local = match (frame, rigid) {
+                    (None, _) => Some(x),
+                    (Some(b), Some((model, data))) if b < model.bodies().len() => {
+                        let rotation = data.orientation(b).to_matrix();
+                        Some(rotation.transpose().mul_vec(x - data.position(b)))
+                    }
+                    _ => None,
+                };
+                out.extend(local.map_or([f64::NAN; 3], |p| (p - rest).to_array()));
+            }
+            (_, None) => out.extend(self.channels().iter().map(|_| f64::NAN)),
         }
     }
 }

@@ -41,14 +41,11 @@ impl SensorsCsv {
 
 impl Recorder for SensorsCsv {
     fn record(&mut self, sim: &mut Simulation, _: &Sample) -> Result<()> {
-        let Some((model, data)) = sim.rigid() else {
-            return Ok(());
-        };
-        let t = data.time();
+        let t = sim.time();
         self.row.clear();
         self.row.push(t);
         for sensor in &self.sensors {
-            sensor.sample(model, data, &mut self.row);
+            sensor.sample(sim.rigid(), sim.flexible(), &mut self.row);
         }
         for (h, value) in self.history.iter_mut().zip(&self.row[1..]) {
             h.push((t, *value));
@@ -80,6 +77,7 @@ impl Recorder for SensorsCsv {
             let unit = match sensor.kind {
                 SensorKind::Point { .. } => "position [m], velocity [m/s]",
                 SensorKind::JointAngle { .. } => "angle [rad], rate [rad/s]",
+                SensorKind::FlexibleNode { .. } => "displacement [m]",
             };
             line_plot(&path, &sensor.name, "time [s]", unit, &series)
                 .with_context(|| format!("writing {}", path.display()))?;

@@ -58,6 +58,10 @@ pub struct RawSensor {
     pub point: Option<Vec3Field>,
     /// Revolute or cylindrical joint whose angle and rate are measured.
     pub joint: Option<Spanned<String>>,
+    /// Flexible body carrying the node nearest to `point` (reference coordinates).
+    pub flexible: Option<Spanned<String>>,
+    /// Body in whose frame a flexible node's displacement is measured (default: global).
+    pub frame: Option<Spanned<String>>,
     /// Draw it in sensors.png (default true).
     #[serde(default = "yes")]
     pub plot: bool,

@@ -12,7 +12,7 @@ use super::checker::{Checker, Names, GROUND};
 use super::convert::{self, Rule};
 use super::error::{ErrorKind, ItemName, SceneError, Source};
 use super::format::*;
-use super::types::{BodySpec, Named, OutputSpec, Scene, Simulation};
+use super::types::{BodySpec, FlexibleSpec, Named, OutputSpec, Scene, Simulation};
 use super::{contact, flexible, force, integrator};
 use crate::sensor::{Sensor, SensorKind};
 use crate::spec::IntegratorSpec;
@@ -37,7 +37,6 @@ pub(super) fn validate(source: Source, text: &str) -> Result<Scene, SceneError> 
     }
     let (joints, joint_names) = joints_and_drives(&mut c, &raw, &body_names, bodies.len())?;
     let forces = forces(&mut c, &raw, &body_names, &joint_names, &joints)?;
-    let sensors = sensors(&mut c, &raw, &body_names, &joint_names, &joints)?;
     let mut flex_names = Names::new("flexible");
     let mut flexibles = Vec::new();
     for f in &raw.flexible {
@@ -46,6 +45,8 @@ pub(super) fn validate(source: Source, text: &str) -> Result<Scene, SceneError> 
         let resolve = |field, name: &Spanned<String>| body_names.find(&c, field, name);
         flexibles.push(flexible::validate(&c, f, resolve)?);
     }
+    let names = [&body_names, &joint_names, &flex_names];
+    let sensors = sensors(&mut c, &raw, names, &joints, &bodies, &flexibles)?;
     let in_contact = raw
         .flexible
         .iter()
@@ -151,13 +152,15 @@ fn joints_and_drives<'a>(
     Ok((joints, names))
 }
 
-/// The sensors: a body point (`body`, optional `point`) or a revolute/cylindrical `joint`.
+/// The sensors: a body point (`body`, optional `point`), a revolute/cylindrical `joint`, or the
+/// node of a `flexible` body nearest to `point` (optional `frame`).
 fn sensors(
     c: &mut Checker,
     raw: &RawScene,
-    body_names: &Names,
-    joint_names: &Names,
+    [body_names, joint_names, flex_names]: [&Names; 3],
     joints: &[Named<Joint<f64>>],
+    bodies: &[Named<BodySpec>],
+    flexibles: &[FlexibleSpec],
 ) -> Result<Vec<Sensor>, SceneError> {
     let mut names = Names::new("sensor");
     let mut sensors = Vec::new();
@@ -165,6 +168,26 @@ fn sensors(
         let r = s.get_ref();
         c.item = Some(ItemName::new("sensor", r.name.get_ref()));
         names.add(c, &r.name)?;
+        if let Some(flexible) = &r.flexible {
+            let kind = flexible_node(
+                c,
+                s,
+                flex_names.find(c, "flexible", flexible)?,
+                body_names,
+                bodies,
+                flexibles,
+            )?;
+            sensors.push(Sensor {
+                name: r.name.get_ref().clone(),
+                kind,
+                plot: r.plot,
+            });
+            continue;
+        }
+        if let Some(frame) = &r.frame {
+            let reason = "`frame` belongs to a flexible node sensor".to_string();
+            return Err(c.invalid(&frame.span(), "frame", reason));
+        }
         let kind = match (&r.body, &r.joint) {
             (Some(body), None) => SensorKind::Point {
                 body: body_names.find(c, "body", body)?,
@@ -188,7 +211,9 @@ fn sensors(
                 SensorKind::JointAngle { joint: index }
             }
             _ => {
-                let reason = "give either `body` (and optionally `point`) or `joint`".to_string();
+                let reason =
+                    "give one of `body` (and optionally `point`), `joint`, or `flexible` and `point`"
+                        .to_string();
                 return Err(c.invalid(&s.span(), "body/joint", reason));
             }
         };
@@ -199,6 +224,58 @@ fn sensors(
         });
     }
     Ok(sensors)
+}
+
+/// A flexible node sensor: the node of flexible body `index` nearest to `point` (reference
+/// coordinates), its displacement measured in `frame`'s initial frame (global without one).
+fn flexible_node(
+    c: &Checker,
+    s: &Spanned<RawSensor>,
+    index: usize,
+    body_names: &Names,
+    bodies: &[Named<BodySpec>],
+    flexibles: &[FlexibleSpec],
+) -> Result<SensorKind, SceneError> {
+    let r = s.get_ref();
+    if r.body.is_some() || r.joint.is_some() {
+        let reason = "a flexible node sensor takes `flexible`, `point` and optionally `frame`".to_string();
+        return Err(c.invalid(&s.span(), "flexible", reason));
+    }
+    let Some(field) = &r.point else {
+        let reason = "missing: the reference position whose nearest node is measured".to_string();
+        return Err(c.invalid(&s.span(), "point", reason));
+    };
+    let point = c.vector_or("point", &r.point, Vec3::ZERO)?;
+    let start: usize = flexibles[..index].iter().map(|f| f.mesh.nodes().len()).sum();
+    let distance = |p: &[f64; 3]| (Vec3::new(p[0], p[1], p[2]) - point).norm();
+    let nearest = flexibles[index]
+        .mesh
+        .nodes()
+        .iter()
+        .enumerate()
+        .min_by(|(_, a), (_, b)| distance(a).total_cmp(&distance(b)));
+    let Some((local, at)) = nearest else {
+        return Err(c.invalid(&field.span(), "point", "the flexible body has no node".into()));
+    };
+    let global = Vec3::new(at[0], at[1], at[2]);
+    let (frame, rest) = match &r.frame {
+        Some(name) => {
+            let b = body_names.find(c, "frame", name)?;
+            let body = &bodies[b].value.body;
+            let rest = body
+                .orientation
+                .to_matrix()
+                .transpose()
+                .mul_vec(global - body.position);
+            (Some(b), rest)
+        }
+        None => (None, global),
+    };
+    Ok(SensorKind::FlexibleNode {
+        node: start + local,
+        frame,
+        rest,
+    })
 }
 
 /// The force elements, with the kernel's own checks.

@@ -59,14 +59,12 @@ impl Recorder for ScalarRecorder {
         seen.energy_initial.get_or_insert(e);
         seen.energy_final = e;
         seen.time_final = sim.time();
-        if let Some((model, data)) = sim.rigid() {
-            let mut row = Vec::with_capacity(seen.channels.len());
-            for sensor in &sim.labels.sensors {
-                sensor.sample(model, data, &mut row);
-            }
-            for ((lo, hi, last), v) in seen.channels.iter_mut().zip(row) {
-                (*lo, *hi, *last) = (lo.min(v), hi.max(v), v);
-            }
+        let mut row = Vec::with_capacity(seen.channels.len());
+        for sensor in &sim.labels.sensors {
+            sensor.sample(sim.rigid(), sim.flexible(), &mut row);
+        }
+        for ((lo, hi, last), v) in seen.channels.iter_mut().zip(row) {
+            (*lo, *hi, *last) = (lo.min(v), hi.max(v), v);
         }
         let (force, depth) = contact_peaks(sim.contacts());
         seen.contact_force_peak = seen.contact_force_peak.max(force);
