@@ -22,7 +22,7 @@
 //! bodies, |Φ_qᵀμ|) over all equations; and ‖Φ‖∞ ≤ the constraint tolerance (m, rad). The
 //! unmoved state of a loaded system has r = −Q, ratio 1: no tolerance below 1 accepts it.
 
-use super::assembly::{add_damping_force, elastic_force_and_scaled_tangent, Pattern};
+use super::assembly::{add_damping_force, elastic_force_and_scaled_tangent, Nonzeros, Pattern};
 use super::scheme::{Coefficients, Scheme};
 use super::sparse::SparseLdlt;
 use super::ImplicitError;
@@ -130,6 +130,8 @@ pub struct MultibodyHht {
     solver: SparseLdlt,
     /// Flexible mass in the pattern, one copy per distinct Rayleigh α (with that α).
     flex_mass: Vec<(f64, Vec<f64>)>,
+    /// The whole flexible mass, for M ẍ.
+    flex_mass_product: Nonzeros,
     matrix: Vec<f64>,
     /// The step size the factorization held by `solver` was made for (None: none valid).
     factored_for: Option<f64>,
@@ -269,6 +271,10 @@ impl MultibodyHht {
             }
             None => Vec::new(),
         };
+        let flex_mass_product = match &flex {
+            Some(f) => pattern.nonzeros(&pattern.mass(&f.model)),
+            None => Nonzeros::default(),
+        };
         let rigid_data = RigidData::new(&rigid);
         let flex = flex.map(|f| {
             let data = f.model.new_data();
@@ -293,6 +299,7 @@ impl MultibodyHht {
             pattern,
             solver,
             flex_mass,
+            flex_mass_product,
             time: 0.0,
             state: state.to_vec(),
             accel: vec![0.0; dynamics],
@@ -641,19 +648,9 @@ impl MultibodyHht {
     /// M x per dynamics unknown, for x over the dynamics unknowns (or longer: the rest unused).
     fn inertia(&self, x: &[f64]) -> Vec<f64> {
         let n = self.dynamics;
-        let mut padded = vec![0.0; self.pattern.n];
-        padded[..n].copy_from_slice(&x[..n]);
-        let x = padded;
-        let mut out = vec![0.0; self.pattern.n];
-        if self.flex.is_some() {
-            let mut part = vec![0.0; self.pattern.n];
-            for (_, m) in &self.flex_mass {
-                self.pattern.symmetric_times(m, &x, &mut part);
-                for (o, p) in out.iter_mut().zip(&part) {
-                    *o += p;
-                }
-            }
-        }
+        let mut out = vec![0.0; n];
+        // The flexible mass couples flexible unknowns only (all below `dynamics`).
+        self.flex_mass_product.times_add(&x[..n], &mut out);
         for b in 0..self.bodies {
             let rot = self.rigid_data.orientation(b).to_matrix();
             let m = self.mass[b].matrix(&rot);
@@ -661,7 +658,6 @@ impl MultibodyHht {
                 out[6 * b + i] += (0..6).map(|j| m[i][j] * x[6 * b + j]).sum::<f64>();
             }
         }
-        out.truncate(n);
         out
     }
 
