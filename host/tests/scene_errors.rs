@@ -300,8 +300,8 @@ fn sensor_on_the_wrong_joint_or_without_a_target() {
     let text = format!("{ARM}\n[[sensor]]\nname = \"lost\"\n");
     assert_eq!(
         error_of("sensor_target.toml", &text),
-        "sensor_target.toml:34: sensor \"lost\": body/joint: give either `body` (and optionally \
-         `point`) or `joint`"
+        "sensor_target.toml:34: sensor \"lost\": body/joint: give one of `body` (and optionally \
+         `point`), `joint`, or `flexible` and `point`"
     );
     let text = format!("{ARM}\n[[sensor]]\nname = \"enc\"\njoint = \"elbow\"\npoint = [0.0, 0.0, 0.0]\n");
     assert_eq!(

@@ -6,7 +6,7 @@
 use super::rigid::rigid_model;
 use crate::scene::{build_error_reason, ErrorKind, FlexibleSpec, ItemName, Scene, SceneError};
 use ferrodyn_kernel::ancf::{TetElement, NODE_COORDS};
-use ferrodyn_kernel::math::{Mat3, Vec3};
+use ferrodyn_kernel::math::Vec3;
 use ferrodyn_kernel::{coupled, flex, BuildError, Capacity, Dynamics, Item, List, Storage};
 use std::ops::Range;
 
@@ -122,49 +122,104 @@ pub fn initial_rates(scene: &Scene, ranges: &[Range<usize>], rates: &mut [f64]) 
     }
 }
 
-/// The scene's rigid bodies and its one flexible body, joined at the nodes it attaches.
+/// The scene's rigid bodies and its flexible bodies, joined at the nodes they attach: the
+/// kernel's coupled model, whose explicit condensation carries every attached node on one
+/// rigid body (the implicit solver takes [`attachments`] to several).
 pub fn coupled_model<St: Storage>(scene: &Scene) -> Result<coupled::Model<f64, St>, SceneError> {
-    let [spec] = scene.flexibles.as_slice() else {
+    let rigid = rigid_model::<St>(scene)?;
+    let (flex, _) = flexible_model::<St>(scene, &scene.flexibles)?;
+    let attached = attachments(scene, &rigid, &flex)?;
+    let carriers: Vec<usize> = scene
+        .flexibles
+        .iter()
+        .filter_map(|f| f.attach.as_ref().map(|(b, _)| *b))
+        .collect();
+    if let (Some(first), Some(other)) = (carriers.first(), carriers.iter().find(|&&b| b != carriers[0])) {
+        let name = |b: usize| scene.bodies.get(b).map_or("?", |n| n.name.as_str());
         let reason = format!(
-            "rigid bodies run with one flexible body (this scene has {})",
-            scene.flexibles.len()
+            "the explicit coupled model carries all attached flexible nodes on one rigid body, here they attach to \"{}\" and \"{}\": use hht, newmark or generalized-alpha",
+            name(*first),
+            name(*other)
         );
         let kind = ErrorKind::Invalid {
-            field: "flexible",
+            field: "attach",
             reason,
         };
         return Err(scene.source.error(None, None, kind));
-    };
-    let rigid = rigid_model::<St>(scene)?;
-    let (flex, _) = flexible_model::<St>(scene, &scene.flexibles)?;
-    let mut b = coupled::Model::builder(rigid, flex);
-    let fail = |e| flex_error(scene, spec, e, 0, 0);
-    if let Some((body, nodes)) = &spec.attach {
-        for &node in nodes {
-            b.attach(node, *body).map_err(fail)?;
-        }
     }
-    b.build().map_err(fail)
+    let mut b = coupled::Model::builder(rigid, flex);
+    for a in &attached {
+        b.attach(a.node, a.body)
+            .map_err(|e| flex_error(scene, &scene.flexibles[0], e, 0, 0))?;
+    }
+    b.build()
+        .map_err(|e| flex_error(scene, &scene.flexibles[0], e, 0, 0))
 }
 
-/// The coupled state at t = 0: the bodies as the scene places them, and a flexible body
-/// attached to a body in that body's rigid motion (a beam on a spinning hub spins with it
-/// from the start, as it would have been carried up to speed).
+/// Every node of the scene's flexible bodies (merged into `flex` in file order) that attaches
+/// to a rigid body of `rigid`, as they are at t = 0.
+pub fn attachments<St: Storage>(
+    scene: &Scene,
+    rigid: &ferrodyn_kernel::rigid::Model<f64, St>,
+    flex: &flex::Model<f64, St>,
+) -> Result<Vec<coupled::Attachment<f64>>, SceneError> {
+    let mut out = Vec::new();
+    for (spec, nodes) in scene.flexibles.iter().zip(node_ranges(&scene.flexibles)) {
+        let Some((body, attached)) = &spec.attach else {
+            continue;
+        };
+        for &node in attached {
+            let a = coupled::Attachment::new(rigid, flex, nodes.start + node, *body)
+                .map_err(|e| flex_error(scene, spec, e, nodes.start, 0))?;
+            out.push(a);
+        }
+    }
+    Ok(out)
+}
+
+/// The flexible bodies' state at t = 0 (`[e | ė]`, 12 a node): at their reference, each attached
+/// body in its carrier's rigid motion (a beam on a spinning hub spins with it from the start, as
+/// it would have been carried up to speed), each free body moving with its `velocity`.
+pub fn initial_flex_state<St: Storage>(
+    scene: &Scene,
+    rigid: &ferrodyn_kernel::rigid::Data<f64, St>,
+    flex: &flex::Model<f64, St>,
+) -> Vec<f64> {
+    let data = flex.new_data();
+    let mut state = flex.state(&data).to_vec();
+    let (e, rates) = state.split_at_mut(NODE_COORDS * flex.node_count());
+    for (spec, nodes) in scene.flexibles.iter().zip(node_ranges(&scene.flexibles)) {
+        for node in nodes {
+            let (r, rate) = (
+                &e[NODE_COORDS * node..],
+                &mut rates[NODE_COORDS * node..NODE_COORDS * (node + 1)],
+            );
+            let Some((body, _)) = spec.attach else {
+                rate[..3].copy_from_slice(&spec.velocity.to_array());
+                continue;
+            };
+            // ṙ = v + ω × (r − x) at the node, ω × g for each gradient g (global ω).
+            let (x, q) = (rigid.position(body), rigid.orientation(body));
+            let omega = q.rotate(rigid.angular_velocity(body));
+            let position = Vec3::new(r[0], r[1], r[2]);
+            rate[..3].copy_from_slice(&(rigid.velocity(body) + omega.cross(position - x)).to_array());
+            for k in 0..3 {
+                let g = Vec3::new(r[3 + 3 * k], r[4 + 3 * k], r[5 + 3 * k]);
+                rate[3 + 3 * k..6 + 3 * k].copy_from_slice(&omega.cross(g).to_array());
+            }
+        }
+    }
+    state
+}
+
+/// The coupled state at t = 0: the bodies as the scene places them, the flexible bodies as
+/// [`initial_flex_state`] starts them.
 pub fn coupled_data<St: Storage>(scene: &Scene, model: &coupled::Model<f64, St>) -> coupled::Data<f64, St> {
     let rigid = ferrodyn_kernel::rigid::Data::new(model.rigid());
     let mut flex = model.flex().new_data();
-    let carrier = scene
-        .flexibles
-        .first()
-        .and_then(|s| s.attach.as_ref())
-        .map(|(b, _)| *b);
-    if let Some(body) = carrier {
-        let (x, q) = (rigid.position(body), rigid.orientation(body));
-        let omega = q.rotate(rigid.angular_velocity(body));
-        // r = X (the reference is where the body holds it), ṙ = v + ω × (X − x).
-        let velocity = rigid.velocity(body) - omega.cross(x);
-        flex.set_rigid_motion(model.flex(), Mat3::IDENTITY, Vec3::ZERO, velocity, omega);
-    }
+    let state = initial_flex_state(scene, &rigid, model.flex());
+    // The model's own length, finite values: cannot fail.
+    let _ = model.flex().set_state(&mut flex, &state);
     coupled::Data::from_states(model, rigid, flex)
 }
 

@@ -3,7 +3,9 @@
 //! - rigid bodies only: the kernel's rigid model (Cartesian coordinates), joints assembled;
 //! - flexible bodies only: the kernel's flexible model, all bodies merged into one, or the
 //!   host's HHT-α / Newmark integrator of it (`integrator = "hht" | "newmark"`);
-//! - rigid bodies and one flexible body attached to them: the kernel's coupled model;
+//! - rigid bodies and flexible bodies attached to one of them or free: the kernel's coupled
+//!   model; with hht, newmark or generalized-alpha the implicit multibody solver, whose
+//!   attached bodies may ride on several rigid bodies;
 //!
 //! each with the scene's integrator (explicit, or BDF / generalized-α) and contacts, on the
 //! host's growable storage. Errors name the scene item and line.
@@ -16,7 +18,8 @@ mod rigid;
 pub use capacities::Capacities;
 pub use contact::{flexible_contacts, rigid_contact};
 pub use flexible::{
-    body_of_nodes, coupled_data, coupled_model, element_ranges, flexible_model, initial_rates, node_ranges,
+    attachments, body_of_nodes, coupled_data, coupled_model, element_ranges, flexible_model,
+    initial_flex_state, initial_rates, node_ranges,
 };
 pub use rigid::{kernel_error, rigid_model};
 
@@ -247,17 +250,13 @@ fn implicit(scene: &Scene, options: HhtOptions) -> Result<(Box<dyn System>, Stri
 }
 
 /// "1 rigid body, … + flexible body "beam" (…)".
-fn describe_coupled(scene: &Scene, model: &crate::storage::CoupledModel) -> String {
-    format!(
-        "{} + {}",
-        describe_rigid(model.rigid()),
-        describe_flexible(scene, model.flex())
-    )
+fn describe_coupled(scene: &Scene, rigid: &RigidModel, flex: &FlexModel) -> String {
+    format!("{} + {}", describe_rigid(rigid), describe_flexible(scene, flex))
 }
 
 fn coupled_system(scene: &Scene, method: HostMethod) -> Result<(Box<dyn System>, String), SceneError> {
     let model = coupled_model::<Growable>(scene)?;
-    let description = describe_coupled(scene, &model);
+    let description = describe_coupled(scene, model.rigid(), model.flex());
     let data = coupled_data(scene, &model);
     let system = KernelSystem::with_data(model, data, method, None)
         .map_err(|e| initial_error(scene, "initial state", e))?;
@@ -286,15 +285,25 @@ fn multibody(
         let state = data.state().to_vec();
         (model, None, state, description)
     } else {
-        let model = coupled_model::<Growable>(scene)?;
-        let description = describe_coupled(scene, &model);
-        let data = coupled_data(scene, &model);
-        let state = model.state(&data).to_vec();
-        let flex = FlexPart {
-            model: model.flex().clone(),
-            attachments: model.attachments().to_vec(),
-        };
-        (model.rigid().clone(), Some(flex), state, description)
+        // Not the kernel's coupled model: the solver carries attached nodes on several bodies.
+        let rigid = rigid_model::<Growable>(scene)?;
+        let (flex, _) = flexible_model::<Growable>(scene, &scene.flexibles)?;
+        let attachments = attachments(scene, &rigid, &flex)?;
+        let description = describe_coupled(scene, &rigid, &flex);
+        let data = rigid.new_data();
+        let (q, v) = data.state().split_at(7 * rigid.bodies().len());
+        let flex_state = initial_flex_state(scene, &data, &flex);
+        let (e, ed) = flex_state.split_at(flex_state.len() / 2);
+        let state = [q, e, v, ed].concat();
+        (
+            rigid,
+            Some(FlexPart {
+                model: flex,
+                attachments,
+            }),
+            state,
+            description,
+        )
     };
     let system = MultibodyHht::new(rigid, flex, &state, scheme, convergence).map_err(|e| {
         let kind = ErrorKind::Invalid {

@@ -40,7 +40,7 @@ impl<R: Real> Attachment<R> {
 
     /// Attaches `node` to `body` as they are at t = 0 (node at its reference position, body at
     /// its initial pose).
-    fn new<St: Storage>(
+    pub fn new<St: Storage>(
         rigid: &rigid::Model<R, St>,
         flex: &flex::Model<R, St>,
         node: usize,
