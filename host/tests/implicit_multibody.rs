@@ -194,3 +194,39 @@ fn complete_elliptic_k(k: f64) -> f64 {
     }
     std::f64::consts::PI / (2.0 * a)
 }
+
+#[test]
+fn a_step_whose_newton_iteration_fails_is_retried_in_halves() {
+    // scenes/pendulum.toml by HHT at 20 ms allowing 4 Newton iterations a step: some steps
+    // need more and fail; retried as halves (max_halvings) every step converges. The bob stays
+    // on its 1 m circle, and where it is after 1 s differs from full 20 ms steps with Newton
+    // iterations enough by less than their own distance from a 1 ms run (the scheme's
+    // discretization error): a step change costs the α-methods' a-vector some accuracy.
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../scenes/pendulum.toml");
+    let run = |step: f64, iterations: u32, halvings: u32| {
+        let mut scene = Scene::load(&path).unwrap();
+        scene.simulation.step = step;
+        let mut options = ferrodyn_host::spec::HhtOptions::hht(-0.05).unwrap();
+        (options.max_newton_iter, options.max_halvings, options.newton_tol) = (iterations, halvings, 1e-8);
+        scene.simulation.integrator = ferrodyn_host::spec::IntegratorSpec::Hht(options);
+        let mut sim = compile(&scene).unwrap();
+        while sim.time() < 1.0 - 1e-9 {
+            let before = sim.time();
+            if let Err(e) = sim.step() {
+                // The failed step left the state where it started.
+                assert_eq!(sim.time(), before);
+                return Err(format!("{e:#}"));
+            }
+            let radius = sim.body_pose(0).0.norm();
+            assert!((radius - 1.0).abs() < 1e-9, "|x| = {radius}");
+        }
+        Ok(sim.body_pose(0).0)
+    };
+    let error = run(0.02, 4, 0).expect_err("4 iterations are too few for some 20 ms steps");
+    assert!(error.contains("did not converge"), "{error}");
+    let fine = run(1e-3, 20, 0).unwrap();
+    let (halved, full) = (run(0.02, 4, 4).unwrap(), run(0.02, 20, 0).unwrap());
+    let (change, discretization) = ((halved - full).norm(), (full - fine).norm());
+    println!("bob at 1 s: halving moved it {change} m; 20 ms steps are {discretization} m from 1 ms ones");
+    assert!(change <= 0.25 * discretization, "{change} m, {discretization} m");
+}

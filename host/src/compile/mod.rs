@@ -58,7 +58,7 @@ pub fn compile(scene: &Scene) -> Result<Simulation, SceneError> {
                 beta: o.beta,
                 gamma: o.gamma,
             };
-            multibody(scene, scheme, o.newton_tol, o.max_newton_iter)?
+            multibody(scene, scheme, o.newton_tol, o.max_newton_iter, o.max_halvings)?
         }
         (IntegratorSpec::Dae(spec), true, _)
             if spec.name == "generalized-alpha" && scene.contact.is_none() =>
@@ -66,7 +66,7 @@ pub fn compile(scene: &Scene) -> Result<Simulation, SceneError> {
             let scheme = Scheme::GeneralizedAlpha {
                 rho_inf: spec.rho_inf,
             };
-            multibody(scene, scheme, spec.newton.tolerance, spec.newton.max_iterations)?
+            multibody(scene, scheme, spec.newton.tolerance, spec.newton.max_iterations, 0)?
         }
         (integrator, rigid, flexible) => match HostMethod::new(&integrator) {
             // HHT with rigid bodies took the arm above; kept as a real limit.
@@ -270,10 +270,12 @@ fn multibody(
     scheme: Scheme,
     tolerance: f64,
     max_iterations: u32,
+    max_halvings: u32,
 ) -> Result<(Box<dyn System>, String), SceneError> {
     let convergence = Convergence {
         tolerance,
         max_iterations,
+        max_halvings,
         ..Convergence::default()
     };
     let (rigid, flex, state, description) = if scene.flexibles.is_empty() {

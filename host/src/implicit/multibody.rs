@@ -44,6 +44,8 @@ pub struct Convergence {
     pub constraint_tolerance: f64,
     /// Newton iterations allowed per step.
     pub max_iterations: u32,
+    /// A step whose Newton iteration fails is retried as two halves, down this many levels.
+    pub max_halvings: u32,
 }
 
 impl Default for Convergence {
@@ -52,6 +54,7 @@ impl Default for Convergence {
             tolerance: 1e-8,
             constraint_tolerance: 1e-10,
             max_iterations: 25,
+            max_halvings: 0,
         }
     }
 }
@@ -423,8 +426,57 @@ impl MultibodyHht {
         Ok(())
     }
 
-    /// Advances by `h`.
+    /// Advances by `h`; a step whose Newton iteration fails is retried as two halves (down
+    /// `max_halvings` levels). On error the state is left at the start of the step (the
+    /// contacts' memory of the halves taken is not undone).
     pub fn step(&mut self, h: f64) -> Result<MultibodyReport, ImplicitError> {
+        let start = self.snapshot();
+        let result = self.step_halving(h, self.convergence.max_halvings);
+        if result.is_err() {
+            self.restore(start);
+        }
+        result
+    }
+
+    fn step_halving(&mut self, h: f64, levels: u32) -> Result<MultibodyReport, ImplicitError> {
+        match self.attempt(h) {
+            Err(ImplicitError::NotConverged { .. }) if levels > 0 => {
+                let first = self.step_halving(0.5 * h, levels - 1)?;
+                let second = self.step_halving(0.5 * h, levels - 1)?;
+                Ok(MultibodyReport {
+                    newton_iterations: first.newton_iterations + second.newton_iterations,
+                })
+            }
+            result => result,
+        }
+    }
+
+    /// What a step changes: time, state, accelerations, multipliers and forces.
+    fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            time: self.time,
+            vectors: [
+                self.state.clone(),
+                self.accel.clone(),
+                self.pseudo.clone(),
+                self.multipliers.clone(),
+                self.force.clone(),
+            ],
+        }
+    }
+
+    fn restore(&mut self, s: Snapshot) {
+        let [state, accel, pseudo, multipliers, force] = s.vectors;
+        (self.state, self.accel, self.pseudo, self.multipliers, self.force) =
+            (state, accel, pseudo, multipliers, force);
+        self.time = s.time;
+        let state = std::mem::take(&mut self.state);
+        self.mirror(self.time, &state);
+        self.state = state;
+    }
+
+    /// One step of size `h`: Newton from the last accelerations.
+    fn attempt(&mut self, h: f64) -> Result<MultibodyReport, ImplicitError> {
         if !(h > 0.0 && h.is_finite()) {
             return Err(ImplicitError::InvalidOption {
                 name: "step",
@@ -842,6 +894,12 @@ impl MultibodyHht {
             gamma,
         })
     }
+}
+
+/// The state of the integrator at the start of a step, to return to when it fails.
+struct Snapshot {
+    time: f64,
+    vectors: [Vec<f64>; 5],
 }
 
 /// A joint's two sides (None: ground) and its constraint rows.
