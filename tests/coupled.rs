@@ -121,3 +121,38 @@ fn spinning_beam_is_stiffened_by_centrifugal_force() {
     assert!(w > 1.15 * w0, "centrifugal stiffening: {w0} → {w}");
     assert!((k - k_ref).abs() / k_ref < 0.1, "K = {k}, Southwell {k_ref}");
 }
+
+#[test]
+fn a_free_flexible_body_beside_a_rigid_body_falls_freely() {
+    // Reference: free fall. A flexible body attached to nothing, in a coupled model beside a
+    // rigid body, moves under gravity alone: every node reaches ṙ = g t (the mass matrix
+    // reproduces constant fields, the rigid body does not touch it). Its accelerations were
+    // left at zero before (no attachment skipped the flexible solve).
+    let sample = spinning_beam::<f64, Growable>(0.0, 0.0).unwrap();
+    let g = Vec3::new(0.0, 0.0, -9.81);
+    let mut b = flex::Model::<f64, Growable>::builder(sample.flex().materials()[0], g);
+    for p in sample.flex().references() {
+        b.add_node(*p).unwrap();
+    }
+    for t in sample.flex().connectivity() {
+        b.add_element(*t).unwrap();
+    }
+    let beam = b.build().unwrap();
+    let mut r = rigid::Model::<f64, Growable>::builder(g);
+    r.add_body(Body::new(1.0, Mat3::IDENTITY)).unwrap();
+    let model = coupled::Model::builder(r.build().unwrap(), beam).build().unwrap();
+    let mut data = CoupledData::new(&model);
+    let dt = 1e-5;
+    for _ in 0..100 {
+        step(&model, &mut data, &mut Rk4, dt).unwrap();
+    }
+    let t = data.time();
+    for node in 0..model.flex().node_count() {
+        let v = data.flex().rates(node);
+        assert!(
+            (v[2] - g.z * t).abs() < 1e-12 && v[0].abs() < 1e-12,
+            "node {node}: {v:?}"
+        );
+    }
+    assert!((data.rigid().velocity(0).z - g.z * t).abs() < 1e-12);
+}

@@ -37,6 +37,15 @@ impl<R: Real> CoupledSystem<'_, R> {
     /// leaves u (column 13) and W (columns 6..12, as free vectors) for the accelerations.
     fn condense(&mut self, y: &[R]) -> Result<Option<usize>, KernelError> {
         let Some(body) = self.attachments.first().map(|a| a.body) else {
+            // A free body: u = M_ff⁻¹ Q_f (T, W and c stay zero).
+            let n = NODE_COORDS * self.layout.nodes;
+            let u = &mut *self.columns[13];
+            for (ui, q) in u[..n].iter_mut().zip(self.force.iter()) {
+                *ui = *q;
+            }
+            self.flex.gather_free(&u[..n], self.free);
+            self.flex.solve_mass(self.free);
+            self.flex.scatter_free(self.free, &mut u[..n], R::ZERO);
             return Ok(None);
         };
         let (_, rot, _, w) = self.layout.body(y, body);
