@@ -97,6 +97,8 @@ fn flexible_block_bounces_with_momentum_balance_and_bounded_penetration() {
     let contacts = FlexContacts {
         ground: vec![contact],
         pair: None,
+
+        shapes: None,
     };
     let mut meter = tet_collision::GroundImpulseMeter::new(contacts, dt);
     let (mut deepest, mut t, mut touched, mut released) = (0.0_f64, 0.0, false, false);

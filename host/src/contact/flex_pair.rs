@@ -722,12 +722,21 @@ pub struct FlexContacts {
     pub ground: Vec<super::flexible::FlexGroundContact>,
     /// Nodes of one part against faces of another.
     pub pair: Option<FlexPairContact>,
+    /// Nodes against rigid shapes other than ground planes (on bodies or the ground).
+    pub shapes: Option<super::RigidFlexContact>,
 }
 
 impl FlexContacts {
-    /// Whether there is no contact at all (no ground plane, no pair contact).
+    /// Whether there is no contact at all (no ground plane, no pair, no shape contact).
     pub fn is_empty(&self) -> bool {
-        self.ground.is_empty() && self.pair.is_none()
+        self.ground.is_empty() && self.pair.is_none() && self.shapes.is_none()
+    }
+
+    /// Node contacts active at the last accepted state (ground, pair and shape contacts).
+    pub fn active_count(&self) -> usize {
+        self.ground.iter().map(|g| g.active().len()).sum::<usize>()
+            + self.pair.as_ref().map_or(0, |p| p.active().len())
+            + self.shapes.as_ref().map_or(0, |s| s.active().len())
     }
 }
 
@@ -735,7 +744,8 @@ impl FlexContacts {
     /// Energy stored in the Hertz springs of every contact at the last commit (J).
     pub fn elastic_energy(&self) -> f64 {
         let ground: f64 = self.ground.iter().map(|g| g.elastic_energy()).sum();
-        ground + self.pair.as_ref().map_or(0.0, |p| p.elastic_energy())
+        let shapes = self.shapes.as_ref().map_or(0.0, |s| s.elastic_energy());
+        ground + shapes + self.pair.as_ref().map_or(0.0, |p| p.elastic_energy())
     }
 }
 
@@ -747,6 +757,9 @@ impl ExternalForces<f64> for FlexContacts {
         if let Some(p) = self.pair.as_mut() {
             p.apply(t, loads);
         }
+        if let Some(s) = self.shapes.as_mut() {
+            s.apply(t, loads);
+        }
     }
     fn accept(&mut self, t: f64, state: &ExternalLoads<'_, f64>) {
         for g in &mut self.ground {
@@ -754,6 +767,9 @@ impl ExternalForces<f64> for FlexContacts {
         }
         if let Some(p) = self.pair.as_mut() {
             p.accept(t, state);
+        }
+        if let Some(s) = self.shapes.as_mut() {
+            s.accept(t, state);
         }
     }
 }

@@ -4,7 +4,9 @@
 //!   narrow phase by parry3d and a box–plane corner test ([`ContactWorld`]);
 //! - flexible (ANCF) bodies: boundary faces and node-to-plane contact with the ground
 //!   ([`flexible`]), node-to-surface or surface-to-surface contact between bodies with an AABB
-//!   tree refitted every evaluation ([`flex_pair`], [`bvh`]).
+//!   tree refitted every evaluation ([`flex_pair`], [`bvh`]);
+//! - flexible bodies with rigid shapes on bodies or the ground: node-to-shape by parry3d point
+//!   projection, the reaction on the shape's body ([`rigid_flex`]).
 //!
 //! Shapes and materials are plain descriptions ([`crate::spec`]); forces act through the
 //! kernel's [`ExternalForces`](ferrodyn_kernel::ExternalForces), and the state reached after
@@ -15,10 +17,12 @@ pub mod bvh;
 pub mod flex_pair;
 pub mod flexible;
 pub mod force;
+pub mod rigid_flex;
 mod shape;
 pub mod world;
 
 pub use flex_pair::FlexContacts;
+pub use rigid_flex::{RigidFlexContact, ShapeNodeContact};
 pub use world::{ContactRecord, ContactWorld};
 
 use crate::spec::Invalid;

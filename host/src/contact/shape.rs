@@ -7,6 +7,7 @@
 use super::ContactError;
 use crate::spec::{Geometry, Shape};
 use ferrodyn_kernel::math::{Mat3, Quat, Vec3};
+use ferrodyn_kernel::ExternalLoads;
 use parry3d_f64::math::{Matrix, Pose, Rotation, Vector};
 use parry3d_f64::shape::{Ball, Cone, Cuboid, Cylinder, HalfSpace, SharedShape, TriMesh};
 
@@ -67,4 +68,49 @@ pub(crate) fn box_vertices(shape: &Shape) -> Option<[Vector; 8]> {
         let s = |bit: usize| if i & (1 << bit) == 0 { -1.0 } else { 1.0 };
         Vector::new(s(0) * h[0], s(1) * h[1], s(2) * h[2])
     }))
+}
+
+/// Pose and velocity of one body (global axes).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BodyFrame {
+    /// Origin of the body frame.
+    pub x: Vector,
+    /// Rotation body → global.
+    pub rot: Matrix,
+    /// Velocity of the origin.
+    pub v: Vector,
+    /// Angular velocity.
+    pub w: Vector,
+}
+
+impl BodyFrame {
+    /// Velocity of the body point at `p` (global).
+    pub fn point_velocity(&self, p: Vector) -> Vector {
+        self.v + self.w.cross(p - self.x)
+    }
+    /// The body frame as a pose.
+    pub fn pose(&self) -> Pose {
+        Pose::from_parts(self.x, Rotation::from_mat3(&self.rot))
+    }
+}
+
+/// Writes into `frames` the body frames of the state `loads` describes.
+pub(crate) fn read_frames(loads: &ExternalLoads<'_, f64>, frames: &mut Vec<BodyFrame>) {
+    frames.clear();
+    for b in 0..loads.body_count() {
+        let (Some(x), Some(r), Some(v), Some(w)) = (
+            loads.position(b),
+            loads.rotation(b),
+            loads.velocity(b),
+            loads.angular_velocity(b),
+        ) else {
+            continue;
+        };
+        frames.push(BodyFrame {
+            x: vector(x),
+            rot: matrix(r),
+            v: vector(v),
+            w: vector(w),
+        });
+    }
 }

@@ -12,30 +12,15 @@ use super::broad::{Aabb, SweepAndPrune};
 use super::force::{
     damping_factor, effective_modulus, effective_radius, friction_force, hertz_stiffness, normal_force,
 };
-use super::shape::{box_vertices, local_pose, matrix, to_parry, vec3, vector};
+use super::shape::{box_vertices, local_pose, read_frames, to_parry, vec3, BodyFrame};
 use super::ContactError;
 use crate::spec::{ContactMaterial, Geometry, Shape};
 use ferrodyn_kernel::math::Vec3;
 use ferrodyn_kernel::{ExternalForces, ExternalLoads};
-use parry3d_f64::math::{Matrix, Pose, Rotation, Vector};
+use parry3d_f64::math::{Matrix, Pose, Vector};
 use parry3d_f64::query;
 use parry3d_f64::shape::SharedShape;
 use std::collections::HashMap;
-
-/// Pose and velocity of one body (global axes).
-#[derive(Clone, Copy, Debug)]
-struct BodyFrame {
-    x: Vector,
-    rot: Matrix,
-    v: Vector,
-    w: Vector,
-}
-
-impl BodyFrame {
-    fn point_velocity(&self, p: Vector) -> Vector {
-        self.v + self.w.cross(p - self.x)
-    }
-}
 
 /// One contact point: shapes `a`, `b`, geometry and forces (force on b; a gets the opposite).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -221,7 +206,7 @@ impl ContactWorld {
         self.boxes.clear();
         for (i, s) in self.shapes.iter().enumerate() {
             let pose = match s.body.and_then(|b| self.frames.get(b)) {
-                Some(f) => Pose::from_parts(f.x, Rotation::from_mat3(&f.rot)) * self.local[i],
+                Some(f) => f.pose() * self.local[i],
                 None => self.local[i],
             };
             self.poses.push(pose);
@@ -359,32 +344,9 @@ fn uses_plane_vertices(a: &Shape, b: &Shape) -> bool {
     )
 }
 
-impl ContactWorld {
-    /// The body frames of the state `loads` describes.
-    fn read_frames(&mut self, loads: &ExternalLoads<'_, f64>) {
-        self.frames.clear();
-        for b in 0..loads.body_count() {
-            let (Some(x), Some(r), Some(v), Some(w)) = (
-                loads.position(b),
-                loads.rotation(b),
-                loads.velocity(b),
-                loads.angular_velocity(b),
-            ) else {
-                continue;
-            };
-            self.frames.push(BodyFrame {
-                x: vector(x),
-                rot: matrix(r),
-                v: vector(v),
-                w: vector(w),
-            });
-        }
-    }
-}
-
 impl ExternalForces<f64> for ContactWorld {
     fn apply(&mut self, _t: f64, loads: &mut ExternalLoads<'_, f64>) {
-        self.read_frames(loads);
+        read_frames(loads, &mut self.frames);
         self.evaluate(false);
         for c in &self.points {
             let n = Vector::from_array(c.normal);
@@ -400,7 +362,7 @@ impl ExternalForces<f64> for ContactWorld {
     }
     /// Detects the contacts at the accepted state (see the module doc).
     fn accept(&mut self, _t: f64, state: &ExternalLoads<'_, f64>) {
-        self.read_frames(state);
+        read_frames(state, &mut self.frames);
         self.evaluate(true);
         self.active.clone_from(&self.points);
     }

@@ -197,6 +197,8 @@ pub fn run(plastic: bool, duration: f64) -> Result<CollisionReport, Error> {
     let contacts = FlexContacts {
         ground: vec![ground],
         pair: Some(pair),
+
+        shapes: None,
     };
     let setup = Collision {
         dt,
