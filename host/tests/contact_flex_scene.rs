@@ -332,21 +332,6 @@ fn bad_flexible_contact_input_names_file_line_and_item() {
     assert!(e.contains("does not touch itself"), "{e}");
     let e = error_with("preset = \"elastic\"", "restitution = 0.0");
     assert!(e.contains(&at("preset = ")) && e.contains("restitution"), "{e}");
-    let e = error_with("type = \"plane\"", "type = \"sphere\"\nradius = 0.1");
-    assert!(
-        e.contains(&at("type = \"plane\""))
-            && e.contains("shape \"floor\"")
-            && e.contains("ground planes only"),
-        "{e}"
-    );
-    let e = error_with(
-        "[[flexible]]\nname = \"lower\"",
-        "[[body]]\nid = 1\nname = \"cart\"\nmass = 1.0\ninertia = { Ixx = 1.0, Iyy = 1.0, Izz = 1.0 }\n\n[[flexible]]\nname = \"lower\"",
-    );
-    assert!(
-        e.contains("flexible \"lower\"") && e.contains("without rigid bodies"),
-        "{e}"
-    );
     let e = error_with("divisions = [1, 1, 1]", "divisions = [1, 0, 1]");
     assert!(
         e.contains(&at("divisions = [1, 1, 1]")) && e.contains("divisions"),

@@ -1,11 +1,11 @@
 //! Contact of a scene: the rigid shapes' contact world, and the contacts of its flexible
-//! bodies (with the ground planes and between the bodies).
+//! bodies (with the ground planes, with the other rigid shapes and between the bodies).
 
 use super::flexible::body_of_nodes;
 use crate::contact::flex_pair::{FlexPairContact, GroupLaw};
 use crate::contact::flexible::{surface_triangles, FlexGroundContact};
 use crate::contact::force::{damping_factor, effective_modulus, hertz_stiffness};
-use crate::contact::{ContactError, ContactWorld, FlexContacts};
+use crate::contact::{ContactError, ContactWorld, FlexContacts, RigidFlexContact};
 use crate::scene::{ContactSpec, ErrorKind, ItemName, Scene, SceneError};
 use crate::spec::{Elastic, Geometry, Proximity};
 use ferrodyn_kernel::ancf::Material;
@@ -32,8 +32,8 @@ fn surface_elastic(m: &Material<f64>) -> Elastic {
 
 /// The contacts of the flexible bodies merged into one model (node `reference` positions,
 /// tets `connectivity`, node ranges `bodies`, as [`flexible_model`](super::flexible::flexible_model) numbers them):
-/// every body with `contact` against every ground plane and against the other such bodies.
-/// `None` when no flexible body has `contact`.
+/// every body with `contact` against every ground plane, every other rigid shape (on a body
+/// or the ground) and the other such bodies. `None` when no flexible body has `contact`.
 pub fn flexible_contacts(
     scene: &Scene,
     reference: &[[f64; 3]],
@@ -86,6 +86,32 @@ pub fn flexible_contacts(
             .map_err(|e| fail(b, e))?;
             contacts.ground.push(ground);
         }
+    }
+    // Planes are met by the node-to-plane contact above; every other shape node to shape.
+    let solids: Vec<_> = spec
+        .shapes
+        .iter()
+        .filter(|s| s.geometry != Geometry::Plane)
+        .cloned()
+        .collect();
+    if !solids.is_empty() {
+        let mut shapes = RigidFlexContact::new(solids, scene.bodies.len()).map_err(|e| fail(0, e))?;
+        for (b, f) in scene.flexibles.iter().enumerate() {
+            let Some(k) = f.contact else { continue };
+            let own: Vec<usize> = surface
+                .iter()
+                .filter(|t| body_of.get(t[0]) == Some(&b))
+                .flatten()
+                .copied()
+                .collect();
+            let item = format!("flexible '{}'", f.name);
+            shapes
+                .add_body(&item, &own, k.node_radius, elastic[b], |shape| {
+                    spec.shape_material(b, shape.body)
+                })
+                .map_err(|e| fail(b, e))?;
+        }
+        contacts.shapes = Some(shapes);
     }
     let touching = scene.flexibles.iter().filter(|f| f.contact.is_some()).count();
     if touching > 1 {

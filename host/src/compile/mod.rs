@@ -4,8 +4,10 @@
 //! - flexible bodies only: the kernel's flexible model, all bodies merged into one, or the
 //!   host's HHT-α / Newmark integrator of it (`integrator = "hht" | "newmark"`);
 //! - rigid bodies and flexible bodies attached to one of them or free: the kernel's coupled
-//!   model; with hht, newmark or generalized-alpha the implicit multibody solver, whose
-//!   attached bodies may ride on several rigid bodies;
+//!   model, with the contacts of both (rigid shapes among themselves, and the flexible bodies'
+//!   nodes with the ground planes, the shapes and each other); with hht, newmark or
+//!   generalized-alpha the implicit multibody solver, whose attached bodies may ride on several
+//!   rigid bodies;
 //!
 //! each with the scene's integrator (explicit, or BDF / generalized-α) and contacts, on the
 //! host's growable storage. Errors name the scene item and line.
@@ -232,6 +234,23 @@ fn implicit(scene: &Scene, options: HhtOptions) -> Result<(Box<dyn System>, Stri
         ..
     } = FlexibleParts::of(scene)?;
     let description = describe_flexible(scene, &model);
+    // HhtFlex puts the ground and pair contacts in its Newton matrix, not the shape contacts.
+    if let Some(shape) = contacts
+        .as_ref()
+        .and_then(|c| c.shapes.as_ref())
+        .and_then(|s| s.shapes().first())
+    {
+        let kind = ErrorKind::Invalid {
+            field: "integrator",
+            reason: format!(
+                "hht and newmark meet ground planes only, not shape \"{}\": use an explicit integrator",
+                shape.name
+            ),
+        };
+        return Err(scene
+            .source
+            .error(None, Some(ItemName::new("shape", &shape.name)), kind));
+    }
     let first = &scene.flexibles[0];
     let fail = |e: crate::implicit::ImplicitError| {
         let kind = ErrorKind::Invalid {
@@ -258,9 +277,38 @@ fn coupled_system(scene: &Scene, method: HostMethod) -> Result<(Box<dyn System>,
     let model = coupled_model::<Growable>(scene)?;
     let description = describe_coupled(scene, model.rigid(), model.flex());
     let data = coupled_data(scene, &model);
-    let system = KernelSystem::with_data(model, data, method, None)
+    let contact = coupled_contact(scene, &model)?;
+    let system = KernelSystem::with_data(model, data, method, contact)
         .map_err(|e| initial_error(scene, "initial state", e))?;
     Ok((Box::new(system), description))
+}
+
+/// The contacts of a scene of rigid bodies and a flexible body: the rigid shapes among
+/// themselves and, when the flexible body has `contact`, its nodes with the ground planes and
+/// the other shapes.
+pub fn coupled_contact(
+    scene: &Scene,
+    model: &crate::storage::CoupledModel,
+) -> Result<Option<ContactModel>, SceneError> {
+    let Some(spec) = &scene.contact else {
+        return Ok(None);
+    };
+    let rigid = rigid_contact(spec, model.rigid().bodies().len()).map_err(|e| {
+        let kind = ErrorKind::Invalid {
+            field: "shape",
+            reason: e.to_string(),
+        };
+        scene.source.error(None, None, kind)
+    })?;
+    let flex = model.flex();
+    let reference: Vec<[f64; 3]> = flex.references().iter().map(|p| p.to_array()).collect();
+    let ranges = node_ranges(&scene.flexibles);
+    Ok(Some(
+        match flexible_contacts(scene, &reference, flex.connectivity(), &ranges)? {
+            Some(flexible) => ContactModel::Coupled { rigid, flexible },
+            None => ContactModel::Rigid(rigid),
+        },
+    ))
 }
 
 /// The scene's rigid bodies, with its flexible bodies attached to them or free, integrated by

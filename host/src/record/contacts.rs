@@ -1,10 +1,11 @@
 //! Contact output at every output time: one CSV row per active contact point (rigid,
-//! `contacts.csv`), one per touching body pair (flexible, `flex_contacts.csv`).
+//! `contacts.csv`), one per touching body pair (flexible, `flex_contacts.csv`), one per
+//! touching shape and flexible body (`flex_shape_contacts.csv`).
 
 use super::Recorder;
 use crate::contact::FlexContacts;
 use crate::output::{CsvWriter, OutputDir};
-use crate::simulation::{Contacts, Sample, Simulation};
+use crate::simulation::{Sample, Simulation};
 use anyhow::Result;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -48,7 +49,7 @@ impl ContactCsv {
 impl Recorder for ContactCsv {
     /// One row per contact active at the last accepted state.
     fn record(&mut self, sim: &mut Simulation, _: &Sample) -> Result<()> {
-        let Some(Contacts::Rigid(world)) = sim.contacts() else {
+        let Some(world) = sim.contacts().and_then(|c| c.rigid()) else {
             return Ok(());
         };
         let t = sim.time();
@@ -175,7 +176,7 @@ impl FlexContactCsv {
 impl Recorder for FlexContactCsv {
     /// One row per touching body pair at the last accepted state.
     fn record(&mut self, sim: &mut Simulation, _: &Sample) -> Result<()> {
-        let Some(Contacts::Flexible(contacts)) = sim.contacts() else {
+        let Some(contacts) = sim.contacts().and_then(|c| c.flexible()) else {
             return Ok(());
         };
         let t = sim.time();
@@ -185,6 +186,82 @@ impl Recorder for FlexContactCsv {
                 t,
                 a.map_or(-1.0, |a| a as f64),
                 b as f64,
+                s.contacts as f64,
+                s.max_penetration,
+                s.normal_force,
+                s.friction[0],
+                s.friction[1],
+                s.friction[2],
+                pairs.len() as f64,
+            ])?;
+        }
+        Ok(())
+    }
+    fn finish(self: Box<Self>) -> Result<Vec<PathBuf>> {
+        Ok(vec![self.out.finish()?])
+    }
+}
+
+/// Columns of flex_shape_contacts.csv: one row per rigid shape touching a flexible body at
+/// every output time (shape index in file order, flexible index in file order).
+pub const FLEX_SHAPE_CONTACT_COLUMNS: [&str; 10] = [
+    "time",
+    "shape",
+    "body",
+    "contacts",
+    "max_penetration",
+    "normal_force",
+    "friction_x",
+    "friction_y",
+    "friction_z",
+    "active_pairs",
+];
+
+/// The active node contacts of `contacts` with rigid shapes summed per (shape, flexible body);
+/// `body_of[node]` is the node's body. Friction is the force on the flexible body.
+pub fn flex_shape_summaries(
+    contacts: &FlexContacts,
+    body_of: &[usize],
+) -> BTreeMap<(usize, usize), PairSummary> {
+    let mut out: BTreeMap<(usize, usize), PairSummary> = BTreeMap::new();
+    for c in contacts.shapes.iter().flat_map(|s| s.active()) {
+        let body = body_of.get(c.node).copied().unwrap_or(0);
+        out.entry((c.shape, body))
+            .or_default()
+            .add(c.penetration, c.normal_force, c.force, c.normal);
+    }
+    out
+}
+
+/// Writes the contacts of flexible bodies with rigid shapes into `flex_shape_contacts.csv`.
+pub struct FlexShapeContactCsv {
+    out: CsvWriter,
+    body_of: Vec<usize>,
+}
+
+impl FlexShapeContactCsv {
+    /// Claims `flex_shape_contacts.csv` in `dir` and writes the header; `body_of[node]` is the
+    /// flexible body of each node.
+    pub fn create(dir: &OutputDir, body_of: Vec<usize>) -> Result<Self> {
+        let mut out = dir.file("flex_shape_contacts.csv")?;
+        out.header(&FLEX_SHAPE_CONTACT_COLUMNS)?;
+        Ok(Self { out, body_of })
+    }
+}
+
+impl Recorder for FlexShapeContactCsv {
+    /// One row per touching shape and body at the last accepted state.
+    fn record(&mut self, sim: &mut Simulation, _: &Sample) -> Result<()> {
+        let Some(contacts) = sim.contacts().and_then(|c| c.flexible()) else {
+            return Ok(());
+        };
+        let t = sim.time();
+        let pairs = flex_shape_summaries(contacts, &self.body_of);
+        for (&(shape, body), s) in &pairs {
+            self.out.row(&[
+                t,
+                shape as f64,
+                body as f64,
                 s.contacts as f64,
                 s.max_penetration,
                 s.normal_force,

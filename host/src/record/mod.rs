@@ -11,7 +11,8 @@ mod trajectory;
 mod vtu_series;
 
 pub use contacts::{
-    flex_pair_summaries, ContactCsv, FlexContactCsv, PairSummary, CONTACT_COLUMNS, FLEX_CONTACT_COLUMNS,
+    flex_pair_summaries, flex_shape_summaries, ContactCsv, FlexContactCsv, FlexShapeContactCsv, PairSummary,
+    CONTACT_COLUMNS, FLEX_CONTACT_COLUMNS, FLEX_SHAPE_CONTACT_COLUMNS,
 };
 pub use energy::EnergyCsv;
 pub use reactions::ReactionsCsv;
@@ -22,7 +23,7 @@ pub use vtu_series::VtuSeries;
 use crate::compile::body_of_nodes;
 use crate::output::OutputDir;
 use crate::scene::OutputSpec;
-use crate::simulation::{Contacts, Sample, Simulation};
+use crate::simulation::{Sample, Simulation};
 use anyhow::Result;
 use std::path::PathBuf;
 
@@ -73,14 +74,18 @@ pub fn recorders(
     if let Some(flex) = sim.flexible() {
         out.push(Box::new(VtuSeries::new(dir, series, &flex)));
     }
-    match sim.contacts() {
-        Some(Contacts::Rigid(_)) => out.push(Box::new(ContactCsv::create(dir)?)),
-        Some(Contacts::Flexible(_)) => {
-            let nodes = sim.flexible().map_or(0, |f| f.node_count());
-            let body_of = body_of_nodes(sim.labels.flexibles.iter().map(|(_, range)| range), nodes);
-            out.push(Box::new(FlexContactCsv::create(dir, body_of)?));
+    let contacts = sim.contacts();
+    if contacts.and_then(|c| c.rigid()).is_some() {
+        out.push(Box::new(ContactCsv::create(dir)?));
+    }
+    if let Some(flexible) = contacts.and_then(|c| c.flexible()) {
+        let with_shapes = flexible.shapes.is_some();
+        let nodes = sim.flexible().map_or(0, |f| f.node_count());
+        let body_of = body_of_nodes(sim.labels.flexibles.iter().map(|(_, range)| range), nodes);
+        if with_shapes {
+            out.push(Box::new(FlexShapeContactCsv::create(dir, body_of.clone())?));
         }
-        None => {}
+        out.push(Box::new(FlexContactCsv::create(dir, body_of)?));
     }
     Ok(out)
 }

@@ -108,11 +108,15 @@ pub(super) fn validate(
                     Contactor::Ground => Some(None),
                     Contactor::Rigid(_) => None,
                 };
-                match (rigid(a), rigid(b), flexible(a), flexible(b)) {
-                    (Some(a), Some(b), _, _) => spec.pairs.push((a, b, material)),
-                    (_, _, Some(a), Some(b)) => spec.flex_pairs.push((a, b, material)),
+                match (a, b, rigid(a), rigid(b), flexible(a), flexible(b)) {
+                    (.., Some(a), Some(b), _, _) => spec.pairs.push((a, b, material)),
+                    (.., Some(a), Some(b)) => spec.flex_pairs.push((a, b, material)),
+                    (Contactor::Rigid(r), Contactor::Flexible(f), ..)
+                    | (Contactor::Flexible(f), Contactor::Rigid(r), ..) => {
+                        spec.rigid_flex_pairs.push((r, f, material))
+                    }
                     _ => {
-                        let reason = "contact between a rigid and a flexible body is not supported".into();
+                        let reason = "these bodies cannot be paired".into();
                         return Err(c.invalid(&pair.span(), "bodies", reason));
                     }
                 }

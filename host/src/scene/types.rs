@@ -139,6 +139,8 @@ pub struct ContactSpec {
     pub pairs: Vec<(Option<usize>, Option<usize>, ContactMaterial)>,
     /// Materials of flexible body pairs, by flexible index (`None`: ground).
     pub flex_pairs: Vec<(Option<usize>, Option<usize>, ContactMaterial)>,
+    /// Materials of a rigid body (index) with a flexible body (flexible index).
+    pub rigid_flex_pairs: Vec<(usize, usize, ContactMaterial)>,
 }
 
 impl ContactSpec {
@@ -147,6 +149,18 @@ impl ContactSpec {
         self.flex_pairs
             .iter()
             .find(|&&(x, y, _)| (x, y) == (a, b) || (x, y) == (b, a))
+            .map_or(self.default_material(), |m| m.2)
+    }
+
+    /// The material of flexible body `flexible` against the shapes of rigid body `body`
+    /// (`None`: the ground's shapes).
+    pub fn shape_material(&self, flexible: usize, body: Option<usize>) -> ContactMaterial {
+        let Some(body) = body else {
+            return self.flex_material(Some(flexible), None);
+        };
+        self.rigid_flex_pairs
+            .iter()
+            .find(|&&(r, f, _)| (r, f) == (body, flexible))
             .map_or(self.default_material(), |m| m.2)
     }
 

@@ -47,29 +47,14 @@ pub(super) fn validate(source: Source, text: &str) -> Result<Scene, SceneError> 
     }
     let names = [&body_names, &joint_names, &flex_names];
     let sensors = sensors(&mut c, &raw, names, &joints, &bodies, &flexibles)?;
-    let in_contact = raw
-        .flexible
-        .iter()
-        .find_map(|f| f.get_ref().contact.as_ref().map(|k| (f, k)));
-    if let Some((f, k)) = in_contact {
-        c.item = Some(ItemName::new("flexible", f.get_ref().name.get_ref()));
-        if !raw.body.is_empty() {
-            let reason = "flexible contact runs scenes without rigid bodies".into();
-            return Err(c.invalid(&k.span(), "contact", reason));
-        }
-        if let Some(s) = raw.shape.iter().find(|s| s.get_ref().kind.get_ref() != "plane") {
-            c.item = Some(ItemName::new("shape", s.get_ref().name.get_ref()));
-            let reason = "flexible bodies meet ground planes only".into();
-            return Err(c.invalid(&s.get_ref().kind.span(), "type", reason));
-        }
-    }
+    let in_contact = raw.flexible.iter().any(|f| f.get_ref().contact.is_some());
     let contact = contact::validate(
         &mut c,
         &raw.shape,
         &raw.contact_material,
         &body_names,
         &flex_names,
-        in_contact.is_some(),
+        in_contact,
     )?;
     let hht = matches!(simulation.integrator, IntegratorSpec::Hht(_));
     if let (true, Some(name)) = (hht, raw.simulation.get_ref().integrator.as_ref()) {

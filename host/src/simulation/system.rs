@@ -108,12 +108,20 @@ impl FlexibleState<'_> {
     }
 }
 
-/// The contacts of a system: between rigid shapes, or of flexible bodies.
+/// The contacts of a system: between rigid shapes, of flexible bodies, or both.
 pub enum ContactModel {
     /// Rigid shapes on bodies and the ground.
     Rigid(ContactWorld),
-    /// Flexible bodies with the ground and each other.
+    /// Flexible bodies with the ground, rigid shapes and each other.
     Flexible(FlexContacts),
+    /// Rigid bodies with flexible bodies: the rigid shapes among themselves, and the flexible
+    /// bodies with the ground, the rigid shapes and each other.
+    Coupled {
+        /// Between rigid shapes.
+        rigid: ContactWorld,
+        /// Of the flexible bodies.
+        flexible: FlexContacts,
+    },
 }
 
 impl ExternalForces<f64> for ContactModel {
@@ -121,12 +129,20 @@ impl ExternalForces<f64> for ContactModel {
         match self {
             Self::Rigid(world) => world.apply(t, loads),
             Self::Flexible(contacts) => contacts.apply(t, loads),
+            Self::Coupled { rigid, flexible } => {
+                rigid.apply(t, loads);
+                flexible.apply(t, loads);
+            }
         }
     }
     fn accept(&mut self, t: f64, state: &ExternalLoads<'_, f64>) {
         match self {
             Self::Rigid(world) => world.accept(t, state),
             Self::Flexible(contacts) => contacts.accept(t, state),
+            Self::Coupled { rigid, flexible } => {
+                rigid.accept(t, state);
+                flexible.accept(t, state);
+            }
         }
     }
 }
@@ -137,6 +153,7 @@ impl ContactModel {
         match self {
             Self::Rigid(world) => Contacts::Rigid(world),
             Self::Flexible(c) => Contacts::Flexible(c),
+            Self::Coupled { rigid, flexible } => Contacts::Coupled { rigid, flexible },
         }
     }
 }
@@ -148,17 +165,36 @@ pub enum Contacts<'a> {
     Rigid(&'a ContactWorld),
     /// Of flexible bodies.
     Flexible(&'a FlexContacts),
+    /// Of rigid and flexible bodies.
+    Coupled {
+        /// Between rigid shapes.
+        rigid: &'a ContactWorld,
+        /// Of the flexible bodies.
+        flexible: &'a FlexContacts,
+    },
 }
 
-impl Contacts<'_> {
+impl<'a> Contacts<'a> {
     /// Contacts active at the last accepted state.
     pub fn active_count(&self) -> usize {
         match self {
             Self::Rigid(world) => world.active().len(),
-            Self::Flexible(c) => {
-                c.ground.iter().map(|g| g.active().len()).sum::<usize>()
-                    + c.pair.as_ref().map_or(0, |p| p.active().len())
-            }
+            Self::Flexible(c) => c.active_count(),
+            Self::Coupled { rigid, flexible } => rigid.active().len() + flexible.active_count(),
+        }
+    }
+    /// The contacts between rigid shapes, if any.
+    pub fn rigid(&self) -> Option<&'a ContactWorld> {
+        match *self {
+            Self::Rigid(world) | Self::Coupled { rigid: world, .. } => Some(world),
+            Self::Flexible(_) => None,
+        }
+    }
+    /// The contacts of flexible bodies, if any.
+    pub fn flexible(&self) -> Option<&'a FlexContacts> {
+        match *self {
+            Self::Flexible(c) | Self::Coupled { flexible: c, .. } => Some(c),
+            Self::Rigid(_) => None,
         }
     }
 }

@@ -81,25 +81,31 @@ fn contact_peaks(contacts: Option<Contacts<'_>>) -> (f64, f64) {
     let peak = |pairs: &mut dyn Iterator<Item = (f64, f64)>| {
         pairs.fold((0.0f64, 0.0f64), |(f, d), (nf, pen)| (f.max(nf), d.max(pen)))
     };
-    match contacts {
-        None => (0.0, 0.0),
-        Some(Contacts::Rigid(world)) => {
-            peak(&mut world.active().iter().map(|c| (c.normal_force, c.penetration)))
-        }
-        Some(Contacts::Flexible(c)) => {
-            let ground = c
-                .ground
-                .iter()
-                .flat_map(|g| g.active())
-                .map(|n| (n.normal_force, n.penetration));
-            let pair = c
-                .pair
-                .iter()
-                .flat_map(|p| p.active())
-                .map(|n| (n.normal_force, n.penetration));
-            peak(&mut ground.chain(pair))
-        }
-    }
+    let Some(contacts) = contacts else {
+        return (0.0, 0.0);
+    };
+    let rigid = contacts
+        .rigid()
+        .into_iter()
+        .flat_map(|w| w.active())
+        .map(|c| (c.normal_force, c.penetration));
+    let flexible = contacts.flexible();
+    let ground = flexible
+        .into_iter()
+        .flat_map(|c| &c.ground)
+        .flat_map(|g| g.active())
+        .map(|n| (n.normal_force, n.penetration));
+    let pair = flexible
+        .into_iter()
+        .flat_map(|c| &c.pair)
+        .flat_map(|p| p.active())
+        .map(|n| (n.normal_force, n.penetration));
+    let shapes = flexible
+        .into_iter()
+        .flat_map(|c| &c.shapes)
+        .flat_map(|s| s.active())
+        .map(|n| (n.normal_force, n.penetration));
+    peak(&mut rigid.chain(ground).chain(pair).chain(shapes))
 }
 
 /// The named scalars of a finished run: steps, final time, energy change (largest and at the
