@@ -119,9 +119,6 @@ fn flags_that_do_not_apply_are_refused_with_one_clear_error() {
         let o = run("pendulum.toml", &dir, args);
         assert_one_error(&o, expected);
     }
-    // HHT runs rigid scenes, but not yet with contact.
-    let o = run("sphere_drop.toml", &dir, &["--integrator", "hht"]);
-    assert_one_error(&o, "do not handle contact yet");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

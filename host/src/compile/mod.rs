@@ -47,13 +47,6 @@ pub fn compile(scene: &Scene) -> Result<Simulation, SceneError> {
     let (system, description): (Box<dyn System>, String) = match (sim.integrator, rigid, flexible) {
         (_, false, false) => return Err(invalid(scene, "body", "the scene has no rigid or flexible body")),
         (IntegratorSpec::Hht(options), false, true) => implicit(scene, options)?,
-        (IntegratorSpec::Hht(_), true, _) if scene.contact.is_some() => {
-            return Err(invalid(
-                scene,
-                "integrator",
-                "hht and newmark with rigid bodies do not handle contact yet: use generalized-alpha, bdf2 or an explicit integrator",
-            ))
-        }
         (IntegratorSpec::Hht(o), true, _) => {
             let scheme = Scheme::Hht {
                 alpha: o.alpha,
@@ -130,19 +123,7 @@ fn rigid_system(scene: &Scene, method: HostMethod) -> Result<(Box<dyn System>, S
     let mut data = model.new_data();
     assemble(&model, &mut data)
         .map_err(|e| initial_error(scene, "assembling the initial configuration", e))?;
-    let contact = match &scene.contact {
-        Some(spec) => {
-            let world = rigid_contact(spec, model.bodies().len()).map_err(|e| {
-                let kind = ErrorKind::Invalid {
-                    field: "shape",
-                    reason: e.to_string(),
-                };
-                scene.source.error(None, None, kind)
-            })?;
-            Some(ContactModel::Rigid(world))
-        }
-        None => None,
-    };
+    let contact = rigid_world(scene, model.bodies().len())?.map(ContactModel::Rigid);
     let description = describe_rigid(&model);
     let system = KernelSystem::with_data(model, data, method, contact)
         .map_err(|e| initial_error(scene, "contact at the initial state", e))?;
@@ -277,30 +258,39 @@ fn coupled_system(scene: &Scene, method: HostMethod) -> Result<(Box<dyn System>,
     let model = coupled_model::<Growable>(scene)?;
     let description = describe_coupled(scene, model.rigid(), model.flex());
     let data = coupled_data(scene, &model);
-    let contact = coupled_contact(scene, &model)?;
+    let contact = coupled_contact(scene, model.rigid().bodies().len(), model.flex())?;
     let system = KernelSystem::with_data(model, data, method, contact)
         .map_err(|e| initial_error(scene, "initial state", e))?;
     Ok((Box::new(system), description))
 }
 
-/// The contacts of a scene of rigid bodies and a flexible body: the rigid shapes among
-/// themselves and, when the flexible body has `contact`, its nodes with the ground planes and
-/// the other shapes.
-pub fn coupled_contact(
-    scene: &Scene,
-    model: &crate::storage::CoupledModel,
-) -> Result<Option<ContactModel>, SceneError> {
+/// The contact world of the scene's shapes for `body_count` rigid bodies (`None`: no
+/// shapes); errors name the shape.
+fn rigid_world(scene: &Scene, body_count: usize) -> Result<Option<crate::contact::ContactWorld>, SceneError> {
     let Some(spec) = &scene.contact else {
         return Ok(None);
     };
-    let rigid = rigid_contact(spec, model.rigid().bodies().len()).map_err(|e| {
+    let world = rigid_contact(spec, body_count).map_err(|e| {
         let kind = ErrorKind::Invalid {
             field: "shape",
             reason: e.to_string(),
         };
         scene.source.error(None, None, kind)
     })?;
-    let flex = model.flex();
+    Ok(Some(world))
+}
+
+/// The contacts of a scene of `body_count` rigid bodies and flexible bodies (merged into
+/// `flex`): the rigid shapes among themselves and, when a flexible body has `contact`, its
+/// nodes with the ground planes, the other shapes and the other flexible bodies.
+pub fn coupled_contact(
+    scene: &Scene,
+    body_count: usize,
+    flex: &FlexModel,
+) -> Result<Option<ContactModel>, SceneError> {
+    let Some(rigid) = rigid_world(scene, body_count)? else {
+        return Ok(None);
+    };
     let reference: Vec<[f64; 3]> = flex.references().iter().map(|p| p.to_array()).collect();
     let ranges = node_ranges(&scene.flexibles);
     Ok(Some(
@@ -326,14 +316,15 @@ fn multibody(
         max_halvings,
         ..Convergence::default()
     };
-    let (rigid, flex, state, description) = if scene.flexibles.is_empty() {
+    let (rigid, flex, state, description, contact) = if scene.flexibles.is_empty() {
         let model = rigid_model::<Growable>(scene)?;
         let mut data = model.new_data();
         assemble(&model, &mut data)
             .map_err(|e| initial_error(scene, "assembling the initial configuration", e))?;
         let description = describe_rigid(&model);
         let state = data.state().to_vec();
-        (model, None, state, description)
+        let contact = rigid_world(scene, model.bodies().len())?.map(ContactModel::Rigid);
+        (model, None, state, description, contact)
     } else {
         // Not the kernel's coupled model: the solver carries attached nodes on several bodies.
         let rigid = rigid_model::<Growable>(scene)?;
@@ -345,6 +336,16 @@ fn multibody(
         let flex_state = initial_flex_state(scene, &data, &flex);
         let (e, ed) = flex_state.split_at(flex_state.len() / 2);
         let state = [q, e, v, ed].concat();
+        let contact = coupled_contact(scene, rigid.bodies().len(), &flex)?;
+        if let (Some(ContactModel::Coupled { .. }), Some(f)) = (&contact, scene.flexibles.first()) {
+            // Without the node contacts' stiffness in its matrix Newton diverges at first touch.
+            let kind = ErrorKind::Invalid {
+                field: "contact",
+                reason: "the implicit multibody solver does not take flexible contact yet: use an explicit integrator (rk4)".into(),
+            };
+            let item = Some(ItemName::new("flexible", &f.name));
+            return Err(scene.source.error(Some(f.line), item, kind));
+        }
         (
             rigid,
             Some(FlexPart {
@@ -353,9 +354,10 @@ fn multibody(
             }),
             state,
             description,
+            contact,
         )
     };
-    let system = MultibodyHht::new(rigid, flex, &state, scheme, convergence).map_err(|e| {
+    let fail = |e: crate::implicit::ImplicitError| {
         let kind = ErrorKind::Invalid {
             field: "implicit",
             reason: names(scene).name_error(e.into()).to_string(),
@@ -363,7 +365,11 @@ fn multibody(
         scene
             .source
             .error(None, Some(ItemName::new("simulation", "")), kind)
-    })?;
+    };
+    let mut system = MultibodyHht::new(rigid, flex, &state, scheme, convergence).map_err(fail)?;
+    if let Some(contact) = contact {
+        system = system.with_contact(contact).map_err(fail)?;
+    }
     Ok((Box::new(system), description))
 }
 

@@ -56,18 +56,6 @@ pub(super) fn validate(source: Source, text: &str) -> Result<Scene, SceneError> 
         &flex_names,
         in_contact,
     )?;
-    let hht = matches!(simulation.integrator, IntegratorSpec::Hht(_));
-    if let (true, Some(name)) = (hht, raw.simulation.get_ref().integrator.as_ref()) {
-        if !raw.body.is_empty() && !raw.shape.is_empty() {
-            c.item = Some(ItemName::new("simulation", ""));
-            let reason = format!(
-                "\"{}\" with rigid bodies does not handle contact yet (this scene has {} shapes): use generalized-alpha, bdf2 or an explicit integrator",
-                name.get_ref(),
-                raw.shape.len()
-            );
-            return Err(c.invalid(&name.span(), "integrator", reason));
-        }
-    }
     let o = &raw.output;
     Ok(Scene {
         source,
