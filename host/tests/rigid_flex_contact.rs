@@ -4,6 +4,9 @@
 //! scenes/block_on_box.toml (a rubber block settling on a fixed steel box: the contact carries
 //! m g and the block stays put), and named errors for what stays impossible.
 
+mod common;
+
+use common::tet_collision::total_force;
 use ferrodyn_host::commands::{run, Overrides, RunOptions};
 use ferrodyn_host::compile::{compile, coupled_contact, coupled_data, coupled_model, FlexibleParts};
 use ferrodyn_host::contact::force::{effective_modulus, effective_radius};
@@ -12,7 +15,7 @@ use ferrodyn_host::record::FLEX_SHAPE_CONTACT_COLUMNS;
 use ferrodyn_host::scene::Scene;
 use ferrodyn_host::simulation::{ContactModel, Simulation};
 use ferrodyn_host::spec::Elastic;
-use ferrodyn_kernel::ancf::{Material, NODE_COORDS};
+use ferrodyn_kernel::ancf::Material;
 use ferrodyn_kernel::integrators::Rk4;
 use ferrodyn_kernel::math::Vec3;
 use ferrodyn_kernel::{flex, rigid, step_with, Dynamics, ExternalForces, ExternalLoads};
@@ -61,13 +64,6 @@ impl ImpulseMeter {
             _ => panic!("a coupled contact model"),
         }
     }
-}
-
-/// Sum of the position components of the generalized nodal forces.
-fn total_force(force: &[f64]) -> Vec3<f64> {
-    force
-        .chunks_exact(NODE_COORDS)
-        .fold(Vec3::ZERO, |s, c| s + Vec3::new(c[0], c[1], c[2]))
 }
 
 impl ExternalForces<f64> for ImpulseMeter {

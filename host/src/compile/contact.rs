@@ -105,8 +105,9 @@ pub fn flexible_contacts(
                 .copied()
                 .collect();
             let item = format!("flexible '{}'", f.name);
+            let carrier = f.attach.as_ref().map(|(body, _)| *body);
             shapes
-                .add_body(&item, &own, k.node_radius, elastic[b], |shape| {
+                .add_body(&item, &own, k.node_radius, elastic[b], carrier, |shape| {
                     spec.shape_material(b, shape.body)
                 })
                 .map_err(|e| fail(b, e))?;

@@ -295,7 +295,10 @@ pub fn coupled_contact(
     let ranges = node_ranges(&scene.flexibles);
     Ok(Some(
         match flexible_contacts(scene, &reference, flex.connectivity(), &ranges)? {
-            Some(flexible) => ContactModel::Coupled { rigid, flexible },
+            Some(flexible) => ContactModel::Coupled {
+                rigid: Box::new(rigid),
+                flexible,
+            },
             None => ContactModel::Rigid(rigid),
         },
     ))

@@ -65,6 +65,8 @@ struct ShapeLaw {
 struct NodeGroup {
     nodes: Vec<usize>,
     laws: Vec<ShapeLaw>,
+    /// The rigid body the flexible body is attached to: its shapes are not met.
+    carrier: Option<usize>,
     /// Box of the nodes at the last evaluation.
     bounds: Aabb,
 }
@@ -125,14 +127,16 @@ impl RigidFlexContact {
     }
 
     /// Adds a flexible body: its surface `nodes`, each a sphere of `node_radius` of the body's
-    /// `elastic` constants, against each shape with `material(shape)`. `item` names the body in
-    /// errors.
+    /// `elastic` constants, against each shape with `material(shape)`, except the shapes of
+    /// the rigid body `carrier` it is attached to (its root sits in them). `item` names the body
+    /// in errors.
     pub fn add_body(
         &mut self,
         item: &str,
         nodes: &[usize],
         node_radius: f64,
         elastic: Elastic,
+        carrier: Option<usize>,
         material: impl Fn(&Shape) -> ContactMaterial,
     ) -> Result<(), ContactError> {
         elastic.validate(item)?;
@@ -159,6 +163,7 @@ impl RigidFlexContact {
         self.groups.push(NodeGroup {
             nodes,
             laws,
+            carrier,
             bounds: Aabb::EVERYWHERE,
         });
         Ok(())
@@ -234,22 +239,23 @@ impl RigidFlexContact {
                 max: [f64::NEG_INFINITY; 3],
             };
             for r in group.nodes.iter().filter_map(|&n| position(n)) {
-                for k in 0..3 {
-                    bounds.min[k] = bounds.min[k].min(r[k]);
-                    bounds.max[k] = bounds.max[k].max(r[k]);
+                for ((lo, hi), &x) in bounds.min.iter_mut().zip(&mut bounds.max).zip(r) {
+                    *lo = lo.min(x);
+                    *hi = hi.max(x);
                 }
             }
             group.bounds = bounds;
         }
         for group in &self.groups {
             for (s, (shape_box, pose)) in self.boxes.iter().zip(&self.poses).enumerate() {
-                if !group.bounds.overlaps(shape_box) {
+                let body = self.shapes[s].body;
+                if !group.bounds.overlaps(shape_box) || (body.is_some() && body == group.carrier) {
                     continue;
                 }
                 let (Some(law), Some(form)) = (group.laws.get(s), self.parry.get(s)) else {
                     continue;
                 };
-                let frame = self.shapes[s].body.and_then(|b| self.frames.get(b));
+                let frame = body.and_then(|b| self.frames.get(b));
                 for &node in &group.nodes {
                     let i = NODE_COORDS * node;
                     let (Some(r), Some(v)) = (e.get(i..i + 3), ed.get(i..i + 3)) else {
@@ -267,7 +273,7 @@ impl RigidFlexContact {
                     let projection = form.project_local_point(local, false);
                     let outward = projection.point - local;
                     let depth = outward.length();
-                    if !projection.is_inside || !(depth > 0.0) {
+                    if !projection.is_inside || depth.is_nan() || depth <= 0.0 {
                         continue;
                     }
                     let n = pose.rotation * (outward / depth);
@@ -366,7 +372,7 @@ mod tests {
         };
         let material = ContactMaterial::elastic();
         contact
-            .add_body("flexible 'b'", &[0], 0.01, rubber, |_| material)
+            .add_body("flexible 'b'", &[0], 0.01, rubber, None, |_| material)
             .unwrap();
         let mut e = [0.0; NODE_COORDS];
         let mut ed = [0.0; NODE_COORDS];
@@ -444,17 +450,37 @@ mod tests {
         let mut contact = RigidFlexContact::new(vec![ball.clone()], 1).unwrap();
         assert!(contact.is_empty());
         contact
-            .add_body("flexible 'b'", &[0], 0.01, Elastic::STEEL, |_| {
+            .add_body("flexible 'b'", &[0], 0.01, Elastic::STEEL, None, |_| {
                 ContactMaterial::elastic()
             })
             .unwrap();
         assert!(!contact.is_empty());
-        let bad = contact.add_body("flexible 'c'", &[1], 0.0, Elastic::STEEL, |_| {
+        let bad = contact.add_body("flexible 'c'", &[1], 0.0, Elastic::STEEL, None, |_| {
             ContactMaterial::elastic()
         });
         assert!(bad.unwrap_err().to_string().contains("flexible 'c'"));
         // A shape on a body the model does not have.
         let e = RigidFlexContact::new(vec![ball], 0).err().unwrap().to_string();
         assert!(e.contains("ball"), "{e}");
+    }
+
+    #[test]
+    fn a_body_does_not_meet_the_shapes_of_the_body_carrying_it() {
+        // A beam's root sits inside its hub: the hub's shapes are not met by the beam's nodes.
+        let mut hub = shape("hub", Geometry::Sphere { radius: 0.05 }, [0.0; 3]);
+        hub.body = Some(0);
+        let (mut e, ed) = ([0.0; NODE_COORDS], [0.0; NODE_COORDS]);
+        e[0] = 0.04;
+        for (carrier, expected) in [(Some(0), 0), (None, 1)] {
+            let mut contact = RigidFlexContact::new(vec![hub.clone()], 1).unwrap();
+            contact
+                .add_body("flexible 'beam'", &[0], 0.01, Elastic::STEEL, carrier, |_| {
+                    ContactMaterial::elastic()
+                })
+                .unwrap();
+            let mut f = [0.0; NODE_COORDS];
+            contact.apply(0.0, &mut ExternalLoads::on_nodes(&e, &ed, &mut f));
+            assert_eq!(contact.evaluated().len(), expected, "carrier {carrier:?}");
+        }
     }
 }

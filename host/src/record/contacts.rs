@@ -157,51 +157,6 @@ pub fn flex_pair_summaries(
     out
 }
 
-/// Writes the flexible contacts of each output time into `flex_contacts.csv`.
-pub struct FlexContactCsv {
-    out: CsvWriter,
-    body_of: Vec<usize>,
-}
-
-impl FlexContactCsv {
-    /// Claims `flex_contacts.csv` in `dir` and writes the header; `body_of[node]` is the
-    /// flexible body of each node.
-    pub fn create(dir: &OutputDir, body_of: Vec<usize>) -> Result<Self> {
-        let mut out = dir.file("flex_contacts.csv")?;
-        out.header(&FLEX_CONTACT_COLUMNS)?;
-        Ok(Self { out, body_of })
-    }
-}
-
-impl Recorder for FlexContactCsv {
-    /// One row per touching body pair at the last accepted state.
-    fn record(&mut self, sim: &mut Simulation, _: &Sample) -> Result<()> {
-        let Some(contacts) = sim.contacts().and_then(|c| c.flexible()) else {
-            return Ok(());
-        };
-        let t = sim.time();
-        let pairs = flex_pair_summaries(contacts, &self.body_of);
-        for (&(a, b), s) in &pairs {
-            self.out.row(&[
-                t,
-                a.map_or(-1.0, |a| a as f64),
-                b as f64,
-                s.contacts as f64,
-                s.max_penetration,
-                s.normal_force,
-                s.friction[0],
-                s.friction[1],
-                s.friction[2],
-                pairs.len() as f64,
-            ])?;
-        }
-        Ok(())
-    }
-    fn finish(self: Box<Self>) -> Result<Vec<PathBuf>> {
-        Ok(vec![self.out.finish()?])
-    }
-}
-
 /// Columns of flex_shape_contacts.csv: one row per rigid shape touching a flexible body at
 /// every output time (shape index in file order, flexible index in file order).
 pub const FLEX_SHAPE_CONTACT_COLUMNS: [&str; 10] = [
@@ -233,35 +188,64 @@ pub fn flex_shape_summaries(
     out
 }
 
-/// Writes the contacts of flexible bodies with rigid shapes into `flex_shape_contacts.csv`.
-pub struct FlexShapeContactCsv {
+/// Writes the flexible contacts of each output time summed per touching pair: into
+/// `flex_contacts.csv` (body pairs, ground planes) or `flex_shape_contacts.csv` (rigid shapes).
+pub struct FlexContactCsv {
     out: CsvWriter,
     body_of: Vec<usize>,
+    shapes: bool,
 }
 
-impl FlexShapeContactCsv {
-    /// Claims `flex_shape_contacts.csv` in `dir` and writes the header; `body_of[node]` is the
+impl FlexContactCsv {
+    /// Claims `flex_contacts.csv` in `dir` and writes the header; `body_of[node]` is the
     /// flexible body of each node.
     pub fn create(dir: &OutputDir, body_of: Vec<usize>) -> Result<Self> {
+        let mut out = dir.file("flex_contacts.csv")?;
+        out.header(&FLEX_CONTACT_COLUMNS)?;
+        Ok(Self {
+            out,
+            body_of,
+            shapes: false,
+        })
+    }
+
+    /// Claims `flex_shape_contacts.csv` in `dir` and writes the header (the contacts with
+    /// rigid shapes); `body_of[node]` is the flexible body of each node.
+    pub fn create_for_shapes(dir: &OutputDir, body_of: Vec<usize>) -> Result<Self> {
         let mut out = dir.file("flex_shape_contacts.csv")?;
         out.header(&FLEX_SHAPE_CONTACT_COLUMNS)?;
-        Ok(Self { out, body_of })
+        Ok(Self {
+            out,
+            body_of,
+            shapes: true,
+        })
     }
 }
 
-impl Recorder for FlexShapeContactCsv {
-    /// One row per touching shape and body at the last accepted state.
+impl Recorder for FlexContactCsv {
+    /// One row per touching pair at the last accepted state.
     fn record(&mut self, sim: &mut Simulation, _: &Sample) -> Result<()> {
         let Some(contacts) = sim.contacts().and_then(|c| c.flexible()) else {
             return Ok(());
         };
         let t = sim.time();
-        let pairs = flex_shape_summaries(contacts, &self.body_of);
-        for (&(shape, body), s) in &pairs {
+        // (first column, second column, summary) of each pair.
+        let pairs: Vec<(f64, f64, PairSummary)> = if self.shapes {
+            let pairs = flex_shape_summaries(contacts, &self.body_of);
+            pairs
+                .iter()
+                .map(|(&(s, b), p)| (s as f64, b as f64, *p))
+                .collect()
+        } else {
+            let pairs = flex_pair_summaries(contacts, &self.body_of);
+            let body = |a: Option<usize>| a.map_or(-1.0, |a| a as f64);
+            pairs.iter().map(|(&(a, b), p)| (body(a), b as f64, *p)).collect()
+        };
+        for &(a, b, s) in &pairs {
             self.out.row(&[
                 t,
-                shape as f64,
-                body as f64,
+                a,
+                b,
                 s.contacts as f64,
                 s.max_penetration,
                 s.normal_force,

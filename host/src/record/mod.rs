@@ -11,8 +11,8 @@ mod trajectory;
 mod vtu_series;
 
 pub use contacts::{
-    flex_pair_summaries, flex_shape_summaries, ContactCsv, FlexContactCsv, FlexShapeContactCsv, PairSummary,
-    CONTACT_COLUMNS, FLEX_CONTACT_COLUMNS, FLEX_SHAPE_CONTACT_COLUMNS,
+    flex_pair_summaries, flex_shape_summaries, ContactCsv, FlexContactCsv, PairSummary, CONTACT_COLUMNS,
+    FLEX_CONTACT_COLUMNS, FLEX_SHAPE_CONTACT_COLUMNS,
 };
 pub use energy::EnergyCsv;
 pub use reactions::ReactionsCsv;
@@ -83,7 +83,7 @@ pub fn recorders(
         let nodes = sim.flexible().map_or(0, |f| f.node_count());
         let body_of = body_of_nodes(sim.labels.flexibles.iter().map(|(_, range)| range), nodes);
         if with_shapes {
-            out.push(Box::new(FlexShapeContactCsv::create(dir, body_of.clone())?));
+            out.push(Box::new(FlexContactCsv::create_for_shapes(dir, body_of.clone())?));
         }
         out.push(Box::new(FlexContactCsv::create(dir, body_of)?));
     }

@@ -118,7 +118,7 @@ pub enum ContactModel {
     /// bodies with the ground, the rigid shapes and each other.
     Coupled {
         /// Between rigid shapes.
-        rigid: ContactWorld,
+        rigid: Box<ContactWorld>,
         /// Of the flexible bodies.
         flexible: FlexContacts,
     },

@@ -111,7 +111,7 @@ impl GroundImpulseMeter {
 }
 
 /// Sum of the position components of the generalized nodal forces.
-fn total_force(force: &[f64]) -> Vec3<f64> {
+pub fn total_force(force: &[f64]) -> Vec3<f64> {
     force
         .chunks_exact(NODE_COORDS)
         .fold(Vec3::ZERO, |s, c| s + Vec3::new(c[0], c[1], c[2]))
