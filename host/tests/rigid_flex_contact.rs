@@ -116,7 +116,9 @@ fn impact(text: &str, duration: f64) -> Impact {
     let mut data = coupled_data(&scene, &model);
     let dt = scene.simulation.step;
     let body_count = model.rigid().bodies().len();
-    let contact = coupled_contact(&scene, body_count, model.flex()).unwrap().expect("contact");
+    let contact = coupled_contact(&scene, body_count, model.flex())
+        .unwrap()
+        .expect("contact");
     let mut meter = ImpulseMeter {
         contact,
         dt,
@@ -337,17 +339,6 @@ fn what_stays_impossible_is_one_named_error() {
         .unwrap()
         .to_string();
     assert!(e.contains("shape \"table\"") && e.contains("hht"), "{e}");
-    // Rigid bodies run with one flexible body.
-    let text = scene_text("sphere_on_plate.toml");
-    let second = text.replace("name = \"plate\"", "name = \"plate2\"");
-    let flexible =
-        &second[second.find("[[flexible]]").unwrap()..second.find("[[contact_material]]").unwrap()];
-    let text = format!("{text}\n{flexible}");
-    let e = compile(&parse("sphere_on_plate.toml", &text))
-        .err()
-        .unwrap()
-        .to_string();
-    assert!(e.contains("one flexible body"), "{e}");
     // A material pairing a rigid body with a flexible one that does not exist.
     let text = scene_text("sphere_on_plate.toml")
         .replace("bodies = [\"ball\", \"plate\"]", "bodies = [\"ball\", \"sheet\"]");

@@ -61,7 +61,13 @@ pub fn compile(scene: &Scene) -> Result<Simulation, SceneError> {
             let scheme = Scheme::GeneralizedAlpha {
                 rho_inf: spec.rho_inf,
             };
-            multibody(scene, scheme, spec.newton.tolerance, spec.newton.max_iterations, 0)?
+            multibody(
+                scene,
+                scheme,
+                spec.newton.tolerance,
+                spec.newton.max_iterations,
+                0,
+            )?
         }
         (integrator, rigid, flexible) => match HostMethod::new(&integrator) {
             // HHT with rigid bodies took the arm above; kept as a real limit.
