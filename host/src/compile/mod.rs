@@ -221,23 +221,6 @@ fn implicit(scene: &Scene, options: HhtOptions) -> Result<(Box<dyn System>, Stri
         ..
     } = FlexibleParts::of(scene)?;
     let description = describe_flexible(scene, &model);
-    // HhtFlex puts the ground and pair contacts in its Newton matrix, not the shape contacts.
-    if let Some(shape) = contacts
-        .as_ref()
-        .and_then(|c| c.shapes.as_ref())
-        .and_then(|s| s.shapes().first())
-    {
-        let kind = ErrorKind::Invalid {
-            field: "integrator",
-            reason: format!(
-                "hht and newmark meet ground planes only, not shape \"{}\": use an explicit integrator",
-                shape.name
-            ),
-        };
-        return Err(scene
-            .source
-            .error(None, Some(ItemName::new("shape", &shape.name)), kind));
-    }
     let first = &scene.flexibles[0];
     let fail = |e: crate::implicit::ImplicitError| {
         let kind = ErrorKind::Invalid {
@@ -340,21 +323,14 @@ fn multibody(
         let (flex, _) = flexible_model::<Growable>(scene, &scene.flexibles)?;
         let attachments = attachments(scene, &rigid, &flex)?;
         let description = describe_coupled(scene, &rigid, &flex);
-        let data = rigid.new_data();
+        let mut data = rigid.new_data();
+        assemble(&rigid, &mut data)
+            .map_err(|e| initial_error(scene, "assembling the initial configuration", e))?;
         let (q, v) = data.state().split_at(7 * rigid.bodies().len());
         let flex_state = initial_flex_state(scene, &data, &flex);
         let (e, ed) = flex_state.split_at(flex_state.len() / 2);
         let state = [q, e, v, ed].concat();
         let contact = coupled_contact(scene, rigid.bodies().len(), &flex)?;
-        if let (Some(ContactModel::Coupled { .. }), Some(f)) = (&contact, scene.flexibles.first()) {
-            // Without the node contacts' stiffness in its matrix Newton diverges at first touch.
-            let kind = ErrorKind::Invalid {
-                field: "contact",
-                reason: "the implicit multibody solver does not take flexible contact yet: use an explicit integrator (rk4)".into(),
-            };
-            let item = Some(ItemName::new("flexible", &f.name));
-            return Err(scene.source.error(Some(f.line), item, kind));
-        }
         (
             rigid,
             Some(FlexPart {
@@ -375,6 +351,25 @@ fn multibody(
             .source
             .error(None, Some(ItemName::new("simulation", "")), kind)
     };
+    // A shape on a moving body against flexible nodes: the coupling of the body's coordinates
+    // with the nodes' is not in the Newton matrix (its friction damping stalled Newton at first
+    // touch on sphere_on_plate); shapes on the ground, planes and pairs are.
+    let moving = contact
+        .as_ref()
+        .and_then(|c| c.flexible())
+        .and_then(|c| c.shapes.as_ref());
+    if let Some(shape) = moving.and_then(|s| s.shapes().iter().find(|s| s.body.is_some())) {
+        let kind = ErrorKind::Invalid {
+            field: "integrator",
+            reason: format!(
+                "the implicit multibody solver meets flexible bodies with shapes on the ground, not with shape \"{}\" on a moving body: use an explicit integrator (rk4)",
+                shape.name
+            ),
+        };
+        return Err(scene
+            .source
+            .error(None, Some(ItemName::new("shape", &shape.name)), kind));
+    }
     let mut system = MultibodyHht::new(rigid, flex, &state, scheme, convergence).map_err(fail)?;
     if let Some(contact) = contact {
         system = system.with_contact(contact).map_err(fail)?;

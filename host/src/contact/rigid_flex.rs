@@ -16,8 +16,8 @@
 
 use super::broad::Aabb;
 use super::force::{
-    damping_factor, effective_modulus, effective_radius, friction_force, hertz_energy, hertz_stiffness,
-    normal_force,
+    damping_factor, effective_modulus, effective_radius, friction_damping, hertz_energy, hertz_stiffness,
+    normal_force, normal_force_derivatives,
 };
 use super::shape::{local_pose, read_frames, to_parry, vec3, BodyFrame};
 use super::ContactError;
@@ -50,6 +50,15 @@ pub struct ShapeNodeContact {
     pub normal_force: f64,
     /// Total force on the node (N, global); the shape's body takes the opposite.
     pub force: [f64; 3],
+    /// ∂F_n/∂δ (N/m) and ∂F_n/∂δ̇ (N·s/m): the normal force's part of an implicit tangent.
+    pub normal_stiffness: f64,
+    /// See `normal_stiffness`.
+    pub normal_damping: f64,
+    /// μF_n / max(|v_t|, v_reg) (N·s/m): the friction's damping, on the whole tangent plane
+    /// while sticking, across `sliding_direction` only while sliding.
+    pub friction_damping: f64,
+    /// Unit slip direction (relative to the shape) while sliding, zero while sticking.
+    pub sliding_direction: [f64; 3],
 }
 
 /// The law of one flexible body against one shape.
@@ -281,19 +290,24 @@ impl RigidFlexContact {
                     let rel = Vector::new(v[0], v[1], v[2]) - body_velocity;
                     let rate = -rel.dot(n);
                     let floor = law.material.min_impact_speed;
-                    let v0 = match self.impact.get(&(s, node)) {
-                        Some(&v0) => v0,
-                        None => rate.max(floor),
+                    // A contact not yet committed takes v₀ from its current rate (as the
+                    // ground's): above the floor the damper term is then independent of δ̇.
+                    let (v0, v0_follows_rate) = match self.impact.get(&(s, node)) {
+                        Some(&v0) => (v0, false),
+                        None => (rate.max(floor), rate > floor),
                     };
                     let f_n = normal_force(law.stiffness, law.chi, depth, rate, v0);
+                    let (normal_stiffness, normal_damping) =
+                        normal_force_derivatives(law.stiffness, law.chi, depth, rate, v0, v0_follows_rate);
                     let slip = rel - n * rel.dot(n);
-                    let ft = friction_force(
-                        law.material.friction,
-                        f_n,
-                        slip.to_array(),
-                        law.material.friction_regularization,
-                    );
-                    let force = n * f_n + Vector::from_array(ft);
+                    let (slip_speed, v_reg) = (slip.length(), law.material.friction_regularization);
+                    let friction_damping = friction_damping(law.material.friction, f_n, slip_speed, v_reg);
+                    let force = n * f_n - slip * friction_damping;
+                    let sliding_direction = if slip_speed > v_reg {
+                        (slip / slip_speed).to_array()
+                    } else {
+                        [0.0; 3]
+                    };
                     self.last.push(ShapeNodeContact {
                         shape: s,
                         node,
@@ -304,6 +318,10 @@ impl RigidFlexContact {
                         impact_speed: v0,
                         normal_force: f_n,
                         force: force.to_array(),
+                        normal_stiffness,
+                        normal_damping,
+                        friction_damping,
+                        sliding_direction,
                     });
                 }
             }

@@ -22,6 +22,7 @@
 //! energy of linear systems.
 
 use super::assembly::{add_damping_force, elastic_force_and_scaled_tangent, ElementScale, Pattern};
+use super::contact_tangent::add_contact_tangent;
 use super::sparse::SparseLdlt;
 use super::ImplicitError;
 use crate::contact::flex_pair::{FlexContacts, FlexPairContact};
@@ -302,37 +303,7 @@ impl HhtFlex {
                     }
                 }
             };
-            // Friction's damping across the slip: I − n nᵀ − d dᵀ (d: sliding direction, zero
-            // while sticking).
-            let across = |n: [f64; 3], d: [f64; 3], i: usize, j: usize| {
-                let identity = if i == j { 1.0 } else { 0.0 };
-                identity - n[i] * n[j] - d[i] * d[j]
-            };
-            for ground in &self.contacts.ground {
-                let n = ground.normal();
-                for c in ground.evaluated() {
-                    let k = stiffness * c.normal_stiffness + damping * c.normal_damping;
-                    let t = damping * c.friction_damping;
-                    add((c.node, 0), (c.node, 0), &|i, j| {
-                        k * n[i] * n[j] + t * across(n, c.sliding_direction, i, j)
-                    });
-                }
-            }
-            if let Some(pair) = &self.contacts.pair {
-                for c in pair.evaluated_tangents() {
-                    let k = stiffness * c.normal_stiffness + damping * c.normal_damping;
-                    let t = damping * c.friction_damping;
-                    for a in &c.participants {
-                        for b in &c.participants {
-                            let (da, db) = (a.direction, b.direction);
-                            let w = a.slip_weight * b.slip_weight;
-                            add((a.node, a.triple), (b.node, b.triple), &|i, j| {
-                                k * da[i] * db[j] + t * w * across(c.normal, c.sliding_direction, i, j)
-                            });
-                        }
-                    }
-                }
-            }
+            add_contact_tangent(&self.contacts, stiffness, damping, &mut add);
         }
         body.gather_free(&ext, &mut self.force);
         self.full = ext;

@@ -9,6 +9,7 @@
 //!   also a [`System`](crate::simulation::System) the drive loop steps.
 
 mod assembly;
+mod contact_tangent;
 mod hht;
 mod multibody;
 mod multibody_system;

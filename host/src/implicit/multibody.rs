@@ -23,6 +23,7 @@
 //! unmoved state of a loaded system has r = −Q, ratio 1: no tolerance below 1 accepts it.
 
 use super::assembly::{add_damping_force, elastic_force_and_scaled_tangent, Nonzeros, Pattern};
+use super::contact_tangent::{add_contact_tangent, Triple};
 use super::scheme::{Coefficients, Scheme};
 use super::sparse::SparseLdlt;
 use super::ImplicitError;
@@ -822,6 +823,28 @@ impl MultibodyHht {
                     *s += scale * m;
                 }
             }
+        }
+        // The flexible contacts' stiffness and damping on the nodes' triples.
+        if let (Some(c), Some(contacts), true) = (c, self.contact.as_ref().and_then(|m| m.flexible()), fill) {
+            let (unknown_of, pattern, matrix) = (&self.unknown_of, &self.pattern, &mut self.matrix);
+            let cf = c.force_weight;
+            let mut add = |a: Triple, b: Triple, value: &dyn Fn(usize, usize) -> f64| {
+                let triple = |(node, k): Triple| {
+                    let first = NODE_COORDS * node + 3 * k;
+                    [0, 1, 2].map(|i| unknown_of.get(first + i).copied().unwrap_or(FIXED))
+                };
+                for (i, &r) in triple(a).iter().enumerate() {
+                    for (j, &col) in triple(b).iter().enumerate() {
+                        // The upper triangle; held coordinates are no unknowns.
+                        if r <= col && col != FIXED {
+                            if let Some(p) = pattern.position(r, col) {
+                                matrix[p] += value(i, j);
+                            }
+                        }
+                    }
+                }
+            };
+            add_contact_tangent(contacts, cf * c.position, cf * c.velocity, &mut add);
         }
         // Constraint rows: the joints' from the kernel, then the attachments'.
         let rows = self.joint_rows + self.attachment_rows.len();

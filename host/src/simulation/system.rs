@@ -148,6 +148,14 @@ impl ExternalForces<f64> for ContactModel {
 }
 
 impl ContactModel {
+    /// The flexible bodies' contacts, if any.
+    pub fn flexible(&self) -> Option<&FlexContacts> {
+        match self {
+            Self::Rigid(_) => None,
+            Self::Flexible(c) | Self::Coupled { flexible: c, .. } => Some(c),
+        }
+    }
+
     /// A view of these contacts.
     pub fn view(&self) -> Contacts<'_> {
         match self {
