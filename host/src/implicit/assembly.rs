@@ -238,7 +238,7 @@ pub fn elastic_force_and_tangent(
 pub type ElementScale<'a> = &'a (dyn Fn(&Material<f64>) -> f64 + Sync);
 
 /// Bodies of at least this many elements are assembled in [`CHUNKS`] parts on their own threads.
-const PARALLEL_ELEMENTS: usize = 256;
+const PARALLEL_ELEMENTS: usize = 128;
 /// Element chunks of a parallel assembly: fixed, not the machine's core count, and their sums
 /// added in chunk order, so the result has the same bits on every machine.
 const CHUNKS: usize = 2;

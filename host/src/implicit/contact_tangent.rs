@@ -14,12 +14,7 @@ pub type AddBlock<'a> = dyn FnMut(Triple, Triple, &dyn Fn(usize, usize) -> f64) 
 
 /// Adds the contacts' tangent, the normal stiffness weighted by `stiffness` and every damping
 /// term by `damping`, through `add(a, b, value(i, j))` for the 3×3 block of triples a, b.
-pub fn add_contact_tangent(
-    contacts: &FlexContacts,
-    stiffness: f64,
-    damping: f64,
-    add: &mut AddBlock<'_>,
-) {
+pub fn add_contact_tangent(contacts: &FlexContacts, stiffness: f64, damping: f64, add: &mut AddBlock<'_>) {
     // Friction's damping across the slip: I − n nᵀ − d dᵀ (d: sliding direction, zero while
     // sticking).
     let across = |n: [f64; 3], d: [f64; 3], i: usize, j: usize| {

@@ -131,6 +131,8 @@ pub struct MultibodyHht {
     joints: Vec<JointRows>,
     attachment_rows: Vec<AttachmentRow>,
     pattern: Pattern,
+    /// Where each unknown's diagonal entry is stored in `matrix`.
+    diagonal: Vec<usize>,
     solver: SparseLdlt,
     /// Flexible mass in the pattern, one copy per distinct Rayleigh α (with that α).
     flex_mass: Vec<(f64, Vec<f64>)>,
@@ -263,6 +265,13 @@ impl MultibodyHht {
         });
         let pattern = Pattern::from_element_dofs(n, &element_dofs, &extra)?;
         let solver = SparseLdlt::new(&pattern)?;
+        // Every unknown has its diagonal in the pattern (mass blocks, multipliers' δ).
+        let diagonal = (0..n)
+            .map(|i| pattern.position(i, i))
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(|| ImplicitError::Factorization {
+                reason: "an unknown without a diagonal entry".into(),
+            })?;
         let flex_mass = match &flex {
             Some(f) => {
                 let mut alphas: Vec<f64> = f.model.materials().iter().map(|m| m.rayleigh_mass).collect();
@@ -300,6 +309,7 @@ impl MultibodyHht {
             attachment_rows,
             matrix: vec![0.0; pattern.nnz()],
             factored_for: None,
+            diagonal,
             pattern,
             solver,
             flex_mass,
@@ -578,7 +588,7 @@ impl MultibodyHht {
     /// loaded system at rest has a residual of its loads, far above it. Rotations count with
     /// |q| = 1 rad.
     fn resolution_force(&self, c: &Coefficients, y: &[f64]) -> f64 {
-        let diag = |i: usize| self.pattern.position(i, i).map_or(0.0, |p| self.matrix[p].abs());
+        let diag = |i: usize| self.matrix[self.diagonal[i]].abs();
         let mut largest = 0.0_f64;
         for b in 0..self.bodies {
             for k in 0..6 {
@@ -716,15 +726,11 @@ impl MultibodyHht {
 
     /// Adds −δ on the multipliers' diagonal (δ = 10⁻¹⁰ / max diag of the dynamics block).
     fn regularize(&mut self) {
-        let diag = |s: &Self, i: usize| s.pattern.position(i, i).map_or(0.0, |p| s.matrix[p]);
-        let largest = (0..self.dynamics)
-            .map(|i| diag(self, i).abs())
-            .fold(0.0, f64::max);
+        let (dynamics, multipliers) = self.diagonal.split_at(self.dynamics);
+        let largest = dynamics.iter().map(|&p| self.matrix[p].abs()).fold(0.0, f64::max);
         let delta = 1e-10 / largest.max(f64::MIN_POSITIVE);
-        for m in self.dynamics..self.pattern.n {
-            if let Some(p) = self.pattern.position(m, m) {
-                self.matrix[p] = -delta;
-            }
+        for &p in multipliers {
+            self.matrix[p] = -delta;
         }
     }
 
