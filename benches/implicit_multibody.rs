@@ -14,7 +14,6 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Samplin
 use ferrodyn::host::compile::compile;
 use ferrodyn::host::scene::Scene;
 use ferrodyn::host::simulation::Simulation;
-use std::hint::black_box;
 use std::path::Path;
 use std::time::Duration;
 
@@ -124,7 +123,7 @@ fn benches(c: &mut Criterion) {
     for cells in SIZES {
         let (mut sim, dof) = spinning(cells);
         group.bench_function(BenchmarkId::new("hht_step", dof), |b| {
-            b.iter(|| black_box(sim.step().unwrap()))
+            b.iter(|| sim.step().unwrap())
         });
     }
     group.finish();
