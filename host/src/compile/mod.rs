@@ -351,29 +351,7 @@ fn multibody(
             .source
             .error(None, Some(ItemName::new("simulation", "")), kind)
     };
-    // A shape on a moving body against flexible nodes: the coupling of the body's coordinates
-    // with the nodes' is not in the Newton matrix (its friction damping stalled Newton at first
-    // touch on sphere_on_plate); shapes on the ground, planes and pairs are.
-    let moving = contact
-        .as_ref()
-        .and_then(|c| c.flexible())
-        .and_then(|c| c.shapes.as_ref());
-    if let Some(shape) = moving.and_then(|s| s.shapes().iter().find(|s| s.body.is_some())) {
-        let kind = ErrorKind::Invalid {
-            field: "integrator",
-            reason: format!(
-                "the implicit multibody solver meets flexible bodies with shapes on the ground, not with shape \"{}\" on a moving body: use an explicit integrator (rk4)",
-                shape.name
-            ),
-        };
-        return Err(scene
-            .source
-            .error(None, Some(ItemName::new("shape", &shape.name)), kind));
-    }
-    let mut system = MultibodyHht::new(rigid, flex, &state, scheme, convergence).map_err(fail)?;
-    if let Some(contact) = contact {
-        system = system.with_contact(contact).map_err(fail)?;
-    }
+    let system = MultibodyHht::new(rigid, flex, &state, scheme, convergence, contact).map_err(fail)?;
     Ok((Box::new(system), description))
 }
 

@@ -59,6 +59,8 @@ pub struct ShapeNodeContact {
     pub friction_damping: f64,
     /// Unit slip direction (relative to the shape) while sliding, zero while sticking.
     pub sliding_direction: [f64; 3],
+    /// The contact point less the origin of the shape's body (zero for a ground shape).
+    pub lever: [f64; 3],
 }
 
 /// The law of one flexible body against one shape.
@@ -181,6 +183,21 @@ impl RigidFlexContact {
     /// The shapes.
     pub fn shapes(&self) -> &[Shape] {
         &self.shapes
+    }
+
+    /// Every (rigid body, flexible node) that may touch: the nodes of each flexible body with
+    /// the bodies carrying shapes it meets (an implicit matrix's coupling pattern).
+    pub fn body_node_pairs(&self) -> Vec<(usize, usize)> {
+        let mut bodies: Vec<usize> = self.shapes.iter().filter_map(|s| s.body).collect();
+        bodies.sort_unstable();
+        bodies.dedup();
+        let mut pairs = Vec::new();
+        for group in &self.groups {
+            for &b in bodies.iter().filter(|&&b| Some(b) != group.carrier) {
+                pairs.extend(group.nodes.iter().map(|&n| (b, n)));
+            }
+        }
+        pairs
     }
 
     /// Whether no flexible body takes part.
@@ -322,6 +339,7 @@ impl RigidFlexContact {
                         normal_damping,
                         friction_damping,
                         sliding_direction,
+                        lever: frame.map_or([0.0; 3], |f| (p - f.x).to_array()),
                     });
                 }
             }

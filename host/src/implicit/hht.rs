@@ -303,7 +303,8 @@ impl HhtFlex {
                     }
                 }
             };
-            add_contact_tangent(&self.contacts, stiffness, damping, &mut add);
+            // Flexible bodies alone: no rigid body carries a shape.
+            add_contact_tangent(&self.contacts, stiffness, damping, &mut add, &mut |_| {});
         }
         body.gather_free(&ext, &mut self.force);
         self.full = ext;

@@ -23,7 +23,7 @@
 //! unmoved state of a loaded system has r = −Q, ratio 1: no tolerance below 1 accepts it.
 
 use super::assembly::{add_damping_force, elastic_force_and_scaled_tangent, Nonzeros, Pattern};
-use super::contact_tangent::{add_contact_tangent, Triple};
+use super::contact_tangent::{add_contact_tangent, BodyCoupling, Triple};
 use super::scheme::{Coefficients, Scheme};
 use super::sparse::SparseLdlt;
 use super::ImplicitError;
@@ -170,13 +170,15 @@ struct Evaluation {
 
 impl MultibodyHht {
     /// The integrator at the state `state` (the layout of [`Self::state`]) at t = 0, the bodies
-    /// assembled; the accelerations and multipliers are made consistent with it.
+    /// assembled, with the contact forces `contact`; the accelerations and multipliers are made
+    /// consistent with it.
     pub fn new(
         rigid: RigidModel,
         flex: Option<FlexPart>,
         state: &[f64],
         scheme: Scheme,
         convergence: Convergence,
+        contact: Option<ContactModel>,
     ) -> Result<Self, ImplicitError> {
         convergence.validate()?;
         let bodies = rigid.bodies().len();
@@ -263,6 +265,18 @@ impl MultibodyHht {
                 })
                 .collect()
         });
+        // A shape on a body may touch flexible nodes: their positions couple with the body.
+        let shapes = contact
+            .as_ref()
+            .and_then(|c| c.flexible())
+            .and_then(|c| c.shapes.as_ref());
+        for (b, node) in shapes.map_or(Vec::new(), |s| s.body_node_pairs()) {
+            for i in 0..3 {
+                if let Some(&u) = unknown_of.get(NODE_COORDS * node + i).filter(|&&u| u != FIXED) {
+                    extra.extend((0..6).map(|j| (6 * b + j, u)));
+                }
+            }
+        }
         let pattern = Pattern::from_element_dofs(n, &element_dofs, &extra)?;
         let solver = SparseLdlt::new(&pattern)?;
         // Every unknown has its diagonal in the pattern (mass blocks, multipliers' δ).
@@ -300,7 +314,7 @@ impl MultibodyHht {
             flex,
             scheme,
             convergence,
-            contact: None,
+            contact,
             unknown_of,
             bodies,
             dynamics,
@@ -323,16 +337,10 @@ impl MultibodyHht {
             iterations: 0,
             steps: 0,
         };
+        // The contacts see the initial state as accepted.
+        s.accept_contact(0.0)?;
         s.consistent_accelerations()?;
         Ok(s)
-    }
-
-    /// With contact forces `contact`; they see the current state as accepted.
-    pub fn with_contact(mut self, contact: ContactModel) -> Result<Self, ImplicitError> {
-        self.contact = Some(contact);
-        self.accept_contact(self.time)?;
-        self.consistent_accelerations()?;
-        Ok(self)
     }
 
     /// The contacts, if any.
@@ -724,6 +732,46 @@ impl MultibodyHht {
         out
     }
 
+    /// The node–body and body–body blocks of a contact between a flexible node and a shape on a
+    /// body: its tangent W acts on x_n − (x_b + r), whose body part is G q_b with
+    /// G = [I, −[r]× R] (origin translation global, rotation in body axes), so the blocks are
+    /// −W G and Gᵀ W G (upper triangle; body unknowns come before the nodes').
+    fn add_body_coupling(&mut self, k: &BodyCoupling) {
+        let rotation = self.rigid_data.orientation(k.body).to_matrix();
+        let lever = Mat3::skew(Vec3::from_array(k.lever)).mul_mat(&rotation);
+        let g: [[f64; 6]; 3] = std::array::from_fn(|i| {
+            std::array::from_fn(|j| match j {
+                0..=2 => f64::from(u8::from(i == j)),
+                _ => -lever.m[i][j - 3],
+            })
+        });
+        let wg: [[f64; 6]; 3] =
+            std::array::from_fn(|i| std::array::from_fn(|j| (0..3).map(|l| k.w[i][l] * g[l][j]).sum()));
+        let first = 6 * k.body;
+        for (i, row) in wg.iter().enumerate() {
+            let Some(&u) = self
+                .unknown_of
+                .get(NODE_COORDS * k.node + i)
+                .filter(|&&u| u != FIXED)
+            else {
+                continue;
+            };
+            for (j, value) in row.iter().enumerate() {
+                if let Some(p) = self.pattern.position(first + j, u) {
+                    self.matrix[p] -= value;
+                }
+            }
+        }
+        for j in 0..6 {
+            for l in j..6 {
+                let value: f64 = g.iter().zip(&wg).map(|(gi, wgi)| gi[j] * wgi[l]).sum();
+                if let Some(p) = self.pattern.position(first + j, first + l) {
+                    self.matrix[p] += value;
+                }
+            }
+        }
+    }
+
     /// Adds −δ on the multipliers' diagonal (δ = 10⁻¹⁰ / max diag of the dynamics block).
     fn regularize(&mut self) {
         let (dynamics, multipliers) = self.diagonal.split_at(self.dynamics);
@@ -850,7 +898,13 @@ impl MultibodyHht {
                     }
                 }
             };
-            add_contact_tangent(contacts, cf * c.position, cf * c.velocity, &mut add);
+            let mut couplings = Vec::new();
+            add_contact_tangent(contacts, cf * c.position, cf * c.velocity, &mut add, &mut |k| {
+                couplings.push(k)
+            });
+            for k in couplings {
+                self.add_body_coupling(&k);
+            }
         }
         // Constraint rows: the joints' from the kernel, then the attachments'.
         let rows = self.joint_rows + self.attachment_rows.len();
