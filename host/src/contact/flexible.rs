@@ -6,10 +6,8 @@
 //! interpolate vertex values (Kronecker property), so Sᵀ(X_node) F is exactly that, and the
 //! body's momentum changes by exactly Σ F (the mass matrix reproduces constant fields).
 
-use super::force::{
-    damping_factor, effective_modulus, friction_damping, hertz_energy, hertz_stiffness, normal_force,
-    normal_force_derivatives,
-};
+use super::force::{damping_factor, effective_modulus, hertz_energy, hertz_stiffness};
+use super::node::{node_response, NodeTangent};
 use super::ContactError;
 use crate::spec::{ContactMaterial, Elastic};
 use ferrodyn_kernel::ancf::NODE_COORDS;
@@ -96,18 +94,8 @@ pub struct NodeContact {
     pub normal_force: f64,
     /// Total force on the node (N, global).
     pub force: [f64; 3],
-    /// ∂F_n/∂δ (N/m) and ∂F_n/∂δ̇ (N·s/m) of the normal force: the contact's part of an
-    /// implicit tangent (zero while the damper holds the force at zero).
-    pub normal_stiffness: f64,
-    /// See `normal_stiffness`.
-    pub normal_damping: f64,
-    /// μF_n / max(|v_t|, v_reg) (N·s/m): the friction force is minus this times the slip
-    /// velocity. While sticking (|v_t| < v_reg) it is the friction's damping on the whole
-    /// tangent plane; while sliding only across `sliding_direction` (the force's magnitude is
-    /// then fixed along it).
-    pub friction_damping: f64,
-    /// Unit slip direction while sliding, zero while sticking.
-    pub sliding_direction: [f64; 3],
+    /// Its derivatives for an implicit tangent.
+    pub tangent: NodeTangent,
 }
 
 /// Node-to-plane contact of one flexible body with the ground plane.
@@ -214,41 +202,26 @@ impl FlexGroundContact {
             if depth <= 0.0 {
                 continue;
             }
-            let rate = -dot(v, &n);
-            let floor = self.material.min_impact_speed;
-            // A contact not yet committed takes v₀ from its current rate: above the floor the
-            // damper term χ δ̇/v₀ is then χ, independent of δ̇.
-            let (v0, v0_follows_rate) = match self.impact.get(&node) {
-                Some(&v0) => (v0, false),
-                None => {
-                    let v0 = rate.max(floor);
-                    if commit {
-                        self.impact.insert(node, v0);
-                    }
-                    (v0, rate > floor)
-                }
-            };
-            let f_n = normal_force(self.stiffness, self.chi, depth, rate, v0);
-            let (normal_stiffness, normal_damping) =
-                normal_force_derivatives(self.stiffness, self.chi, depth, rate, v0, v0_follows_rate);
-            let vn = dot(v, &n);
-            let slip = [v[0] - vn * n[0], v[1] - vn * n[1], v[2] - vn * n[2]];
-            let (slip_speed, v_reg) = (dot3(slip, slip).sqrt(), self.material.friction_regularization);
-            let friction_damping = friction_damping(self.material.friction, f_n, slip_speed, v_reg);
-            let ft = slip.map(|c| -friction_damping * c);
+            let velocity = [v[0], v[1], v[2]];
+            let committed = self.impact.get(&node).copied();
+            let response = node_response(
+                self.stiffness,
+                self.chi,
+                &self.material,
+                depth,
+                n,
+                velocity,
+                committed,
+            );
+            if commit && committed.is_none() {
+                self.impact.insert(node, response.impact_speed);
+            }
             self.last.push(NodeContact {
                 node,
                 penetration: depth,
-                normal_force: f_n,
-                force: [f_n * n[0] + ft[0], f_n * n[1] + ft[1], f_n * n[2] + ft[2]],
-                normal_stiffness,
-                normal_damping,
-                friction_damping,
-                sliding_direction: if slip_speed > v_reg {
-                    slip.map(|c| c / slip_speed)
-                } else {
-                    [0.0; 3]
-                },
+                normal_force: response.normal_force,
+                force: response.force,
+                tangent: response.tangent,
             });
         }
         if commit {

@@ -15,10 +15,8 @@
 //! against the shape's box.
 
 use super::broad::Aabb;
-use super::force::{
-    damping_factor, effective_modulus, effective_radius, friction_damping, hertz_energy, hertz_stiffness,
-    normal_force, normal_force_derivatives,
-};
+use super::force::{damping_factor, effective_modulus, effective_radius, hertz_energy, hertz_stiffness};
+use super::node::{node_response, NodeTangent};
 use super::shape::{local_pose, read_frames, to_parry, vec3, BodyFrame};
 use super::ContactError;
 use crate::spec::{ContactMaterial, Elastic, Geometry, Shape};
@@ -50,15 +48,8 @@ pub struct ShapeNodeContact {
     pub normal_force: f64,
     /// Total force on the node (N, global); the shape's body takes the opposite.
     pub force: [f64; 3],
-    /// ∂F_n/∂δ (N/m) and ∂F_n/∂δ̇ (N·s/m): the normal force's part of an implicit tangent.
-    pub normal_stiffness: f64,
-    /// See `normal_stiffness`.
-    pub normal_damping: f64,
-    /// μF_n / max(|v_t|, v_reg) (N·s/m): the friction's damping, on the whole tangent plane
-    /// while sticking, across `sliding_direction` only while sliding.
-    pub friction_damping: f64,
-    /// Unit slip direction (relative to the shape) while sliding, zero while sticking.
-    pub sliding_direction: [f64; 3],
+    /// Its derivatives for an implicit tangent (slip relative to the shape).
+    pub tangent: NodeTangent,
     /// The contact point less the origin of the shape's body (zero for a ground shape).
     pub lever: [f64; 3],
 }
@@ -305,40 +296,27 @@ impl RigidFlexContact {
                     let n = pose.rotation * (outward / depth);
                     let body_velocity = frame.map_or(Vector::ZERO, |f| f.point_velocity(p));
                     let rel = Vector::new(v[0], v[1], v[2]) - body_velocity;
-                    let rate = -rel.dot(n);
-                    let floor = law.material.min_impact_speed;
-                    // A contact not yet committed takes v₀ from its current rate (as the
-                    // ground's): above the floor the damper term is then independent of δ̇.
-                    let (v0, v0_follows_rate) = match self.impact.get(&(s, node)) {
-                        Some(&v0) => (v0, false),
-                        None => (rate.max(floor), rate > floor),
-                    };
-                    let f_n = normal_force(law.stiffness, law.chi, depth, rate, v0);
-                    let (normal_stiffness, normal_damping) =
-                        normal_force_derivatives(law.stiffness, law.chi, depth, rate, v0, v0_follows_rate);
-                    let slip = rel - n * rel.dot(n);
-                    let (slip_speed, v_reg) = (slip.length(), law.material.friction_regularization);
-                    let friction_damping = friction_damping(law.material.friction, f_n, slip_speed, v_reg);
-                    let force = n * f_n - slip * friction_damping;
-                    let sliding_direction = if slip_speed > v_reg {
-                        (slip / slip_speed).to_array()
-                    } else {
-                        [0.0; 3]
-                    };
+                    let committed = self.impact.get(&(s, node)).copied();
+                    let r = node_response(
+                        law.stiffness,
+                        law.chi,
+                        &law.material,
+                        depth,
+                        n.to_array(),
+                        rel.to_array(),
+                        committed,
+                    );
                     self.last.push(ShapeNodeContact {
                         shape: s,
                         node,
                         point: p.to_array(),
                         normal: n.to_array(),
                         penetration: depth,
-                        penetration_rate: rate,
-                        impact_speed: v0,
-                        normal_force: f_n,
-                        force: force.to_array(),
-                        normal_stiffness,
-                        normal_damping,
-                        friction_damping,
-                        sliding_direction,
+                        penetration_rate: r.rate,
+                        impact_speed: r.impact_speed,
+                        normal_force: r.normal_force,
+                        force: r.force,
+                        tangent: r.tangent,
                         lever: frame.map_or([0.0; 3], |f| (p - f.x).to_array()),
                     });
                 }

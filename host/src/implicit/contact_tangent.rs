@@ -35,11 +35,6 @@ fn across(n: [f64; 3], d: [f64; 3], i: usize, j: usize) -> f64 {
     identity - n[i] * n[j] - d[i] * d[j]
 }
 
-/// The weighted tangent of a node contact along normal `n`: k n nᵀ + friction (I − n nᵀ − d dᵀ).
-fn node_tangent(n: [f64; 3], k: f64, friction: f64, d: [f64; 3]) -> [[f64; 3]; 3] {
-    std::array::from_fn(|i| std::array::from_fn(|j| k * n[i] * n[j] + friction * across(n, d, i, j)))
-}
-
 /// Adds the contacts' tangent, the normal stiffness weighted by `stiffness` and every damping
 /// term by `damping`, through `add(a, b, value(i, j))` for the 3×3 block of triples a, b, and
 /// hands every contact with a shape on a body to `body` (the node's own block added).
@@ -53,15 +48,13 @@ pub fn add_contact_tangent(
     for ground in &contacts.ground {
         let n = ground.normal();
         for c in ground.evaluated() {
-            let k = stiffness * c.normal_stiffness + damping * c.normal_damping;
-            let w = node_tangent(n, k, damping * c.friction_damping, c.sliding_direction);
+            let w = c.tangent.weighted(n, stiffness, damping);
             add((c.node, 0), (c.node, 0), &|i, j| w[i][j]);
         }
     }
     if let Some(shapes) = &contacts.shapes {
         for c in shapes.evaluated() {
-            let k = stiffness * c.normal_stiffness + damping * c.normal_damping;
-            let w = node_tangent(c.normal, k, damping * c.friction_damping, c.sliding_direction);
+            let w = c.tangent.weighted(c.normal, stiffness, damping);
             add((c.node, 0), (c.node, 0), &|i, j| w[i][j]);
             if let Some(b) = shapes.shapes().get(c.shape).and_then(|s| s.body) {
                 body(BodyCoupling {
