@@ -48,6 +48,10 @@ enum Command {
         /// Relative tolerance of the adaptive integrators (rkf45, dopri45) [default: 1e-8].
         #[arg(long)]
         rtol: Option<f64>,
+        /// Rigid bodies in joint coordinates (tree), Cartesian coordinates, or the compiler's
+        /// choice (auto) [default: the scene's; auto].
+        #[arg(long)]
+        formulation: Option<String>,
     },
     /// Preflight checks of a scene: capacities, DOF and redundant constraints, initial
     /// violation per joint and assembly, optionally settling under gravity with joint reactions.
@@ -282,6 +286,7 @@ fn execute(command: Command) -> Result<()> {
             output_interval,
             integrator,
             rtol,
+            formulation,
         } => {
             let options = RunOptions {
                 scene,
@@ -294,6 +299,7 @@ fn execute(command: Command) -> Result<()> {
                     output_interval,
                     integrator,
                     rtol,
+                    formulation,
                 },
                 progress: true,
             };

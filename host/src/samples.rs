@@ -2,7 +2,7 @@
 //! and the scene of any rigid model built in code.
 
 use crate::scene::{BodySpec, Named, OutputSpec, Scene, Simulation, Source};
-use crate::spec::IntegratorSpec;
+use crate::spec::{Formulation, IntegratorSpec};
 use crate::storage::RigidModel;
 use ferrodyn_kernel::samples::{revolute_chain, ChainSpec};
 use ferrodyn_kernel::BuildError;
@@ -72,6 +72,7 @@ pub fn chain_simulation() -> Simulation {
         end_time: 10.0,
         step: 1e-3,
         integrator: IntegratorSpec::Explicit(ferrodyn_kernel::integrators::Method::Rk4),
+        formulation: Formulation::Auto,
         output_interval: 0.01,
         gravity: ferrodyn_kernel::math::Vec3::ZERO,
     }

@@ -5,7 +5,7 @@
 //! prescribed motion's drift per joint and the reactions after settling under gravity.
 
 use crate::check::{dof_report, joint_reactions, joint_violations, redundant_note, redundant_rows, settle};
-use crate::compile::{compile, flexible_model, rigid_model, Capacities};
+use crate::compile::{choose, compile, flexible_model, rigid_model, Capacities};
 use crate::dae::HostMethod;
 use crate::scene::{Named, Scene};
 use crate::simulation::{drive, DRIFT_TOLERANCE};
@@ -40,6 +40,7 @@ pub fn check(path: &Path, with_settle: bool, with_motion: bool) -> Result<()> {
         scene.flexibles.len()
     );
     if !scene.bodies.is_empty() {
+        println!("formulation: {}", choose(&scene)?.describe());
         check_rigid(&scene)?;
     }
     for index in 0..scene.flexibles.len() {

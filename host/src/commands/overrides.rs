@@ -2,6 +2,7 @@
 //! (the run's header line lists them), or refused with the reason; none is ignored.
 
 use crate::scene::Simulation;
+use crate::spec::formulation::{Formulation, FORMULATION_NAMES};
 use crate::spec::integrator::integrator_names;
 use crate::spec::IntegratorSpec;
 use anyhow::{anyhow, bail, Result};
@@ -20,6 +21,8 @@ pub struct Overrides {
     pub integrator: Option<String>,
     /// Relative tolerance of the adaptive integrators.
     pub rtol: Option<f64>,
+    /// Formulation of the rigid part (auto, tree, cartesian).
+    pub formulation: Option<String>,
 }
 
 impl Overrides {
@@ -68,6 +71,16 @@ impl Overrides {
                 what.push_str(&format!(" --rtol {rtol}"));
             }
             changed.push(format!("{what} (was {before})"));
+        }
+        if let Some(name) = &self.formulation {
+            let before = sim.formulation.name();
+            sim.formulation = Formulation::from_name(name).ok_or_else(|| {
+                anyhow!(
+                    "unknown formulation '{name}'; choose one of {}",
+                    FORMULATION_NAMES.join(", ")
+                )
+            })?;
+            changed.push(format!("--formulation {name} (was {before})"));
         }
         Ok(changed)
     }

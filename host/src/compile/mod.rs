@@ -1,6 +1,8 @@
 //! Scene → [`Simulation`]: the one place that decides how a scene runs.
 //!
-//! - rigid bodies only: the kernel's rigid model (Cartesian coordinates), joints assembled;
+//! - rigid bodies only: the kernel's tree (joint coordinates) when they form an open tree of
+//!   revolute and prismatic joints (see [`choose`]), else the kernel's rigid model (Cartesian
+//!   coordinates), joints assembled;
 //! - flexible bodies only: the kernel's flexible model, all bodies merged into one, or the
 //!   host's HHT-α / Newmark integrator of it (`integrator = "hht" | "newmark"`);
 //! - rigid bodies and flexible bodies attached to one of them or free: the kernel's coupled
@@ -15,7 +17,9 @@
 mod capacities;
 mod contact;
 mod flexible;
+mod formulation;
 mod rigid;
+mod tree;
 
 pub use capacities::Capacities;
 pub use contact::{flexible_contacts, rigid_contact};
@@ -23,12 +27,14 @@ pub use flexible::{
     attachments, body_of_nodes, coupled_data, coupled_model, element_ranges, flexible_model,
     initial_flex_state, initial_rates, node_ranges,
 };
+pub use formulation::{choose, Blocker, Choice, TreeLink};
 pub use rigid::{kernel_error, rigid_model};
+pub use tree::{tree_model, LinkBody, SceneTree};
 
 use crate::dae::HostMethod;
 use crate::implicit::{Convergence, FlexPart, HhtFlex, ImplicitSystem, MultibodyHht, Scheme};
 use crate::scene::{ErrorKind, ItemName, Scene, SceneError};
-use crate::simulation::{ContactModel, KernelSystem, Labels, Simulation, System, Timing};
+use crate::simulation::{ContactModel, KernelSystem, Labels, Simulation, System, Timing, TreeSystem};
 use crate::spec::{HhtOptions, IntegratorSpec};
 use crate::storage::{FlexData, FlexModel, Growable, RigidModel};
 use ferrodyn_kernel::ancf::NODE_COORDS;
@@ -44,6 +50,7 @@ pub fn compile(scene: &Scene) -> Result<Simulation, SceneError> {
         output_interval: sim.output_interval,
     };
     let (rigid, flexible) = (!scene.bodies.is_empty(), !scene.flexibles.is_empty());
+    let choice = choose(scene)?;
     let (system, description): (Box<dyn System>, String) = match (sim.integrator, rigid, flexible) {
         (_, false, false) => return Err(invalid(scene, "body", "the scene has no rigid or flexible body")),
         (IntegratorSpec::Hht(options), false, true) => implicit(scene, options)?,
@@ -78,7 +85,7 @@ pub fn compile(scene: &Scene) -> Result<Simulation, SceneError> {
                     "hht and newmark need rigid or flexible bodies",
                 ))
             }
-            Some(method) if !flexible => rigid_system(scene, method)?,
+            Some(method) if !flexible => rigid_system(scene, method, &choice)?,
             Some(method) if !rigid => flexible_system(scene, method)?,
             Some(method) => coupled_system(scene, method)?,
         },
@@ -124,11 +131,39 @@ fn initial_error(scene: &Scene, what: &str, e: KernelError) -> SceneError {
     scene.source.error(line, item, kind)
 }
 
-fn rigid_system(scene: &Scene, method: HostMethod) -> Result<(Box<dyn System>, String), SceneError> {
+fn rigid_system(
+    scene: &Scene,
+    method: HostMethod,
+    choice: &Choice,
+) -> Result<(Box<dyn System>, String), SceneError> {
     let model = rigid_model::<Growable>(scene)?;
     let mut data = model.new_data();
     assemble(&model, &mut data)
         .map_err(|e| initial_error(scene, "assembling the initial configuration", e))?;
+    if let Choice::Tree(links) = choice {
+        let SceneTree {
+            model: tree,
+            bodies,
+            rates,
+        } = tree_model::<Growable>(scene, links, &model, &data)?;
+        let description = format!(
+            "{}, {} in joint coordinates ({} DOF)",
+            count(model.bodies().len(), "rigid body", "rigid bodies"),
+            count(model.joints().len(), "joint", "joints"),
+            links.len()
+        );
+        let mut tree_data = tree.new_data();
+        for (joint, &rate) in rates.iter().enumerate() {
+            let set = tree_data.set_velocity(joint, rate);
+            set.map_err(|e| kernel_error(scene, e))?;
+        }
+        let system = KernelSystem::with_data(tree, tree_data, method, None)
+            .map_err(|e| initial_error(scene, "the initial state", e))?;
+        return Ok((
+            Box::new(TreeSystem::new(system, model, data, bodies)),
+            description,
+        ));
+    }
     let contact = rigid_world(scene, model.bodies().len())?.map(ContactModel::Rigid);
     let description = describe_rigid(&model);
     let system = KernelSystem::with_data(model, data, method, contact)

@@ -77,6 +77,8 @@ pub struct RawSimulation {
     pub step: Num,
     /// Integrator name (default rk4).
     pub integrator: Option<Spanned<String>>,
+    /// Formulation of the rigid part: auto (default), tree or cartesian.
+    pub formulation: Option<Spanned<String>>,
     /// Relative tolerance of the adaptive integrators.
     pub rtol: Option<Num>,
     /// Absolute tolerance of the adaptive integrators.

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use super::error::{ItemName, Source};
 use crate::gmsh::Mesh;
 use crate::sensor::Sensor;
-use crate::spec::{ContactMaterial, IntegratorSpec, Proximity, Shape};
+use crate::spec::{ContactMaterial, Formulation, IntegratorSpec, Proximity, Shape};
 use ferrodyn_kernel::ancf::Material;
 use ferrodyn_kernel::flex::Fixity;
 use ferrodyn_kernel::math::Vec3;
@@ -50,6 +50,8 @@ pub struct Simulation {
     pub step: f64,
     /// The integrator and its settings.
     pub integrator: IntegratorSpec,
+    /// Joint or Cartesian coordinates for the rigid bodies.
+    pub formulation: Formulation,
     /// Interval between output samples (s), ≥ step.
     pub output_interval: f64,
     /// Gravity (m/s²).

@@ -15,6 +15,7 @@ use super::format::*;
 use super::types::{BodySpec, FlexibleSpec, Named, OutputSpec, Scene, Simulation};
 use super::{contact, flexible, force, integrator};
 use crate::sensor::{Sensor, SensorKind};
+use crate::spec::formulation::{Formulation, FORMULATION_NAMES};
 use crate::spec::IntegratorSpec;
 
 /// Parses `text` and validates it.
@@ -310,10 +311,22 @@ fn simulation(c: &Checker, s: &Spanned<RawSimulation>) -> Result<Simulation, Sce
         return Err(c.invalid(&at, "output_interval", reason));
     }
     let gravity = c.vector_or("gravity", &r.gravity, Vec3::new(0.0, 0.0, -9.81))?;
+    let formulation = match &r.formulation {
+        None => Formulation::Auto,
+        Some(name) => Formulation::from_name(name.get_ref()).ok_or_else(|| {
+            let reason = format!(
+                "unknown formulation \"{}\" (one of {})",
+                name.get_ref(),
+                FORMULATION_NAMES.join(", ")
+            );
+            c.invalid(&name.span(), "formulation", reason)
+        })?,
+    };
     Ok(Simulation {
         end_time,
         step,
         integrator,
+        formulation,
         output_interval,
         gravity,
     })

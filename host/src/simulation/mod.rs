@@ -7,11 +7,13 @@ mod drive;
 mod kernel;
 mod labels;
 mod system;
+mod tree;
 
 pub use drive::{drive, Sample, Summary, DRIFT_TOLERANCE};
 pub use kernel::{KernelSystem, Views};
 pub use labels::Labels;
 pub use system::{ContactModel, Contacts, FlexibleState, System};
+pub use tree::TreeSystem;
 
 use crate::storage::{RigidData, RigidModel};
 use anyhow::Context;

@@ -1,12 +1,14 @@
 //! Plain descriptions that scenes are made of and solvers are made from: contact shapes,
 //! surface materials and contact parameters ([`contact`]), integrator settings
-//! ([`integrator`]). No solver code: a scene holds these, [`crate::compile`] hands them to the
+//! ([`integrator`]), the formulation of the rigid part ([`formulation`]). No solver code: a scene holds these, [`crate::compile`] hands them to the
 //! solvers.
 
 pub mod contact;
+pub mod formulation;
 pub mod integrator;
 
 pub use contact::{ContactMaterial, Dissipation, Elastic, Geometry, Proximity, Shape};
+pub use formulation::Formulation;
 pub use integrator::{HhtOptions, ImplicitSpec, IntegratorSpec, InvalidOption, NewtonSettings};
 
 /// A description item with a value out of range, naming the item.

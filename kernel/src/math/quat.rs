@@ -111,6 +111,48 @@ impl<R: Real> Quat<R> {
             ],
         ])
     }
+    /// The unit quaternion of a rotation matrix (body → global), by Shepperd's method: from
+    /// the largest of w², x², y², z² (the diagonal's best-conditioned combination), so it
+    /// stays accurate near 180° where the trace alone loses w. `w ≥ 0` when the largest is w².
+    pub fn from_matrix(r: &Mat3<R>) -> Self {
+        let m = &r.m;
+        let trace = m[0][0] + m[1][1] + m[2][2];
+        let quarter = R::HALF * R::HALF;
+        let q = if trace >= m[0][0] && trace >= m[1][1] && trace >= m[2][2] {
+            let s = (R::ONE + trace).sqrt() * R::TWO; // 4w
+            Self::new(
+                quarter * s,
+                (m[2][1] - m[1][2]) / s,
+                (m[0][2] - m[2][0]) / s,
+                (m[1][0] - m[0][1]) / s,
+            )
+        } else if m[0][0] >= m[1][1] && m[0][0] >= m[2][2] {
+            let s = (R::ONE + m[0][0] - m[1][1] - m[2][2]).sqrt() * R::TWO; // 4x
+            Self::new(
+                (m[2][1] - m[1][2]) / s,
+                quarter * s,
+                (m[0][1] + m[1][0]) / s,
+                (m[0][2] + m[2][0]) / s,
+            )
+        } else if m[1][1] >= m[2][2] {
+            let s = (R::ONE + m[1][1] - m[0][0] - m[2][2]).sqrt() * R::TWO; // 4y
+            Self::new(
+                (m[0][2] - m[2][0]) / s,
+                (m[0][1] + m[1][0]) / s,
+                quarter * s,
+                (m[1][2] + m[2][1]) / s,
+            )
+        } else {
+            let s = (R::ONE + m[2][2] - m[0][0] - m[1][1]).sqrt() * R::TWO; // 4z
+            Self::new(
+                (m[1][0] - m[0][1]) / s,
+                (m[0][2] + m[2][0]) / s,
+                (m[1][2] + m[2][1]) / s,
+                quarter * s,
+            )
+        };
+        q.normalized().unwrap_or(Self::IDENTITY)
+    }
     /// Rotates a vector.
     pub fn rotate(&self, v: Vec3<R>) -> Vec3<R> {
         self.to_matrix().mul_vec(v)
@@ -159,5 +201,30 @@ mod tests {
         assert!((a.w - b.w).abs() < 1e-15 && (a.x - b.x).abs() < 1e-15);
         let small = Quat::from_rotation_vector(axis.scale(1e-6));
         assert!((small.norm() - 1.0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn from_matrix_inverts_to_matrix_in_every_branch() {
+        // Each case makes another of w², x², y², z² the largest (angles near 0 and near 180°
+        // about x, y, z); the round trip must give the same rotation (q or −q).
+        let axis = Vec3::<f64>::from_f64(0.3, -0.5, 0.8).normalized().unwrap();
+        let cases = [
+            Quat::from_axis_angle(axis, 0.4),
+            Quat::from_axis_angle(Vec3::X, 3.1),
+            Quat::from_axis_angle(Vec3::Y, -3.0),
+            Quat::from_axis_angle(Vec3::Z, core::f64::consts::PI - 1e-5),
+            Quat::from_roll_pitch_yaw(2.9, 0.1, -2.8),
+        ];
+        for q in cases {
+            let back = Quat::from_matrix(&q.to_matrix());
+            let sign = if back.w * q.w + back.x * q.x + back.y * q.y + back.z * q.z < 0.0 {
+                -1.0
+            } else {
+                1.0
+            };
+            for (a, b) in back.to_array().iter().zip(q.to_array()) {
+                assert!((a * sign - b).abs() < 1e-15, "{q:?} -> {back:?}");
+            }
+        }
     }
 }

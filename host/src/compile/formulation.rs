@@ -1,0 +1,206 @@
+//! Joint or Cartesian coordinates for a scene's rigid part: the compiler uses joint
+//! coordinates (the kernel's tree: one coordinate per joint, no constraints, O(n) dynamics)
+//! when the rigid bodies form an open tree of joints the tree model has and nothing in the
+//! scene needs free bodies; Cartesian coordinates otherwise. The reason is kept for `check`
+//! and the run's header, and `formulation = "tree"` turns it into an error naming the item.
+
+use crate::scene::{ErrorKind, ItemName, Scene, SceneError};
+use crate::spec::{Formulation, IntegratorSpec};
+use ferrodyn_kernel::rigid::{BodyRef, JointKind};
+
+/// A body moved by one tree link: the joint that carries it and the link it hangs from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TreeLink {
+    /// The scene body (index).
+    pub body: usize,
+    /// The scene joint between it and its parent (index).
+    pub joint: usize,
+    /// The parent link (index into the links), `None` for the ground.
+    pub parent: Option<usize>,
+}
+
+/// How the compiler describes the rigid part, and why.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Choice {
+    /// Joint coordinates: the links in tree order (every parent before its children).
+    Tree(Vec<TreeLink>),
+    /// Cartesian coordinates, for the reason given (`None` when the scene asked for them).
+    Cartesian(Option<Blocker>),
+}
+
+/// What keeps a scene from joint coordinates: the item (if one) and why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Blocker {
+    /// The scene item, with its line.
+    pub item: Option<(ItemName, usize)>,
+    /// Why.
+    pub reason: String,
+}
+
+impl std::fmt::Display for Blocker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.item {
+            Some((item, _)) => write!(f, "{item}: {}", self.reason),
+            None => f.write_str(&self.reason),
+        }
+    }
+}
+
+impl Choice {
+    /// One line for `check` and the run header: the formulation and why.
+    pub fn describe(&self) -> String {
+        match self {
+            Self::Tree(links) => format!(
+                "joint coordinates (tree): {} revolute/prismatic joints form an open tree from the ground",
+                links.len()
+            ),
+            Self::Cartesian(None) => "Cartesian coordinates (asked for by the scene)".into(),
+            Self::Cartesian(Some(b)) => format!("Cartesian coordinates: {b}"),
+        }
+    }
+}
+
+/// The formulation of `scene`'s rigid part. `formulation = "tree"` that cannot be met is an
+/// error naming the item in the way and the reason.
+pub fn choose(scene: &Scene) -> Result<Choice, SceneError> {
+    let choice = match scene.simulation.formulation {
+        Formulation::Cartesian => return Ok(Choice::Cartesian(None)),
+        _ => tree_links(scene).map_or_else(|b| Choice::Cartesian(Some(b)), Choice::Tree),
+    };
+    match (&choice, scene.simulation.formulation) {
+        (Choice::Cartesian(Some(b)), Formulation::Tree) => {
+            let kind = ErrorKind::Invalid {
+                field: "formulation",
+                reason: format!("\"tree\" is not possible: {}", b.reason),
+            };
+            let (item, line) = match &b.item {
+                Some((item, line)) => (item.clone(), Some(*line)),
+                None => (ItemName::new("simulation", ""), None),
+            };
+            Err(scene.source.error(line, Some(item), kind))
+        }
+        _ => Ok(choice),
+    }
+}
+
+/// The scene's rigid bodies as tree links, or what keeps them from it.
+fn tree_links(scene: &Scene) -> Result<Vec<TreeLink>, Blocker> {
+    let whole = |reason: &str| Blocker {
+        item: None,
+        reason: reason.into(),
+    };
+    if !scene.flexibles.is_empty() {
+        return Err(whole("flexible bodies are coupled to Cartesian rigid bodies"));
+    }
+    if scene.contact.is_some() {
+        return Err(whole("contact shapes act on Cartesian bodies"));
+    }
+    if implicit_multibody(&scene.simulation.integrator) {
+        return Err(whole(
+            "the implicit multibody solver (hht, newmark, generalized-alpha) works in Cartesian coordinates",
+        ));
+    }
+    for joint in &scene.joints {
+        if !matches!(joint.value.kind, JointKind::Revolute | JointKind::Prismatic) {
+            return Err(Blocker {
+                item: Some((joint.item(), joint.line)),
+                reason: match joint.value.kind {
+                    JointKind::Driving { .. } => "prescribed motion (a drive) is not in the tree".into(),
+                    kind => format!(
+                        "a {} joint; the tree has revolute and prismatic joints",
+                        kind_name(&kind)
+                    ),
+                },
+            });
+        }
+    }
+    let links = grow(scene)?;
+    if let Some(force) = scene.forces.first() {
+        return Err(Blocker {
+            item: Some((force.item(), force.line)),
+            reason: "force elements act on Cartesian bodies (the tree has joint inputs and joint damping)"
+                .into(),
+        });
+    }
+    Ok(links)
+}
+
+/// Links grown from the ground through the joints, parents first (file order among the joints
+/// that reach a new body in the same pass).
+fn grow(scene: &Scene) -> Result<Vec<TreeLink>, Blocker> {
+    let mut link_of: Vec<Option<usize>> = vec![None; scene.bodies.len()];
+    let mut links = Vec::with_capacity(scene.bodies.len());
+    let mut used = vec![false; scene.joints.len()];
+    // The link a side is on: Some(None) for the ground, Some(Some(k)) for link k, None if the
+    // body is not reached yet.
+    let reached = |link_of: &[Option<usize>], side: BodyRef| match side {
+        BodyRef::Ground => Some(None),
+        BodyRef::Body(b) => link_of[b].map(Some),
+    };
+    let mut grew = true;
+    while grew {
+        grew = false;
+        for (index, joint) in scene.joints.iter().enumerate() {
+            if used[index] {
+                continue;
+            }
+            let (i, j) = (joint.value.body_i, joint.value.body_j);
+            let (parent, child) = match (reached(&link_of, i), reached(&link_of, j)) {
+                (Some(_), Some(_)) => {
+                    return Err(Blocker {
+                        item: Some((joint.item(), joint.line)),
+                        reason: "it closes a loop (both of its bodies are already joined to the ground)"
+                            .into(),
+                    })
+                }
+                (Some(parent), None) => (parent, j),
+                (None, Some(parent)) => (parent, i),
+                (None, None) => continue,
+            };
+            let BodyRef::Body(body) = child else { continue };
+            used[index] = true;
+            link_of[body] = Some(links.len());
+            links.push(TreeLink {
+                body,
+                joint: index,
+                parent,
+            });
+            grew = true;
+        }
+    }
+    match link_of.iter().position(Option::is_none) {
+        Some(b) => {
+            let body = &scene.bodies[b];
+            Err(Blocker {
+                item: Some((body.item(), body.line)),
+                reason:
+                    "it is not joined to the ground through joints (a free body needs Cartesian coordinates)"
+                        .into(),
+            })
+        }
+        None => Ok(links),
+    }
+}
+
+/// Whether `integrator` is run by the implicit multibody solver for rigid bodies.
+fn implicit_multibody(integrator: &IntegratorSpec) -> bool {
+    match integrator {
+        IntegratorSpec::Hht(_) => true,
+        IntegratorSpec::Dae(spec) => spec.name == "generalized-alpha",
+        IntegratorSpec::Explicit(_) => false,
+    }
+}
+
+/// The scene-file name of a joint kind.
+fn kind_name<R>(kind: &JointKind<R>) -> &'static str {
+    match kind {
+        JointKind::Spherical => "spherical",
+        JointKind::Revolute => "revolute",
+        JointKind::Prismatic => "prismatic",
+        JointKind::Cylindrical => "cylindrical",
+        JointKind::Universal => "universal",
+        JointKind::Fixed => "fixed",
+        JointKind::Distance { .. } => "distance",
+        JointKind::Driving { .. } => "driving",
+    }
+}
