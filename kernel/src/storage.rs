@@ -28,11 +28,19 @@ pub trait List<T>: Deref<Target = [T]> + DerefMut + Clone + Debug {
     fn try_push(&mut self, value: T) -> Result<(), T>;
     /// The most items the list can hold (`usize::MAX`: bounded by memory only).
     fn capacity() -> usize;
+    /// Removes every item, in place.
+    fn clear(&mut self) {
+        *self = Self::empty();
+    }
 }
 
 impl<T: Clone + Debug, const N: usize> List<T> for heapless::Vec<T, N> {
     fn empty() -> Self {
         heapless::Vec::new()
+    }
+    fn clear(&mut self) {
+        // In place: assigning an empty list could pass the whole buffer through the stack.
+        heapless::Vec::clear(self);
     }
     fn try_push(&mut self, value: T) -> Result<(), T> {
         self.push(value)
@@ -120,12 +128,18 @@ impl<
 /// built with the same storage, so its sizes fit).
 pub(crate) fn sized<T: Clone + Debug, L: List<T>>(len: usize, value: T) -> L {
     let mut list = L::empty();
+    resize(&mut list, len, value);
+    list
+}
+
+/// Makes `list` hold `len` copies of `value`, in place (cut at its capacity).
+pub(crate) fn resize<T: Clone + Debug, L: List<T>>(list: &mut L, len: usize, value: T) {
+    list.clear();
     for _ in 0..len {
         if list.try_push(value.clone()).is_err() {
             break;
         }
     }
-    list
 }
 
 /// The error for a full list of kind `L` (its capacity) that needed `needed` entries.

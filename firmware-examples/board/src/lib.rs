@@ -1,7 +1,10 @@
-//! # board — the QEMU mps2-an386 (Cortex-M4F) glue shared by the firmware examples
+//! # board — the part and board glue shared by the firmware examples
 //!
+//! - the part the image is built for ([`PART`]: name, core, core clock, memory), chosen by a
+//!   cargo feature (`mps2-an386`, `stm32f405` or `mps2-an500`) that also picks its memory map
+//!   `memory/<part>.x`;
 //! - output and exit through semihosting ([`println!`], [`exit`]);
-//! - a microsecond clock from SysTick ([`SysTickClock`], 25 MHz processor clock on this board);
+//! - a microsecond clock from SysTick on the part's core clock ([`SysTickClock`]);
 //! - stack painting for the peak stack depth ([`paint_stack`], [`peak_stack`]);
 //! - the image's flash and static RAM from the linker symbols ([`memory`]);
 //! - instruction-count markers ([`mark_begin`], [`mark_end`], [`mark_section`]): empty
@@ -95,7 +98,7 @@ impl plant::Hooks for StepMarkers {
 }
 
 extern "C" {
-    static __sheap: u32;
+    static _stack_end: u32;
     static _stack_start: u32;
     static __stext: u32;
     static __etext: u32;
@@ -105,21 +108,24 @@ extern "C" {
     static __edata: u32;
     static __sbss: u32;
     static __ebss: u32;
+    static __suninit: u32;
+    static __euninit: u32;
 }
 
 const PAINT: u32 = 0xC0FF_EE55;
 /// Words just below the current stack pointer left unpainted (the painting code's own frame).
 const PAINT_MARGIN: usize = 64;
 
-/// Fills the free RAM between the end of .bss and the current stack pointer with a pattern.
-/// Call first thing in `main`.
+/// Fills the free stack, from its lowest address (`_stack_end`: the end of the statics, or the
+/// bottom of its own region) up to the current stack pointer, with a pattern. Call first thing
+/// in `main`, and again to measure a part of the run on its own.
 pub fn paint_stack() {
-    let bottom = addr_of!(__sheap) as usize;
+    let bottom = addr_of!(_stack_end) as usize;
     let sp = cortex_m::register::msp::read() as usize;
     let top = sp - 4 * PAINT_MARGIN;
     let mut addr = bottom;
     while addr < top {
-        // SAFETY: [__sheap, sp − margin) is RAM not used by statics or live stack frames.
+        // SAFETY: [_stack_end, sp − margin) is stack RAM below every live frame.
         unsafe { core::ptr::write_volatile(addr as *mut u32, PAINT) };
         addr += 4;
     }
@@ -128,10 +134,10 @@ pub fn paint_stack() {
 /// Peak stack depth (bytes) since [`paint_stack`]: from the stack top down to the lowest word
 /// no longer holding the pattern.
 pub fn peak_stack() -> usize {
-    let bottom = addr_of!(__sheap) as usize;
+    let bottom = addr_of!(_stack_end) as usize;
     let top = addr_of!(_stack_start) as usize;
     let mut addr = bottom;
-    // SAFETY: reads of RAM words between the end of .bss and the stack top.
+    // SAFETY: reads of stack RAM words.
     while addr < top && unsafe { core::ptr::read_volatile(addr as *const u32) } == PAINT {
         addr += 4;
     }
@@ -149,6 +155,8 @@ pub struct Memory {
     pub data: usize,
     /// .bss (zeroed statics).
     pub bss: usize,
+    /// .uninit (statics left uninitialised).
+    pub uninit: usize,
 }
 
 /// The image's section sizes from the linker symbols.
@@ -159,30 +167,104 @@ pub fn memory() -> Memory {
         rodata: span(addr_of!(__srodata), addr_of!(__erodata)),
         data: span(addr_of!(__sdata), addr_of!(__edata)),
         bss: span(addr_of!(__sbss), addr_of!(__ebss)),
+        uninit: span(addr_of!(__suninit), addr_of!(__euninit)),
     }
 }
 
-/// Prints flash (.text + .rodata + .data image), static RAM (.data + .bss) and peak stack.
-pub fn report_memory(name: &str) {
+/// Prints flash (.text + .rodata + .data image), static RAM (.data + .bss + .uninit) and peak
+/// stack (`stack`, from [`peak_stack`]), with the part's flash and RAM.
+pub fn report_memory(name: &str, stack: usize) {
     let m = memory();
-    let stack = peak_stack();
+    let statics = m.data + m.bss + m.uninit;
     hprintln!(
-        "MEMORY {}: flash {} B (.text {} + .rodata {} + .data {}), RAM {} B static (.data {} + .bss {}) + {} B peak stack = {} B",
+        "MEMORY {} on {}: flash {} B (.text {} + .rodata {} + .data {}), RAM {} B static (.data {} + .bss {} + .uninit {}) + {} B peak stack = {} B; part: flash {} B, RAM {} B",
         name,
+        PART.name,
         m.text + m.rodata + m.data,
         m.text,
         m.rodata,
         m.data,
-        m.data + m.bss,
+        statics,
         m.data,
         m.bss,
+        m.uninit,
         stack,
-        m.data + m.bss + stack
+        statics + stack,
+        PART.flash,
+        PART.ram
     );
 }
 
-/// SysTick processor clock of the mps2-an386 board under QEMU (Hz).
-pub const CPU_HZ: u64 = 25_000_000;
+/// A part (microcontroller, or QEMU board standing in for one) the firmware is built for.
+#[derive(Clone, Copy, Debug)]
+pub struct Part {
+    /// Name (the cargo feature that selects it).
+    pub name: &'static str,
+    /// Processor core (instruction budgets are per core).
+    pub core: &'static str,
+    /// Floating-point unit: single precision only (f64 in software) or double precision too.
+    pub fpu: &'static str,
+    /// Core clock (Hz): SysTick counts it, and the latencies in µs are derived from it.
+    pub core_hz: u32,
+    /// Flash (bytes).
+    pub flash: u32,
+    /// RAM the image may use for statics and stack (bytes).
+    pub ram: u32,
+    /// The QEMU machine that runs it.
+    pub qemu_machine: &'static str,
+}
+
+/// QEMU's MPS2 board with the AN386 image: a Cortex-M4F at 25 MHz, 4 MiB + 4 MiB SSRAM.
+#[cfg(feature = "mps2-an386")]
+pub const PART: Part = Part {
+    name: "mps2-an386",
+    core: "cortex-m4f",
+    fpu: "fpv4-sp-d16",
+    core_hz: 25_000_000,
+    flash: 4 << 20,
+    ram: 4 << 20,
+    qemu_machine: "mps2-an386",
+};
+
+/// STM32F405/F407 at its full speed, 168 MHz (QEMU's netduinoplus2 clocks it so): 1 MiB flash,
+/// 128 KiB SRAM for statics and stack (its 64 KiB CCM left free, see `memory/stm32f405.x`).
+#[cfg(feature = "stm32f405")]
+pub const PART: Part = Part {
+    name: "stm32f405",
+    core: "cortex-m4f",
+    fpu: "fpv4-sp-d16",
+    core_hz: 168_000_000,
+    flash: 1 << 20,
+    ram: 128 << 10,
+    qemu_machine: "netduinoplus2",
+};
+
+/// A Cortex-M7 with the double-precision FPU on QEMU's MPS2 AN500 board (25 MHz there), its
+/// memory sized as an STM32F767: 2 MiB flash, 512 KiB RAM.
+#[cfg(feature = "mps2-an500")]
+pub const PART: Part = Part {
+    name: "mps2-an500",
+    core: "cortex-m7",
+    fpu: "fpv5-d16",
+    core_hz: 25_000_000,
+    flash: 2 << 20,
+    ram: 512 << 10,
+    qemu_machine: "mps2-an500",
+};
+
+/// Prints the part line CI reads (name, core clock, memory).
+pub fn report_part() {
+    hprintln!(
+        "PART {} core={} fpu={} core_hz={} flash={} ram={} qemu={}",
+        PART.name,
+        PART.core,
+        PART.fpu,
+        PART.core_hz,
+        PART.flash,
+        PART.ram,
+        PART.qemu_machine
+    );
+}
 
 /// A microsecond clock from SysTick: a free-running 24-bit down-counter extended in software
 /// (read it at least every 0.67 s).
@@ -211,6 +293,6 @@ impl hil::Monotonic for SysTickClock {
         // Down-counter: elapsed = last − now modulo 2²⁴.
         self.ticks += u64::from(self.last.wrapping_sub(now) & 0x00FF_FFFF);
         self.last = now;
-        self.ticks * 1_000_000 / CPU_HZ
+        self.ticks * 1_000_000 / u64::from(PART.core_hz)
     }
 }

@@ -30,6 +30,7 @@ fn show(phase: &str, r: &HilReport) {
 #[entry]
 fn main() -> ! {
     board::paint_stack();
+    board::report_part();
     let peripherals = cortex_m::Peripherals::take();
     let Some(p) = peripherals else { board::exit(false) };
     let mut clock = SysTickClock::start(p.SYST);
@@ -94,7 +95,7 @@ fn main() -> ! {
     ok &= r.fault == Some(hil::FaultReason::Divergence) && r.fault_line && r.sensors.1 == 0;
     let _ = Outcome::Stepped;
 
-    board::report_memory("hil-fw");
+    board::report_memory("hil-fw", board::peak_stack());
     println!("HIL checks passed: {}", ok);
     board::exit(ok)
 }

@@ -2,12 +2,13 @@
 //! code) on this machine and prints the same `HASH` lines as `chain-fw` and `hil-fw`.
 use hil::OverrunPolicy;
 use plant::rig::{config, VirtualClock};
-use plant::{run_hil, NoHooks, HIL_PERIODS, SCENARIOS};
+use plant::{run_hil, NoHooks, Room, HIL_PERIODS, SCENARIOS};
 
 fn main() {
     let mut ok = true;
+    let mut room = Box::new(Room::Vacant);
     for scenario in &SCENARIOS {
-        match (scenario.run)(&mut NoHooks) {
+        match (scenario.run)(&mut room, &mut NoHooks) {
             Ok(r) => println!(
                 "HASH {} steps={} trajectory={:016x} final={:016x}",
                 scenario.name, r.steps, r.trajectory.0, r.final_state.0

@@ -62,12 +62,38 @@ fn bary<R: Real>(p: &[f64; 4]) -> [R; 4] {
 impl<R: Real> TetElement<R> {
     /// Precomputes an element from its reference vertices; ρ is taken from `material`.
     pub fn new(vertices: [Vec3<R>; 4], material: &Material<R>) -> Result<Self, ElementError> {
+        let mut element = Self::zero();
+        element.set(vertices, material)?;
+        Ok(element)
+    }
+
+    /// All zeros: a slot for [`TetElement::set`].
+    pub(crate) fn zero() -> Self {
+        Self {
+            gradients: [[[R::ZERO; 3]; SHAPE_FUNCTIONS]; FORCE_POINTS],
+            weights: [R::ZERO; FORCE_POINTS],
+            mass: [[R::ZERO; SHAPE_FUNCTIONS]; SHAPE_FUNCTIONS],
+            load: [R::ZERO; SHAPE_FUNCTIONS],
+            volume: R::ZERO,
+            vertices: [[R::ZERO; 3]; 4],
+        }
+    }
+
+    /// Checks the vertices as [`TetElement::new`] does (degenerate, inverted).
+    pub(crate) fn check(vertices: [Vec3<R>; 4]) -> Result<(), ElementError> {
+        TetShape::new(vertices).map(|_| ())
+    }
+
+    /// [`TetElement::new`] in place (an element in a model's list is large in f64: it is
+    /// computed where it is kept, not on the stack and copied). Unchanged on an error.
+    pub(crate) fn set(&mut self, vertices: [Vec3<R>; 4], material: &Material<R>) -> Result<(), ElementError> {
         let shape = TetShape::new(vertices)?;
         let volume = shape.volume();
         let rho = material.density;
 
-        let mut mass = [[R::ZERO; SHAPE_FUNCTIONS]; SHAPE_FUNCTIONS];
-        let mut load = [R::ZERO; SHAPE_FUNCTIONS];
+        let (mass, load) = (&mut self.mass, &mut self.load);
+        *mass = [[R::ZERO; SHAPE_FUNCTIONS]; SHAPE_FUNCTIONS];
+        *load = [R::ZERO; SHAPE_FUNCTIONS];
         for (p, w) in MASS_RULE.points.iter().zip(MASS_RULE.weights.iter()) {
             let s = shape.values(shape.point(bary(p)));
             let wv = R::from_f64(*w) * volume * rho;
@@ -86,25 +112,18 @@ impl<R: Real> TetElement<R> {
             }
         }
 
-        let mut gradients = [[[R::ZERO; 3]; SHAPE_FUNCTIONS]; FORCE_POINTS];
-        let mut weights = [R::ZERO; FORCE_POINTS];
         for (q, (p, w)) in FORCE_RULE
             .points
             .iter()
             .zip(FORCE_RULE.weights.iter())
             .enumerate()
         {
-            gradients[q] = shape.gradients(shape.point(bary(p)));
-            weights[q] = R::from_f64(*w) * volume;
+            self.gradients[q] = shape.gradients(shape.point(bary(p)));
+            self.weights[q] = R::from_f64(*w) * volume;
         }
-        Ok(Self {
-            gradients,
-            weights,
-            mass,
-            load,
-            volume,
-            vertices: vertices.map(|v| v.to_array()),
-        })
+        self.volume = volume;
+        self.vertices = vertices.map(|v| v.to_array());
+        Ok(())
     }
 
     /// Nodal displacements u = e − e_ref: the strain of a body at rest is then exactly zero,

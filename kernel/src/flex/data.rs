@@ -3,7 +3,7 @@
 use super::model::Model;
 use crate::ancf::NODE_COORDS;
 use crate::math::Vec3;
-use crate::storage::{sized, Storage};
+use crate::storage::{resize, List, Storage};
 use crate::{Real, StepStats, STAGE_BUFFERS};
 
 /// Reals per node in the state vector: 12 coordinates + 12 rates.
@@ -51,19 +51,46 @@ impl<R: Real, St: Storage> core::fmt::Debug for Data<R, St> {
 impl<R: Real, St: Storage> Data<R, St> {
     /// Fresh data in the undeformed reference state, at rest, at t = 0.
     pub fn new(model: &Model<R, St>) -> Self {
-        let n = model.nodes.len();
-        let mut data = Self {
-            clock: crate::Clock::new(),
-            node_count: n,
-            state: sized(n, [R::ZERO; NODE_STATE]),
-            stages: core::array::from_fn(|_| sized(n, [R::ZERO; NODE_STATE])),
-            force: sized(n, [R::ZERO; NODE_COORDS]),
-            free: sized(n, [R::ZERO; NODE_COORDS]),
-            stiffness: sized(model.mass_factor.len(), R::ZERO),
-        };
-        let n = NODE_COORDS * data.node_count;
-        model.reference_coordinates(&mut data.state.as_flattened_mut()[..n]);
+        let mut data = Self::empty();
+        data.reset(model);
         data
+    }
+
+    /// Fresh data for `model` made in `slot` and borrowed from there: on a microcontroller
+    /// `slot` is a `static` (or part of one), so the data never passes through the stack.
+    pub fn new_in<'s>(slot: &'s mut Option<Self>, model: &Model<R, St>) -> &'s mut Self {
+        let data = slot.insert(Self::empty());
+        data.reset(model);
+        data
+    }
+
+    /// Makes this the fresh data of `model` (reference state, at rest, t = 0), in place.
+    pub fn reset(&mut self, model: &Model<R, St>) {
+        let n = model.nodes.len();
+        self.clock = crate::Clock::new();
+        self.node_count = n;
+        resize(&mut self.state, n, [R::ZERO; NODE_STATE]);
+        for stage in &mut self.stages {
+            resize(stage, n, [R::ZERO; NODE_STATE]);
+        }
+        resize(&mut self.force, n, [R::ZERO; NODE_COORDS]);
+        resize(&mut self.free, n, [R::ZERO; NODE_COORDS]);
+        resize(&mut self.stiffness, model.mass_factor.len(), R::ZERO);
+        let n = NODE_COORDS * self.node_count;
+        model.reference_coordinates(&mut self.state.as_flattened_mut()[..n]);
+    }
+
+    /// Data of no nodes (lists empty: writing it copies no buffer).
+    fn empty() -> Self {
+        Self {
+            clock: crate::Clock::new(),
+            node_count: 0,
+            state: List::empty(),
+            stages: core::array::from_fn(|_| List::empty()),
+            force: List::empty(),
+            free: List::empty(),
+            stiffness: List::empty(),
+        }
     }
     /// Simulation time.
     pub fn time(&self) -> R {

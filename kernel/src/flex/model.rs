@@ -4,7 +4,7 @@ use super::ordering::{first_coupled_dof, reverse_cuthill_mckee};
 use crate::ancf::{ElementError, Material, TetElement, NODE_COORDS};
 use crate::math::skyline::{self, SkylineLayout};
 use crate::math::Vec3;
-use crate::storage::{full, sized, List, Storage};
+use crate::storage::{full, resize, sized, List, Storage};
 use crate::time_function::TimeFunction;
 use crate::{BuildError, Capacity, Item, Real};
 
@@ -315,9 +315,14 @@ impl<R: Real, St: Storage> Builder<R, St> {
                 node: n,
             })?;
         }
-        let element = TetElement::new(vertices, &self.material).map_err(|e| element_build_error(index, e))?;
+        let error = |e| element_build_error(index, e);
+        TetElement::check(vertices).map_err(error)?;
         let full = full::<_, St::Elements<TetElement<R>>>(Capacity::Elements, index + 1);
-        m.elements.try_push(element).map_err(|_| full)?;
+        // Made in its slot: a large element never passes through the stack.
+        m.elements.try_push(TetElement::zero()).map_err(|_| full)?;
+        if let Some(element) = m.elements.last_mut() {
+            element.set(vertices, &self.material).map_err(error)?;
+        }
         // Lists of the same capacity as `elements`: they have room.
         m.connectivity.try_push(nodes).map_err(|_| full)?;
         m.materials.try_push(self.material).map_err(|_| full)?;
@@ -395,6 +400,14 @@ impl<R: Real, St: Storage> Builder<R, St> {
 
     /// Orders the nodes, numbers the free coordinates, assembles and factorizes the mass matrix.
     pub fn build(mut self) -> Result<Model<R, St>, BuildError> {
+        self.build_in_place()?;
+        Ok(self.model)
+    }
+
+    /// [`Builder::build`] without moving the model out: it is finished where the builder is
+    /// (a `static` on a microcontroller, so that a large model never passes through the stack)
+    /// and borrowed from there. Adding items afterwards and building again is allowed.
+    pub fn build_in_place(&mut self) -> Result<&Model<R, St>, BuildError> {
         let m = &mut self.model;
         if !m.gravity.is_finite() {
             return Err(BuildError::NonFinite { item: Item::Ground });
@@ -443,7 +456,7 @@ impl<R: Real, St: Storage> Builder<R, St> {
         if entries > St::Profile::<R>::capacity() {
             return Err(full::<_, St::Profile<R>>(Capacity::Profile, entries));
         }
-        m.mass_factor = sized(entries, R::ZERO);
+        resize(&mut m.mass_factor, entries, R::ZERO);
         assemble_mass(m);
         let free = m.free;
         let layout = SkylineLayout {
@@ -454,7 +467,7 @@ impl<R: Real, St: Storage> Builder<R, St> {
             item: Item::Material,
             reason: "mass matrix is not positive definite",
         })?;
-        Ok(self.model)
+        Ok(&self.model)
     }
 }
 

@@ -5,7 +5,7 @@ use super::constraint::{ConstraintRow, SideState};
 use super::force::Wrench;
 use super::model::Model;
 use crate::math::{Quat, Vec3};
-use crate::storage::{sized, Storage};
+use crate::storage::{resize, List, Storage};
 use crate::{Real, StepStats, STAGE_BUFFERS};
 
 /// Reals per body in the state vector: 7 position coordinates + 6 velocities.
@@ -93,30 +93,63 @@ impl<R: Real, St: Storage> core::fmt::Debug for Data<R, St> {
 impl<R: Real, St: Storage> Data<R, St> {
     /// Fresh data for `model`, holding its bodies' initial state at t = 0.
     pub fn new(model: &Model<R, St>) -> Self {
+        let mut data = Self::empty();
+        data.reset(model);
+        data
+    }
+
+    /// Fresh data for `model` made in `slot` and borrowed from there: on a microcontroller
+    /// `slot` is a `static` (or part of one), so the data never passes through the stack.
+    pub fn new_in<'s>(slot: &'s mut Option<Self>, model: &Model<R, St>) -> &'s mut Self {
+        let data = slot.insert(Self::empty());
+        data.reset(model);
+        data
+    }
+
+    /// Makes this the fresh data of `model` (its bodies' initial state, t = 0), in place.
+    pub fn reset(&mut self, model: &Model<R, St>) {
         let (bodies, rows) = (model.bodies.len(), model.row_count);
+        self.clock = crate::Clock::new();
+        self.body_count = bodies;
+        self.row_count = rows;
         // The data lists have the model's capacities, so they hold its sizes.
-        let mut data = Self {
-            clock: crate::Clock::new(),
-            body_count: bodies,
-            row_count: rows,
-            state: sized(bodies, [R::ZERO; BODY_STATE]),
-            stages: core::array::from_fn(|_| sized(bodies, [R::ZERO; BODY_STATE])),
-            work: Work {
-                sides: sized(bodies, SideState::GROUND),
-                wrench: sized(bodies, Wrench::default()),
-                accel: sized(bodies, [R::ZERO; 6]),
-                rows: sized(rows, ConstraintRow::default()),
-                minv_jt: sized(rows, [[R::ZERO; 6]; 2]),
-                matrix: sized(model.skyline_entries, R::ZERO),
-                lambda: sized(rows, R::ZERO),
-            },
-        };
+        resize(&mut self.state, bodies, [R::ZERO; BODY_STATE]);
+        for stage in &mut self.stages {
+            resize(stage, bodies, [R::ZERO; BODY_STATE]);
+        }
+        let work = &mut self.work;
+        resize(&mut work.sides, bodies, SideState::GROUND);
+        resize(&mut work.wrench, bodies, Wrench::default());
+        resize(&mut work.accel, bodies, [R::ZERO; 6]);
+        resize(&mut work.rows, rows, ConstraintRow::default());
+        resize(&mut work.minv_jt, rows, [[R::ZERO; 6]; 2]);
+        resize(&mut work.matrix, model.skyline_entries, R::ZERO);
+        resize(&mut work.lambda, rows, R::ZERO);
         for (i, body) in model.bodies.iter().enumerate() {
             let q = body.orientation.normalized().unwrap_or(Quat::IDENTITY);
-            data.set_pose(i, body.position, q);
-            data.set_velocity(i, body.velocity, body.angular_velocity);
+            self.set_pose(i, body.position, q);
+            self.set_velocity(i, body.velocity, body.angular_velocity);
         }
-        data
+    }
+
+    /// Data of no bodies (lists empty: writing it copies no buffer).
+    fn empty() -> Self {
+        Self {
+            clock: crate::Clock::new(),
+            body_count: 0,
+            row_count: 0,
+            state: List::empty(),
+            stages: core::array::from_fn(|_| List::empty()),
+            work: Work {
+                sides: List::empty(),
+                wrench: List::empty(),
+                accel: List::empty(),
+                rows: List::empty(),
+                minv_jt: List::empty(),
+                matrix: List::empty(),
+                lambda: List::empty(),
+            },
+        }
     }
 
     /// Simulation time.

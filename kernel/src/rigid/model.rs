@@ -312,6 +312,14 @@ impl<R: Real, St: Storage> Builder<R, St> {
 
     /// Lays out the constraint matrix profile and returns the finished model.
     pub fn build(mut self) -> Result<Model<R, St>, BuildError> {
+        self.build_in_place()?;
+        Ok(self.model)
+    }
+
+    /// [`Builder::build`] without moving the model out: it is finished where the builder is
+    /// (a `static` on a microcontroller, so that the model never passes through the stack) and
+    /// borrowed from there. Adding items afterwards and building again is allowed.
+    pub fn build_in_place(&mut self) -> Result<&Model<R, St>, BuildError> {
         let m = &mut self.model;
         if !m.gravity.is_finite() {
             return Err(BuildError::NonFinite { item: Item::Ground });
@@ -321,6 +329,11 @@ impl<R: Real, St: Storage> Builder<R, St> {
             return Err(full::<_, St::Skyline<R>>(Capacity::SkylineEntries, needed));
         }
         m.skyline_entries = needed;
+        // Laid out afresh on every build.
+        m.joint_first.clear();
+        for list in [&mut m.first, &mut m.diag, &mut m.row_joint] {
+            list.clear();
+        }
         let mut next = 0;
         for (a, (joint, &start)) in m.joints.iter().zip(m.joint_start.iter()).enumerate() {
             let (first_joint, first) = first_coupled(&m.joints, a).unwrap_or((a, start));
@@ -335,6 +348,6 @@ impl<R: Real, St: Storage> Builder<R, St> {
                 next += 1;
             }
         }
-        Ok(self.model)
+        Ok(&self.model)
     }
 }
