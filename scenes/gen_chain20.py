@@ -1,11 +1,17 @@
 #!/usr/bin/env python3
-"""Writes chain20.toml: the scene twin of kernel::samples::revolute_chain(ChainSpec::standard(20)).
+"""Writes chain20.toml (or chainN.toml): the scene twin of
+kernel::samples::revolute_chain(ChainSpec::standard(N)).
 
 Inertias are computed exactly as Body::rod computes them (IEEE double, same operation order), and
 printed with repr() (shortest round-trip), so the scene builds a bit-identical model.
 Run from this folder: python3 gen_chain20.py > chain20.toml
+                       python3 gen_chain20.py 5 1.0 > chain5.toml   (links, end time)
 """
-LINKS, LENGTH, MASS, RADIUS = 20, 1.0, 1.0, 0.01
+import sys
+
+LINKS = int(sys.argv[1]) if len(sys.argv) > 1 else 20
+END_TIME = float(sys.argv[2]) if len(sys.argv) > 2 else 10.0
+LENGTH, MASS, RADIUS = 1.0, 1.0, 0.01
 r2 = RADIUS * RADIUS
 ixx = MASS * r2 * 0.5
 iyy = MASS * (3.0 * r2 + LENGTH * LENGTH) / 12.0
@@ -16,7 +22,7 @@ print(f"""# {LINKS} unit rods (1 m, 1 kg, radius 10 mm) on revolute joints about
 # kernel::samples::revolute_chain(&ChainSpec::standard({LINKS})) bit for bit.
 
 [simulation]
-end_time = 10.0
+end_time = {END_TIME!r}
 step = 1e-3
 integrator = "rk4"
 """)

@@ -20,6 +20,7 @@ pub mod commands;
 pub mod compile;
 pub mod contact;
 pub mod dae;
+pub mod export;
 pub mod gmsh;
 pub mod implicit;
 pub mod obj;

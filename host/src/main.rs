@@ -116,6 +116,27 @@ enum Command {
         #[command(subcommand)]
         action: SweepAction,
     },
+    /// A scene for another target (docs/export.md).
+    Export {
+        #[command(subcommand)]
+        target: ExportTarget,
+    },
+}
+
+#[derive(Subcommand)]
+enum ExportTarget {
+    /// A `#![no_std]`, allocation-free Rust module of the scene for the kernel on a
+    /// microcontroller: model, initial state, step, inputs and outputs.
+    Rust {
+        /// Scene file (TOML).
+        scene: PathBuf,
+        /// Scalar type: f32 or f64 (f64 is bit-identical to `ferrodyn run`).
+        #[arg(long, default_value = "f32")]
+        precision: String,
+        /// Output file [default: standard output].
+        #[arg(short, long)]
+        out: Option<PathBuf>,
+    },
 }
 
 #[derive(Subcommand)]
@@ -276,6 +297,14 @@ fn execute(command: Command) -> Result<()> {
             motion,
         } => commands::check(&scene, settle, motion),
         Command::Sweep { action } => sweep(action),
+        Command::Export {
+            target:
+                ExportTarget::Rust {
+                    scene,
+                    precision,
+                    out,
+                },
+        } => commands::export_rust(&scene, &precision, out.as_deref()),
         Command::Run {
             scene,
             out,

@@ -46,6 +46,7 @@ pub fn rigid_scene(model: &RigidModel, simulation: Simulation, name: &str) -> Sc
             .collect(),
         flexibles: Vec::new(),
         sensors: Vec::new(),
+        inputs: Vec::new(),
         contact: None,
         output: OutputSpec {
             states: true,

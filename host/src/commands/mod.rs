@@ -3,9 +3,11 @@
 //! `render` live in [`crate::view`].
 
 mod check;
+mod export;
 mod overrides;
 mod run;
 
 pub use check::check;
+pub use export::export_rust;
 pub use overrides::Overrides;
 pub use run::{run, RunOptions};

@@ -84,6 +84,10 @@ pub fn run(options: &RunOptions) -> Result<Summary> {
     for d in &summary.diagnostics {
         println!("diagnostic: {d}");
     }
+    println!(
+        "state digest: steps={} trajectory={:016x} final={:016x}",
+        summary.steps, summary.trajectory.0, summary.final_state.0
+    );
     println!("{summary}");
     Ok(summary)
 }

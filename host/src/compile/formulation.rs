@@ -51,8 +51,13 @@ impl Choice {
     pub fn describe(&self) -> String {
         match self {
             Self::Tree(links) => format!(
-                "joint coordinates (tree): {} revolute/prismatic joints form an open tree from the ground",
-                links.len()
+                "joint coordinates (tree): {} revolute/prismatic {} an open tree from the ground",
+                links.len(),
+                if links.len() == 1 {
+                    "joint forms"
+                } else {
+                    "joints form"
+                }
             ),
             Self::Cartesian(None) => "Cartesian coordinates (asked for by the scene)".into(),
             Self::Cartesian(Some(b)) => format!("Cartesian coordinates: {b}"),
@@ -64,7 +69,7 @@ impl Choice {
 /// error naming the item in the way and the reason.
 pub fn choose(scene: &Scene) -> Result<Choice, SceneError> {
     let choice = match scene.simulation.formulation {
-        Formulation::Cartesian => return Ok(Choice::Cartesian(None)),
+        Formulation::Cartesian => return with_inputs(scene, Choice::Cartesian(None)),
         _ => tree_links(scene).map_or_else(|b| Choice::Cartesian(Some(b)), Choice::Tree),
     };
     match (&choice, scene.simulation.formulation) {
@@ -79,8 +84,26 @@ pub fn choose(scene: &Scene) -> Result<Choice, SceneError> {
             };
             Err(scene.source.error(line, Some(item), kind))
         }
-        _ => Ok(choice),
+        _ => with_inputs(scene, choice),
     }
+}
+
+/// `choice`, unless the scene has inputs and `choice` is Cartesian: an error naming the first
+/// input and why the scene is Cartesian.
+fn with_inputs(scene: &Scene, choice: Choice) -> Result<Choice, SceneError> {
+    if let (Choice::Cartesian(why), Some(input)) = (&choice, scene.inputs.first()) {
+        let why = why
+            .as_ref()
+            .map_or("the scene asks for them".into(), Blocker::to_string);
+        let kind = ErrorKind::Invalid {
+            field: "joint",
+            reason: format!(
+                "inputs act on joint coordinates, and this scene is in Cartesian coordinates ({why})"
+            ),
+        };
+        return Err(scene.source.error(Some(input.line), Some(input.item()), kind));
+    }
+    Ok(choice)
 }
 
 /// The scene's rigid bodies as tree links, or what keeps them from it.

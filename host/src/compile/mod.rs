@@ -141,11 +141,9 @@ fn rigid_system(
     assemble(&model, &mut data)
         .map_err(|e| initial_error(scene, "assembling the initial configuration", e))?;
     if let Choice::Tree(links) = choice {
-        let SceneTree {
-            model: tree,
-            bodies,
-            rates,
-        } = tree_model::<Growable>(scene, links, &model, &data)?;
+        let scene_tree = tree_model(scene, links, &model, &data)?;
+        let tree = scene_tree.model::<Growable>(scene, links)?;
+        let SceneTree { bodies, rates, .. } = scene_tree;
         let description = format!(
             "{}, {} in joint coordinates ({} DOF)",
             count(model.bodies().len(), "rigid body", "rigid bodies"),
@@ -155,6 +153,11 @@ fn rigid_system(
         let mut tree_data = tree.new_data();
         for (joint, &rate) in rates.iter().enumerate() {
             let set = tree_data.set_velocity(joint, rate);
+            set.map_err(|e| kernel_error(scene, e))?;
+        }
+        for input in &scene.inputs {
+            let link = links.iter().position(|l| l.joint == input.value.joint);
+            let set = tree_data.set_input(link.unwrap_or(usize::MAX), input.value.value * input.value.scale);
             set.map_err(|e| kernel_error(scene, e))?;
         }
         let system = KernelSystem::with_data(tree, tree_data, method, None)

@@ -28,23 +28,45 @@ pub struct LinkBody {
 }
 
 /// A scene's rigid part as a tree.
-pub struct SceneTree<St: Storage> {
-    /// The kernel model (zero coordinates: the initial configuration).
-    pub model: Model<f64, St>,
+#[derive(Clone, Debug, PartialEq)]
+pub struct SceneTree {
+    /// Gravity (world axes).
+    pub gravity: Vec3<f64>,
+    /// The links as handed to the kernel's builder (zero coordinates: the initial
+    /// configuration); [`SceneTree::model`] builds them, and an export writes them out, so
+    /// both make the same model.
+    pub links: Vec<Link<f64>>,
     /// The body on each link.
     pub bodies: Vec<LinkBody>,
     /// The initial joint rates.
     pub rates: Vec<f64>,
 }
 
+impl SceneTree {
+    /// The kernel model of these links on storage `St`; errors name the scene's body or joint.
+    pub fn model<St: Storage>(
+        &self,
+        scene: &Scene,
+        links: &[TreeLink],
+    ) -> Result<Model<f64, St>, SceneError> {
+        let mut builder = Model::<f64, St>::builder(self.gravity);
+        for (link, of) in self.links.iter().zip(links) {
+            builder
+                .add_link(*link)
+                .map_err(|e| super::kernel_error(scene, rename(e, of)))?;
+        }
+        builder.build().map_err(|e| super::kernel_error(scene, e))
+    }
+}
+
 /// The tree of `links` for the rigid `model` at its assembled state `data`.
-pub fn tree_model<St: Storage>(
+pub fn tree_model(
     scene: &Scene,
     links: &[TreeLink],
     model: &RigidModel,
     data: &RigidData,
-) -> Result<SceneTree<St>, SceneError> {
-    let mut builder = Model::<f64, St>::builder(model.gravity());
+) -> Result<SceneTree, SceneError> {
+    let mut tree_links = Vec::with_capacity(links.len());
     let mut anchors: Vec<Vec3<f64>> = Vec::with_capacity(links.len());
     let mut bodies = Vec::with_capacity(links.len());
     let mut rates = Vec::with_capacity(links.len());
@@ -68,9 +90,7 @@ pub fn tree_model<St: Storage>(
             JointKind::Prismatic => Link::prismatic(link.parent, origin, axis),
             _ => Link::revolute(link.parent, origin, axis),
         };
-        builder
-            .add_link(tree_link.with_mass(body.mass, cg, inertia))
-            .map_err(|e| super::kernel_error(scene, rename(e, link)))?;
+        tree_links.push(tree_link.with_mass(body.mass, cg, inertia));
         rates.push(initial_rate(
             data,
             &joint.kind,
@@ -86,8 +106,14 @@ pub fn tree_model<St: Storage>(
             orientation,
         });
     }
-    let model = builder.build().map_err(|e| super::kernel_error(scene, e))?;
-    Ok(SceneTree { model, bodies, rates })
+    let tree = SceneTree {
+        gravity: model.gravity(),
+        links: tree_links,
+        bodies,
+        rates,
+    };
+    tree.model::<crate::storage::Growable>(scene, links)?; // checks the links now, naming them
+    Ok(tree)
 }
 
 /// The z axis of `frame` on `body`, in world axes.

@@ -35,6 +35,9 @@ pub struct RawScene {
     /// `[[sensor]]` tables.
     #[serde(default)]
     pub sensor: Vec<Spanned<RawSensor>>,
+    /// `[[input]]` tables.
+    #[serde(default)]
+    pub input: Vec<Spanned<RawInput>>,
     /// `[[shape]]` tables (contact geometry).
     #[serde(default)]
     pub shape: Vec<Spanned<RawShape>>,
@@ -44,6 +47,21 @@ pub struct RawScene {
     /// `[output]`.
     #[serde(default)]
     pub output: RawOutput,
+}
+
+/// `[[input]]`: an actuator port on a joint (torque on a revolute joint, force on a
+/// prismatic one), set by the rig (firmware) or held at `value` (`ferrodyn run`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawInput {
+    /// Unique input name.
+    pub name: Spanned<String>,
+    /// The actuated joint.
+    pub joint: Spanned<String>,
+    /// SI units per port unit: the actuator gets port value × `scale` (default 1).
+    pub scale: Option<Num>,
+    /// The port value held by `ferrodyn run` (default 0).
+    pub value: Option<Num>,
 }
 
 /// `[[sensor]]`: a body-fixed point (`body`, `point`) or a joint's angle (`joint`).

@@ -20,6 +20,7 @@ mod error;
 mod flexible;
 mod force;
 mod format;
+mod input;
 mod integrator;
 mod types;
 mod validate;
@@ -29,7 +30,8 @@ use std::path::Path;
 pub use convert::reason as build_error_reason;
 pub use error::{Details, ErrorKind, ItemName, SceneError, Source};
 pub use types::{
-    BodySpec, ContactSpec, FlexContactSpec, FlexibleSpec, NameMaps, Named, OutputSpec, Scene, Simulation,
+    BodySpec, ContactSpec, FlexContactSpec, FlexibleSpec, InputSpec, NameMaps, Named, OutputSpec, Scene,
+    Simulation,
 };
 
 impl Scene {

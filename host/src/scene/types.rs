@@ -32,6 +32,17 @@ impl<T> Named<T> {
     }
 }
 
+/// An actuator input on a joint (`[[input]]`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct InputSpec {
+    /// The joint (index): a revolute (torque, N·m) or prismatic (force, N) joint.
+    pub joint: usize,
+    /// SI units per port unit.
+    pub scale: f64,
+    /// The port value `ferrodyn run` holds.
+    pub value: f64,
+}
+
 /// A rigid body with its user id.
 #[derive(Debug, Clone)]
 pub struct BodySpec {
@@ -124,6 +135,8 @@ pub struct Scene {
     pub flexibles: Vec<FlexibleSpec>,
     /// Sensors in file order.
     pub sensors: Vec<Sensor>,
+    /// Actuator inputs in file order.
+    pub inputs: Vec<Named<InputSpec>>,
     /// Contact shapes and materials (`None`: no `[[shape]]`).
     pub contact: Option<ContactSpec>,
     /// Output selection.

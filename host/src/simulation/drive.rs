@@ -8,7 +8,7 @@ use crate::record::Recorder;
 use crate::watch::{Diagnostic, Watch};
 use anyhow::{Context, Result};
 use ferrodyn_kernel::rigid::{joint_violation, Violation};
-use ferrodyn_kernel::Energy;
+use ferrodyn_kernel::{Digest, Energy};
 use std::fmt;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -60,6 +60,10 @@ pub struct Summary {
     pub diagnostics: Vec<Diagnostic>,
     /// Files written.
     pub files: Vec<PathBuf>,
+    /// Digest chained over the state after every step (the firmware's trajectory hash).
+    pub trajectory: Digest,
+    /// Digest of the final state.
+    pub final_state: Digest,
 }
 
 /// The summary line: steps, wall time, energy change, and |Φ|, contacts and solver work where
@@ -105,6 +109,7 @@ pub fn drive(sim: &mut Simulation, mut recorders: Vec<Box<dyn Recorder>>, progre
     // Energy may not grow by 1e-3 of its scale without external work.
     let mut watch = Watch::new(&sim.labels, e0, 1e-3, DRIFT_TOLERANCE);
     let (mut max_de, mut joint_drift, mut peak_contacts) = (0.0f64, Vec::new(), 0usize);
+    let mut trajectory = Digest::default();
     let started = Instant::now();
     for k in 0..=steps {
         if k % every == 0 || k == steps {
@@ -129,6 +134,7 @@ pub fn drive(sim: &mut Simulation, mut recorders: Vec<Box<dyn Recorder>>, progre
         }
         if k < steps {
             sim.step()?;
+            trajectory.add(sim.state());
         }
     }
     bar.finish_and_clear();
@@ -145,5 +151,7 @@ pub fn drive(sim: &mut Simulation, mut recorders: Vec<Box<dyn Recorder>>, progre
         solver: sim.solver_report(),
         diagnostics: watch.diagnostics,
         files,
+        trajectory,
+        final_state: sim.digest(),
     })
 }

@@ -1,0 +1,161 @@
+//! Scene inputs (`[[input]]`) and the Rust export of scenes (`ferrodyn export rust`): the
+//! actuator torque against Newton's law for the arm, the generated module's contents, and one
+//! clear error for every scene or input it cannot take. The exported model's bits are checked
+//! against `ferrodyn run` on the microcontroller and on x86_64 by `.ci/firmware`
+//! (firmware-examples/scene-plant).
+
+use std::path::{Path, PathBuf};
+
+use ferrodyn_host::compile::compile;
+use ferrodyn_host::export::{rust_module, Precision};
+use ferrodyn_host::scene::Scene;
+
+fn scene_path(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenes").join(name)
+}
+
+fn load(name: &str) -> Scene {
+    Scene::load(&scene_path(name)).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Scene file `name` with `from` replaced by `to` in its text, parsed.
+fn edited(name: &str, from: &str, to: &str) -> Result<Scene, String> {
+    let path = scene_path(name);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains(from), "{from} is not in {name}");
+    Scene::parse(&path, &text.replace(from, to)).map_err(|e| e.to_string())
+}
+
+#[test]
+fn the_arm_input_torque_accelerates_it_as_newton_says() {
+    // Reference: θ̈(0) = (m g L/2 + τ) / (I_cg + m (L/2)²) for the rod released horizontally
+    // (gravity's moment +m g L/2 about +y), τ = value × scale = −1e6 µN·m × 1e-6 = −1 N·m; after
+    // one RK4 step θ(h) = θ̈(0) h²/2 up to O(h⁴) (θ̈ varies as cos θ).
+    let scene = load("hil_arm.toml");
+    let (m, g, l, i_cg, tau, h) = (1.0, 9.81, 0.5, 0.020858333333333333, -1.0, 1e-3);
+    let alpha = (m * g * l / 2.0 + tau) / (i_cg + m * (l / 2.0) * (l / 2.0));
+    let mut sim = compile(&scene).unwrap();
+    sim.step().unwrap();
+    let theta = sim.state()[0];
+    assert!(
+        (theta / (alpha * h * h / 2.0) - 1.0).abs() < 1e-6,
+        "θ(h) = {theta:e}, expected {:e}",
+        alpha * h * h / 2.0
+    );
+    // Without the input the arm falls faster: the input acts, with its sign.
+    let free = edited("hil_arm.toml", "value = -1.0e6", "value = 0.0").unwrap();
+    let mut sim = compile(&free).unwrap();
+    sim.step().unwrap();
+    let alpha_free = (m * g * l / 2.0) / (i_cg + m * (l / 2.0) * (l / 2.0));
+    assert!((sim.state()[0] / (alpha_free * h * h / 2.0) - 1.0).abs() < 1e-6);
+}
+
+#[test]
+fn bad_inputs_are_one_error_naming_the_input_or_joint() {
+    let cases = [
+        (
+            edited(
+                "arm.toml",
+                "[[force]]",
+                "[[input]]\nname = \"drive\"\njoint = \"shoulder\"\n\n[[force]]",
+            ),
+            "joint \"shoulder\" is spherical; an input drives a revolute (torque) or prismatic (force) joint",
+        ),
+        (
+            edited(
+                "hil_arm.toml",
+                "[[sensor]]\nname = \"encoder\"",
+                "[[input]]\nname = \"second\"\njoint = \"motor\"\n\n[[sensor]]\nname = \"encoder\"",
+            ),
+            "input \"second\": joint: joint \"motor\" already has input \"torque\"",
+        ),
+        (
+            edited("hil_arm.toml", "scale = 1e-6", "scale = 0.0"),
+            "input \"torque\": scale: must not be 0",
+        ),
+        (
+            edited(
+                "hil_arm.toml",
+                "joint = \"motor\"\nscale",
+                "joint = \"motr\"\nscale",
+            ),
+            "joint \"motr\" does not exist",
+        ),
+    ];
+    for (result, expected) in cases {
+        let Err(message) = result else {
+            panic!("no error; expected {expected}")
+        };
+        assert!(message.contains(expected), "{message}\n  expected: {expected}");
+    }
+    // Inputs act on joint coordinates: a scene kept Cartesian says why, naming the input.
+    let cartesian = edited(
+        "hil_arm.toml",
+        "integrator = \"rk4\"",
+        "integrator = \"rk4\"\nformulation = \"cartesian\"",
+    )
+    .unwrap();
+    let message = compile(&cartesian).err().unwrap().to_string();
+    assert!(
+        message.contains("input \"torque\"") && message.contains("inputs act on joint coordinates"),
+        "{message}"
+    );
+}
+
+#[test]
+fn the_exported_module_has_the_model_state_and_ports_of_the_scene() {
+    let scene = load("hil_arm.toml");
+    let code = rust_module(&scene, Precision::F32).unwrap();
+    for expected in [
+        "pub type Scalar = f32;",
+        "pub type Capacities = Fixed<1>;",
+        "pub const STEPS: u64 = 2000;",
+        "pub type Integrator = ferrodyn_kernel::integrators::Rk4;",
+        "Link::revolute(None, v(0.0, 0.0, 0.0), v(0.0, 1.0, 0.0)).with_mass(s(1.0), v(0.25, 0.0, 0.0)",
+        "data.set_input(0, s(-1000000.0) * s(1e-6))?;",
+        "Port { name: \"torque\", unit: \"N·m\", scale: 1e-6 },",
+        "Port { name: \"encoder_angle\", unit: \"rad\", scale: 1.0 },",
+        "Port { name: \"tip_vz\", unit: \"m/s\", scale: 1.0 },",
+        "data.set_input(0, s(1e-6) * ports[0])?;",
+        "outputs[0] = wrap(s(0.0) + q[0]);",
+    ] {
+        assert!(code.contains(expected), "missing `{expected}` in\n{code}");
+    }
+    // Deterministic: the same scene gives the same text.
+    assert_eq!(code, rust_module(&scene, Precision::F32).unwrap());
+    assert!(rust_module(&scene, Precision::F64)
+        .unwrap()
+        .contains("pub type Scalar = f64;"));
+}
+
+#[test]
+fn scenes_that_cannot_be_exported_say_why() {
+    let cases = [
+        (
+            "arm.toml",
+            "this one is Cartesian: joint \"shoulder\": a spherical joint",
+        ),
+        (
+            "arm.toml",
+            "only scenes in joint coordinates export to Rust so far",
+        ),
+    ];
+    for (file, expected) in cases {
+        let message = rust_module(&load(file), Precision::F32)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(message.contains(expected), "{file}: {message}");
+    }
+    let adaptive = edited(
+        "skew_tree.toml",
+        "integrator = \"rk4\"",
+        "integrator = \"dopri45\"",
+    )
+    .unwrap();
+    let message = rust_module(&adaptive, Precision::F64).err().unwrap().to_string();
+    assert!(
+        message.contains("integrator dopri45: a firmware steps at a fixed period"),
+        "{message}"
+    );
+}
