@@ -22,7 +22,7 @@ fn main() -> ! {
     let room = ROOM.init_with(|| Room::Vacant);
     let mut ok = true;
     let mut peak = board::peak_stack();
-    for (index, scenario) in plant::SCENARIOS.iter().enumerate() {
+    for (index, scenario) in plant::SCENARIOS.iter().chain(&scene_plant::SCENARIOS).enumerate() {
         println!("SECTION {} {}", index, scenario.name);
         board::paint_stack();
         let result = (scenario.run)(room, &mut board::StepMarkers);

@@ -286,7 +286,7 @@ fn run_with<R: Real, M: Dynamics<R>>(
 }
 
 /// Steps any model `steps` times from the state in `data`, hashing the state after every step.
-fn run<R: Real, M: Dynamics<R>, I: Integrator<R>>(
+pub fn run<R: Real, M: Dynamics<R>, I: Integrator<R>>(
     model: &M,
     data: &mut M::Data,
     integrator: &mut I,

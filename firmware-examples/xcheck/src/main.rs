@@ -7,7 +7,7 @@ use plant::{run_hil, NoHooks, Room, HIL_PERIODS, SCENARIOS};
 fn main() {
     let mut ok = true;
     let mut room = Box::new(Room::Vacant);
-    for scenario in &SCENARIOS {
+    for scenario in SCENARIOS.iter().chain(&scene_plant::SCENARIOS) {
         match (scenario.run)(&mut room, &mut NoHooks) {
             Ok(r) => println!(
                 "HASH {} steps={} trajectory={:016x} final={:016x}",

@@ -1,0 +1,73 @@
+//! Plant models generated from the scene files `scenes/chain5.toml`, `scenes/skew_tree.toml`
+//! and `scenes/hil_arm.toml` at build time (`build.rs`, the host's `ferrodyn export rust`), in
+//! f32 and f64, as cross-check scenarios: `chain-fw` runs them on the microcontroller, `xcheck`
+//! on the host, and CI compares the f64 hashes with `ferrodyn run` of the same scene files.
+#![no_std]
+
+use plant::{Hooks, PlantError, Report, Scenario};
+
+/// A generated module (see `ferrodyn export rust`).
+macro_rules! generated {
+    ($module:ident, $file:literal) => {
+        #[allow(clippy::approx_constant, clippy::excessive_precision, missing_docs)]
+        pub mod $module {
+            include!(concat!(env!("OUT_DIR"), "/", $file));
+        }
+    };
+}
+
+generated!(chain5_f32, "chain5_f32.rs");
+generated!(chain5_f64, "chain5_f64.rs");
+generated!(skew_tree_f32, "skew_tree_f32.rs");
+generated!(skew_tree_f64, "skew_tree_f64.rs");
+generated!(hil_arm_f32, "hil_arm_f32.rs");
+generated!(hil_arm_f64, "hil_arm_f64.rs");
+
+/// Runs a generated scene from its initial state for its steps (to its end time).
+macro_rules! run_scene {
+    ($module:ident) => {
+        |_, hooks: &mut dyn Hooks| -> Result<Report, PlantError> {
+            use ferrodyn_kernel::Real;
+            let model = $module::model()?;
+            let mut data = $module::initial_data(&model)?;
+            let step = $module::Scalar::from_f64($module::STEP);
+            let steps = $module::STEPS as u32;
+            plant::run(
+                &model,
+                &mut data,
+                &mut $module::Integrator::default(),
+                step,
+                steps,
+                hooks,
+            )
+        }
+    };
+}
+
+/// The scenarios of the scene files, named `scene:<stem> <precision> <integrator>`.
+pub const SCENARIOS: [Scenario; 6] = [
+    Scenario {
+        name: "scene:chain5 f32 rk4",
+        run: run_scene!(chain5_f32),
+    },
+    Scenario {
+        name: "scene:chain5 f64 rk4",
+        run: run_scene!(chain5_f64),
+    },
+    Scenario {
+        name: "scene:skew_tree f32 rk4",
+        run: run_scene!(skew_tree_f32),
+    },
+    Scenario {
+        name: "scene:skew_tree f64 rk4",
+        run: run_scene!(skew_tree_f64),
+    },
+    Scenario {
+        name: "scene:hil_arm f32 rk4",
+        run: run_scene!(hil_arm_f32),
+    },
+    Scenario {
+        name: "scene:hil_arm f64 rk4",
+        run: run_scene!(hil_arm_f64),
+    },
+];
