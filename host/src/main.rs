@@ -64,6 +64,10 @@ enum Command {
         /// Also run the scene's motion and report the constraint drift per joint.
         #[arg(long)]
         motion: bool,
+        /// Also say what the scene needs on a microcontroller core: cortex-m4f or cortex-m7
+        /// (capacities, model and data bytes, stack, instructions per step).
+        #[arg(long)]
+        target: Option<String>,
     },
     /// Watch a scene in a window (X11), simulated in real time; optionally record an MP4.
     #[command(after_help = ferrodyn_host::view::window::CONTROLS)]
@@ -295,7 +299,8 @@ fn execute(command: Command) -> Result<()> {
             scene,
             settle,
             motion,
-        } => commands::check(&scene, settle, motion),
+            target,
+        } => commands::check(&scene, settle, motion, target.as_deref()),
         Command::Sweep { action } => sweep(action),
         Command::Export {
             target:

@@ -31,10 +31,16 @@ fn main() -> ! {
         peak = peak.max(stack);
         println!("STACK {} {} B", scenario.name, stack);
         match result {
-            Ok(r) => println!(
-                "HASH {} steps={} trajectory={:016x} final={:016x}",
-                scenario.name, r.steps, r.trajectory.0, r.final_state.0
-            ),
+            Ok(r) => {
+                println!(
+                    "HASH {} steps={} trajectory={:016x} final={:016x}",
+                    scenario.name, r.steps, r.trajectory.0, r.final_state.0
+                );
+                println!(
+                    "SIZE {} model={} B data={} B",
+                    scenario.name, r.bytes.0, r.bytes.1
+                );
+            }
             Err(e) => {
                 ok = false;
                 println!("ERROR {}: {:?}", scenario.name, e);

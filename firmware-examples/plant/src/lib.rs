@@ -40,6 +40,8 @@ pub struct Report {
     pub trajectory: Digest,
     /// Digest of the final state.
     pub final_state: Digest,
+    /// Bytes of the model and of its data (`size_of_val`: what a static of them takes).
+    pub bytes: (usize, usize),
 }
 
 /// Called around every measured step (the firmware puts instruction-count markers here).
@@ -306,6 +308,7 @@ pub fn run<R: Real, M: Dynamics<R>, I: Integrator<R>>(
         steps,
         trajectory,
         final_state: model.digest(data),
+        bytes: (core::mem::size_of_val(model), core::mem::size_of_val(data)),
     })
 }
 
@@ -410,6 +413,13 @@ impl<R: Real> Arm<R> {
     /// Digest of the current state.
     pub fn final_state(&self) -> Digest {
         self.model.digest(&self.data)
+    }
+    /// Bytes of the model and of its data.
+    pub fn bytes(&self) -> (usize, usize) {
+        (
+            core::mem::size_of_val(&self.model),
+            core::mem::size_of_val(&self.data),
+        )
     }
     /// Steps taken.
     pub fn steps(&self) -> u64 {
@@ -544,6 +554,7 @@ pub fn run_hil(
             steps: arm.steps() as u32,
             trajectory: arm.trajectory(),
             final_state: arm.final_state(),
+            bytes: arm.bytes(),
         },
         counters: hil.counters(),
         fault: hil.fault(),

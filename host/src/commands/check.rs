@@ -5,8 +5,9 @@
 //! prescribed motion's drift per joint and the reactions after settling under gravity.
 
 use crate::check::{dof_report, joint_reactions, joint_violations, redundant_note, redundant_rows, settle};
-use crate::compile::{choose, compile, flexible_model, rigid_model, Capacities};
+use crate::compile::{choose, compile, flexible_model, rigid_model, Capacities, Choice};
 use crate::dae::HostMethod;
+use crate::export::target::{tree_needs, Core};
 use crate::scene::{Named, Scene};
 use crate::simulation::{drive, DRIFT_TOLERANCE};
 use crate::spec::IntegratorSpec;
@@ -27,7 +28,13 @@ const SETTLE_TOLERANCE: f64 = 1e-9;
 /// Prints the preflight report of the scene at `path`; with `with_motion` runs it and reports
 /// the drift of every joint, with `with_settle` settles it under gravity and reports the joint
 /// reactions. Fails on an error, and when a requested run cannot be made (saying why).
-pub fn check(path: &Path, with_settle: bool, with_motion: bool) -> Result<()> {
+pub fn check(path: &Path, with_settle: bool, with_motion: bool, target: Option<&str>) -> Result<()> {
+    let core = target
+        .map(|name| {
+            Core::from_name(name)
+                .with_context(|| format!("unknown target '{name}'; choose cortex-m4f or cortex-m7"))
+        })
+        .transpose()?;
     let scene = Scene::load(path)?;
     let mut capacities = Capacities::of_scene(&scene);
     println!(
@@ -52,11 +59,53 @@ pub fn check(path: &Path, with_settle: bool, with_motion: bool) -> Result<()> {
         capacities.profile = merged.profile_entries();
     }
     println!("kernel capacities for a firmware build: {capacities}");
+    if let Some(core) = core {
+        target_report(&scene, core)?;
+    }
     if with_motion {
         prescribed_motion(&scene)?;
     }
     if with_settle {
         settle_report(&scene)?;
+    }
+    Ok(())
+}
+
+/// What the scene needs on `core` once exported (`ferrodyn export rust`).
+fn target_report(scene: &Scene, core: Core) -> Result<()> {
+    let Choice::Tree(links) = choose(scene)? else {
+        println!(
+            "target {}: not exportable yet (only scenes in joint coordinates export to firmware; see the formulation above)",
+            core.name()
+        );
+        return Ok(());
+    };
+    let n = links.len();
+    println!(
+        "target {} at {:.0} MHz: pub type Capacities = ferrodyn_kernel::Fixed<{n}>; // links",
+        core.name(),
+        core.clock_hz() / 1e6
+    );
+    let integrator = &scene.simulation.integrator;
+    for (double, name) in [(false, "f32"), (true, "f64")] {
+        let Some(needs) = tree_needs(core, n, double, integrator) else {
+            println!(
+                "  {name}: {} is not a firmware integrator (rk4, semi-implicit-euler, velocity-verlet)",
+                integrator.name()
+            );
+            continue;
+        };
+        let micros = needs.instructions / core.clock_hz() * 1e6;
+        println!(
+            "  {name}: model {} B + data {} B, stack ≤ {} B (estimate), ≈ {:.0} instructions/step ({}) ≈ {micros:.0} µs ({:.0} % of the {} s step at one instruction per cycle)",
+            needs.model_bytes,
+            needs.data_bytes,
+            needs.stack_bytes,
+            needs.instructions,
+            integrator.name(),
+            100.0 * micros * 1e-6 / scene.simulation.step,
+            scene.simulation.step
+        );
     }
     Ok(())
 }

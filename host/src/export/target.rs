@@ -1,0 +1,92 @@
+//! What an exported scene needs on a microcontroller (`ferrodyn check --target`): capacities,
+//! model and data bytes, stack and instructions per step, for the cores the firmware runs on.
+//!
+//! Bytes are exact for the kernel's tree on 32-bit Cortex-M (`size_of_val` of the exported
+//! models under QEMU grows by a fixed amount per link; `.ci/firmware` checks these figures
+//! against the firmware's `SIZE` lines). Stack and instructions are estimates fitted to the
+//! exported scenes measured under QEMU (docs/firmware.md): the stack bound covers every
+//! measured scene, the instruction count is within 15 % of them.
+
+use crate::spec::IntegratorSpec;
+use ferrodyn_kernel::integrators::Method;
+
+/// A core the firmware runs on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Core {
+    /// Cortex-M4F: single-precision FPU, f64 in software (STM32F4, 168 MHz).
+    CortexM4F,
+    /// Cortex-M7 with a double-precision FPU (STM32F7, 216 MHz).
+    CortexM7,
+}
+
+impl Core {
+    /// The core called `name` (`cortex-m4f`, `cortex-m7`).
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "cortex-m4f" => Some(Self::CortexM4F),
+            "cortex-m7" => Some(Self::CortexM7),
+            _ => None,
+        }
+    }
+    /// Its name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::CortexM4F => "cortex-m4f",
+            Self::CortexM7 => "cortex-m7",
+        }
+    }
+    /// The clock of the part it is measured for (Hz).
+    pub fn clock_hz(self) -> f64 {
+        match self {
+            Self::CortexM4F => 168e6,
+            Self::CortexM7 => 216e6,
+        }
+    }
+}
+
+/// The needs of a tree of `links` links in one precision.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TreeNeeds {
+    /// `size_of_val` of the model (B).
+    pub model_bytes: usize,
+    /// `size_of_val` of the data (B).
+    pub data_bytes: usize,
+    /// Peak stack of building and stepping it (B, an upper estimate).
+    pub stack_bytes: usize,
+    /// Executed instructions per step (estimate).
+    pub instructions: f64,
+}
+
+/// Bytes per link and fixed bytes of a tree's model and data, f32 and f64 (measured on
+/// thumbv7em: 1, 3 and 5 links fall on these lines exactly).
+const MODEL_BYTES: [(usize, usize); 2] = [(16, 92), (32, 176)];
+const DATA_BYTES: [(usize, usize); 2] = [(112, 488), (176, 976)];
+/// Stack: the 1-link figure and the steepest measured growth per link (f32, f64).
+const STACK_BYTES: [(usize, usize); 2] = [(2_028, 3_372), (5_396, 6_328)];
+
+/// What a tree of `links` links needs on `core` in f32 (`double` false) or f64, stepped by
+/// `integrator`; `None` for an integrator a firmware does not step with.
+pub fn tree_needs(core: Core, links: usize, double: bool, integrator: &IntegratorSpec) -> Option<TreeNeeds> {
+    let p = usize::from(double);
+    let line = |(fixed, per_link): (usize, usize)| fixed + per_link * links;
+    // RK4 instructions per step: per link and a fixed part, fitted to the exported chain5 and
+    // hil_arm (skew_tree lies within 15 %).
+    let (fixed, per_link) = match (core, double) {
+        (Core::CortexM4F, false) => (-346.0, 4_873.0),
+        (Core::CortexM4F, true) => (-58_644.0, 222_055.0),
+        (Core::CortexM7, false) => (-267.0, 4_507.0),
+        (Core::CortexM7, true) => (-273.0, 5_736.0),
+    };
+    // One derivative evaluation instead of RK4's four: 0.259 of RK4 on the 5-link tree.
+    let factor = match integrator {
+        IntegratorSpec::Explicit(Method::Rk4) => 1.0,
+        IntegratorSpec::Explicit(Method::SemiImplicitEuler | Method::VelocityVerlet) => 0.259,
+        _ => return None,
+    };
+    Some(TreeNeeds {
+        model_bytes: line(MODEL_BYTES[p]),
+        data_bytes: line(DATA_BYTES[p]),
+        stack_bytes: STACK_BYTES[p].0 + STACK_BYTES[p].1 * links.saturating_sub(1),
+        instructions: factor * (fixed + per_link * links as f64).max(per_link),
+    })
+}
