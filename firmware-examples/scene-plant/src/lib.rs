@@ -23,51 +23,37 @@ generated!(skew_tree_f64, "skew_tree_f64.rs");
 generated!(hil_arm_f32, "hil_arm_f32.rs");
 generated!(hil_arm_f64, "hil_arm_f64.rs");
 
-/// Runs a generated scene from its initial state for its steps (to its end time).
-macro_rules! run_scene {
-    ($module:ident) => {
-        |_, hooks: &mut dyn Hooks| -> Result<Report, PlantError> {
-            use ferrodyn_kernel::Real;
-            let model = $module::model()?;
-            let mut data = $module::initial_data(&model)?;
-            let step = $module::Scalar::from_f64($module::STEP);
-            let steps = $module::STEPS as u32;
-            plant::run(
-                &model,
-                &mut data,
-                &mut $module::Integrator::default(),
-                step,
-                steps,
-                hooks,
-            )
+/// The scenario of a generated scene: run from its initial state for its steps (to its end
+/// time), named `scene:<stem> <precision> <integrator>`.
+macro_rules! scenario {
+    ($module:ident, $name:literal) => {
+        Scenario {
+            name: $name,
+            run: |_, hooks: &mut dyn Hooks| -> Result<Report, PlantError> {
+                use ferrodyn_kernel::Real;
+                let model = $module::model()?;
+                let mut data = $module::initial_data(&model)?;
+                let step = $module::Scalar::from_f64($module::STEP);
+                let steps = $module::STEPS as u32;
+                plant::run(
+                    &model,
+                    &mut data,
+                    &mut $module::Integrator::default(),
+                    step,
+                    steps,
+                    hooks,
+                )
+            },
         }
     };
 }
 
-/// The scenarios of the scene files, named `scene:<stem> <precision> <integrator>`.
+/// The scenarios of the scene files.
 pub const SCENARIOS: [Scenario; 6] = [
-    Scenario {
-        name: "scene:chain5 f32 rk4",
-        run: run_scene!(chain5_f32),
-    },
-    Scenario {
-        name: "scene:chain5 f64 rk4",
-        run: run_scene!(chain5_f64),
-    },
-    Scenario {
-        name: "scene:skew_tree f32 rk4",
-        run: run_scene!(skew_tree_f32),
-    },
-    Scenario {
-        name: "scene:skew_tree f64 rk4",
-        run: run_scene!(skew_tree_f64),
-    },
-    Scenario {
-        name: "scene:hil_arm f32 rk4",
-        run: run_scene!(hil_arm_f32),
-    },
-    Scenario {
-        name: "scene:hil_arm f64 rk4",
-        run: run_scene!(hil_arm_f64),
-    },
+    scenario!(chain5_f32, "scene:chain5 f32 rk4"),
+    scenario!(chain5_f64, "scene:chain5 f64 rk4"),
+    scenario!(skew_tree_f32, "scene:skew_tree f32 rk4"),
+    scenario!(skew_tree_f64, "scene:skew_tree f64 rk4"),
+    scenario!(hil_arm_f32, "scene:hil_arm f32 rk4"),
+    scenario!(hil_arm_f64, "scene:hil_arm f64 rk4"),
 ];

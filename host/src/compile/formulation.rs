@@ -131,7 +131,7 @@ fn tree_links(scene: &Scene) -> Result<Vec<TreeLink>, Blocker> {
                     JointKind::Driving { .. } => "prescribed motion (a drive) is not in the tree".into(),
                     kind => format!(
                         "a {} joint; the tree has revolute and prismatic joints",
-                        kind_name(&kind)
+                        kind.name()
                     ),
                 },
             });
@@ -211,19 +211,5 @@ fn implicit_multibody(integrator: &IntegratorSpec) -> bool {
         IntegratorSpec::Hht(_) => true,
         IntegratorSpec::Dae(spec) => spec.name == "generalized-alpha",
         IntegratorSpec::Explicit(_) => false,
-    }
-}
-
-/// The scene-file name of a joint kind.
-fn kind_name<R>(kind: &JointKind<R>) -> &'static str {
-    match kind {
-        JointKind::Spherical => "spherical",
-        JointKind::Revolute => "revolute",
-        JointKind::Prismatic => "prismatic",
-        JointKind::Cylindrical => "cylindrical",
-        JointKind::Universal => "universal",
-        JointKind::Fixed => "fixed",
-        JointKind::Distance { .. } => "distance",
-        JointKind::Driving { .. } => "driving",
     }
 }
