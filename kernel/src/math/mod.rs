@@ -6,11 +6,14 @@
 //! the `mint` feature, [`Vec3`], [`Quat`] and [`Mat3`] convert to and from `mint` types, the
 //! interchange types of nalgebra, glam and cgmath.
 
+#[cfg(feature = "fast-math-f32")]
+mod fast_f32;
 mod mat3;
 #[cfg(feature = "mint")]
 mod mint;
 mod quat;
 mod real;
+#[cfg(any(not(feature = "fast-math-f32"), test))]
 mod single_trig;
 pub(crate) mod skyline;
 mod vec3;

@@ -107,7 +107,7 @@ pub trait Real:
 }
 
 macro_rules! impl_real {
-    ($t:ty, $epsilon_two_thirds:expr, $sqrt:ident, $sin:ident, $cos:ident, $sin_cos:expr, $atan2:ident, $exp:ident, $log:ident, $log1p:ident, $pow:ident, $fabs:ident) => {
+    ($t:ty, $epsilon_two_thirds:expr, $sqrt:path, $sin:path, $cos:path, $sin_cos:expr, $atan2:path, $exp:ident, $log:ident, $log1p:ident, $pow:ident, $fabs:ident) => {
         impl Real for $t {
             const ZERO: Self = 0.0;
             const ONE: Self = 1.0;
@@ -132,15 +132,15 @@ macro_rules! impl_real {
             }
             #[inline]
             fn sqrt(self) -> Self {
-                libm::$sqrt(self)
+                $sqrt(self)
             }
             #[inline]
             fn sin(self) -> Self {
-                libm::$sin(self)
+                $sin(self)
             }
             #[inline]
             fn cos(self) -> Self {
-                libm::$cos(self)
+                $cos(self)
             }
             #[inline]
             fn sin_cos(self) -> (Self, Self) {
@@ -148,7 +148,7 @@ macro_rules! impl_real {
             }
             #[inline]
             fn atan2(self, x: Self) -> Self {
-                libm::$atan2(self, x)
+                $atan2(self, x)
             }
             #[inline]
             fn exp(self) -> Self {
@@ -186,25 +186,42 @@ macro_rules! impl_real {
 impl_real!(
     f64,
     3.666852862501036e-11,
-    sqrt,
-    sin,
-    cos,
+    libm::sqrt,
+    libm::sin,
+    libm::cos,
     |x: f64| (libm::sin(x), libm::cos(x)),
-    atan2,
+    libm::atan2,
     exp,
     log,
     log1p,
     pow,
     fabs
 );
+#[cfg(not(feature = "fast-math-f32"))]
 impl_real!(
     f32,
     2.4221818e-5,
-    sqrtf,
-    sinf,
-    cosf,
+    libm::sqrtf,
+    libm::sinf,
+    libm::cosf,
     super::single_trig::sin_cos,
-    atan2f,
+    libm::atan2f,
+    expf,
+    logf,
+    log1pf,
+    powf,
+    fabsf
+);
+// Opt-in: micromath's approximations (docs/firmware.md: fewer instructions, less accuracy).
+#[cfg(feature = "fast-math-f32")]
+impl_real!(
+    f32,
+    2.4221818e-5,
+    super::fast_f32::sqrt,
+    super::fast_f32::sin,
+    super::fast_f32::cos,
+    super::fast_f32::sin_cos,
+    super::fast_f32::atan2,
     expf,
     logf,
     log1pf,
