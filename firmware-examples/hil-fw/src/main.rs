@@ -3,6 +3,8 @@
 //!
 //! 1. measured run: a virtual clock (no waiting), instruction-count markers around every
 //!    period's work (read command, step, write sensors); prints the hashes `xcheck` compares;
+//!    then the same with the arm exported from `scenes/hil_arm.toml` (scene-plant), through its
+//!    input and output ports;
 //! 2. real-time run: SysTick clock, policy Skip; must give the same hashes and no overrun;
 //! 3. overrun demo: a 20 µs period the cycle (about 40 µs in QEMU virtual time) cannot meet,
 //!    under Skip, Hold and Fault;
@@ -17,7 +19,7 @@ use board::{println, SysTickClock};
 use cortex_m_rt::entry;
 use hil::{Outcome, OverrunPolicy};
 use plant::rig::{config, VirtualClock};
-use plant::{run_hil, HilReport, NoHooks, HIL_PERIODS};
+use plant::{run_hil, run_hil_with, HilReport, NoHooks, HIL_PERIODS};
 
 fn show(phase: &str, r: &HilReport) {
     let c = r.counters;
@@ -53,6 +55,26 @@ fn main() -> ! {
     );
     show("measured", &measured);
     ok &= measured.fault.is_none() && measured.counters.overruns == 0;
+
+    // The same loop with the arm exported from scenes/hil_arm.toml, through its ports.
+    println!("SECTION 1 scene:hil_arm f32 HIL cycle");
+    let scene = scene_plant::SceneArm::new().and_then(|arm| {
+        run_hil_with(
+            arm,
+            config(OverrunPolicy::Skip),
+            VirtualClock::new(100),
+            HIL_PERIODS,
+            &mut board::StepMarkers,
+        )
+    });
+    board::mark_section();
+    let Ok(scene) = scene else { board::exit(false) };
+    println!(
+        "HASH scene:hil_arm f32 HIL steps={} trajectory={:016x} final={:016x}",
+        scene.report.steps, scene.report.trajectory.0, scene.report.final_state.0
+    );
+    show("scene:hil_arm measured", &scene);
+    ok &= scene.fault.is_none() && scene.counters.overruns == 0;
 
     let Ok(real) = run_hil(config(OverrunPolicy::Skip), &mut clock, HIL_PERIODS, &mut NoHooks) else {
         board::exit(false)

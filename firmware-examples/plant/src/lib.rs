@@ -502,6 +502,33 @@ pub const SCENARIOS: [Scenario; 10] = [
     },
 ];
 
+/// What a HIL plant reports of its run: the hashes of its states.
+pub trait Traced {
+    /// Steps taken.
+    fn steps(&self) -> u64;
+    /// Digest chained over the state after every step so far.
+    fn trajectory(&self) -> Digest;
+    /// Digest of the current state.
+    fn final_state(&self) -> Digest;
+    /// Bytes of the model and of its data.
+    fn bytes(&self) -> (usize, usize);
+}
+
+impl<R: Real> Traced for Arm<R> {
+    fn steps(&self) -> u64 {
+        Arm::steps(self)
+    }
+    fn trajectory(&self) -> Digest {
+        Arm::trajectory(self)
+    }
+    fn final_state(&self) -> Digest {
+        Arm::final_state(self)
+    }
+    fn bytes(&self) -> (usize, usize) {
+        Arm::bytes(self)
+    }
+}
+
 /// Result of a HIL run.
 #[derive(Clone, Copy, Debug)]
 pub struct HilReport {
@@ -530,8 +557,19 @@ pub fn run_hil(
     periods: u32,
     hooks: &mut dyn Hooks,
 ) -> Result<HilReport, PlantError> {
+    run_hil_with(Arm::<f32>::new()?, config, clock, periods, hooks)
+}
+
+/// Runs `arm`, any HIL plant, in the HIL loop against the emulated rig for `periods` periods
+/// with `config`; `hooks` wrap every period.
+pub fn run_hil_with<P: hil::Plant + Traced>(
+    arm: P,
+    config: hil::Config,
+    clock: impl hil::Monotonic,
+    periods: u32,
+    hooks: &mut dyn Hooks,
+) -> Result<HilReport, PlantError> {
     let rig = rig::Rig::new();
-    let arm = Arm::<f32>::new()?;
     let mut hil = hil::HilLoop::new(
         config,
         arm,

@@ -57,3 +57,69 @@ pub const SCENARIOS: [Scenario; 6] = [
     scenario!(hil_arm_f32, "scene:hil_arm f32 rk4"),
     scenario!(hil_arm_f64, "scene:hil_arm f64 rk4"),
 ];
+
+/// The arm of `scenes/hil_arm.toml` as the HIL loop's plant, through the exported ports only:
+/// the loop's torque goes in by `set_inputs` (in the port's µN·m), the encoder comes out of
+/// `read_outputs`.
+pub struct SceneArm {
+    model: ferrodyn_kernel::tree::Model<f32, hil_arm_f32::Capacities>,
+    data: ferrodyn_kernel::tree::Data<f32, hil_arm_f32::Capacities>,
+    trajectory: plant::Digest,
+}
+
+impl SceneArm {
+    /// The arm at the scene's initial state.
+    pub fn new() -> Result<Self, PlantError> {
+        let model = hil_arm_f32::model()?;
+        let data = hil_arm_f32::initial_data(&model)?;
+        Ok(Self {
+            model,
+            data,
+            trajectory: plant::Digest::default(),
+        })
+    }
+}
+
+impl hil::Plant for SceneArm {
+    type Error = PlantError;
+    fn set_torque(&mut self, torque: f32) -> Result<(), PlantError> {
+        let port = torque / hil_arm_f32::INPUTS[0].scale as f32;
+        hil_arm_f32::set_inputs(&mut self.data, &[port]).map_err(PlantError::Build)
+    }
+    fn step(&mut self) -> Result<(), PlantError> {
+        use ferrodyn_kernel::Dynamics;
+        let dt = hil_arm_f32::STEP as f32;
+        self.model
+            .step(&mut self.data, &mut hil_arm_f32::Integrator::default(), dt)?;
+        self.trajectory.add(self.data.state());
+        Ok(())
+    }
+    fn sensors(&self) -> hil::Sensors {
+        let mut outputs = [0.0; hil_arm_f32::OUTPUT_COUNT];
+        hil_arm_f32::read_outputs(&self.model, &self.data, &mut outputs);
+        // OUTPUTS: encoder_angle, encoder_rate, then the tip.
+        hil::Sensors {
+            angle: outputs[0],
+            velocity: outputs[1],
+        }
+    }
+}
+
+impl plant::Traced for SceneArm {
+    fn steps(&self) -> u64 {
+        self.data.steps()
+    }
+    fn trajectory(&self) -> plant::Digest {
+        self.trajectory
+    }
+    fn final_state(&self) -> plant::Digest {
+        use ferrodyn_kernel::Dynamics;
+        self.model.digest(&self.data)
+    }
+    fn bytes(&self) -> (usize, usize) {
+        (
+            core::mem::size_of_val(&self.model),
+            core::mem::size_of_val(&self.data),
+        )
+    }
+}
