@@ -23,9 +23,10 @@
 
 mod data;
 mod dynamics;
+mod joint;
 mod model;
 mod spatial;
 
 pub use data::Data;
 pub use dynamics::{accelerations, energy, link_states, LinkState, Pose};
-pub use model::{Builder, Link, Model, TreeJoint};
+pub use model::{Builder, Coordinates, Link, Model, MultiJoint, TreeJoint};
