@@ -325,12 +325,7 @@ fn joint_accelerations<R: Real>(
             continue;
         };
         end_v = end_v.wrapping_sub(joint.velocities());
-        let pivot = multi_pivot(t, k, end_v, link, joint, done, w, (rate, input))?;
-        if let Some(parent) = link.parent.and_then(|p| done.get_mut(p)) {
-            let (articulated, bias) = multi_fold(w, &pivot);
-            parent.inertia = parent.inertia.add(&articulated);
-            parent.bias_force = parent.bias_force.add(bias);
-        }
+        multi_fold(t, (k, end_v), link, joint, done, w, (rate, input))?;
     }
     // Pass 3, base to tips: accelerations. Gravity enters as an upward base acceleration.
     let base = Spatial::new(Vec3::ZERO, -gravity);
@@ -352,12 +347,11 @@ fn joint_accelerations<R: Real>(
             continue;
         };
         let nv = joint.velocities();
-        let pivot = multi_pivot(t, k, at_v, link, joint, done, w, (rate, input))?;
         let qdd = accel
             .get_mut(at_v..at_v + nv)
             .ok_or(KernelError::StateSizeMismatch)?;
+        w.acceleration = multi_acceleration(t, (k, at_v), link, joint, done, w, (rate, input), a, qdd)?;
         at_v += nv;
-        w.acceleration = multi_acceleration(&pivot, a, qdd);
     }
     Ok(())
 }
@@ -382,12 +376,9 @@ struct MultiPivot<R> {
 /// articulated inertia and bias force in `w` (final once pass 2 has reached the link, so pass 3
 /// recomputes rather than stores it). A D that is not positive definite is
 /// [`KernelError::SingularMatrix`] naming the joint and its velocity coordinate.
-#[allow(clippy::too_many_arguments)]
-#[inline(never)]
 fn multi_pivot<R: Real>(
     t: R,
-    k: usize,
-    first: usize,
+    (k, first): (usize, usize),
     link: &Link<R>,
     joint: MultiJoint,
     done: &[LinkWork<R>],
@@ -432,9 +423,24 @@ fn multi_pivot<R: Real>(
     })
 }
 
-/// What a multi-DOF link hands its parent: the articulated inertia I^A − U D⁻¹ Uᵀ (k rank-one
-/// updates with the columns of U L⁻ᵀ, D = L Δ Lᵀ) and the bias force p^A + I^a c + U D⁻¹ u.
-fn multi_fold<R: Real>(w: &LinkWork<R>, pivot: &MultiPivot<R>) -> (SpatialInertia<R>, Spatial<R>) {
+/// Pass 2 for link `k` on the multi-DOF `joint` (velocity coordinates from `first` on): folds
+/// the articulated inertia I^A − U D⁻¹ Uᵀ (k rank-one updates with the columns of U L⁻ᵀ,
+/// D = L Δ Lᵀ) and the bias force p^A + I^a c + U D⁻¹ u into the parent in `done`. Out of line,
+/// so that the 1-DOF path's stack frame does not hold the k × k workspace.
+#[inline(never)]
+fn multi_fold<R: Real>(
+    t: R,
+    at: (usize, usize),
+    link: &Link<R>,
+    joint: MultiJoint,
+    done: &mut [LinkWork<R>],
+    w: &LinkWork<R>,
+    inputs: (&[R], &[R]),
+) -> Result<(), KernelError> {
+    let pivot = multi_pivot(t, at, link, joint, done, w, inputs)?;
+    let Some(parent) = link.parent.and_then(|p| done.get_mut(p)) else {
+        return Ok(());
+    };
     let dof = pivot.subspace.dof.min(MAX_DOF);
     let f = &pivot.factors;
     let mut scaled = pivot.inertia_axes;
@@ -450,12 +456,28 @@ fn multi_fold<R: Real>(w: &LinkWork<R>, pivot: &MultiPivot<R>) -> (SpatialInerti
         w.bias_force.add(articulated.apply(w.bias_acceleration)),
         |sum, (u, &x)| sum.add(u.scale(x)),
     );
-    (articulated, bias)
+    parent.inertia = parent.inertia.add(&articulated);
+    parent.bias_force = parent.bias_force.add(bias);
+    Ok(())
 }
 
-/// q̈ = D⁻¹ (u − Uᵀ a′) into `qdd` and the link's acceleration a′ + S q̈, where a′ is the parent's
-/// acceleration plus the velocity-product term.
-fn multi_acceleration<R: Real>(pivot: &MultiPivot<R>, a: Spatial<R>, qdd: &mut [R]) -> Spatial<R> {
+/// Pass 3 for link `k` on the multi-DOF `joint`: q̈ = D⁻¹ (u − Uᵀ a′) into `qdd`, and the link's
+/// acceleration a′ + S q̈, where a′ = `a` is the parent's acceleration plus the velocity-product
+/// term.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn multi_acceleration<R: Real>(
+    t: R,
+    at: (usize, usize),
+    link: &Link<R>,
+    joint: MultiJoint,
+    done: &[LinkWork<R>],
+    w: &LinkWork<R>,
+    inputs: (&[R], &[R]),
+    a: Spatial<R>,
+    qdd: &mut [R],
+) -> Result<Spatial<R>, KernelError> {
+    let pivot = multi_pivot(t, at, link, joint, done, w, inputs)?;
     let mut rhs = pivot.drive;
     for (r, u) in rhs.iter_mut().zip(pivot.inertia_axes.iter()) {
         *r -= u.dot(a);
@@ -464,7 +486,7 @@ fn multi_acceleration<R: Real>(pivot: &MultiPivot<R>, a: Spatial<R>, qdd: &mut [
     for (out, x) in qdd.iter_mut().zip(x) {
         *out = x;
     }
-    a.add(pivot.subspace.times(&x))
+    Ok(a.add(pivot.subspace.times(&x)))
 }
 
 /// A tree as the ODE ẏ = (q̇(q, v), v̇(q, v, τ)) the integrators advance: q̇ = v for angles and
