@@ -96,6 +96,7 @@ impl<R: Real> Default for LinkWork<R> {
 
 /// The motion of `link` given its parent's (the ground's is the default) and its joint's
 /// coordinate and rate.
+#[inline(always)]
 fn link_motion<R: Real>(link: &Link<R>, parent: &LinkMotion<R>, q: R, rate: R) -> LinkMotion<R> {
     let frame = &parent.pose;
     let axis = frame.rotation.mul_vec(link.axis);
@@ -125,7 +126,9 @@ fn link_motion<R: Real>(link: &Link<R>, parent: &LinkMotion<R>, q: R, rate: R) -
 }
 
 /// The motion of a link on the multi-DOF `joint` given its parent's and the joint's position
-/// coordinates `q` and velocity coordinates `rate`.
+/// coordinates `q` and velocity coordinates `rate`. Out of line, as every multi-DOF part of the
+/// algorithm: the 1-DOF path is then compiled as it was without them (inlined helpers).
+#[inline(never)]
 fn multi_motion<R: Real>(
     link: &Link<R>,
     joint: MultiJoint,
@@ -151,21 +154,21 @@ fn kinematics<R: Real, M: AsMut<LinkMotion<R>> + AsRef<LinkMotion<R>>>(
     motions: &mut [M],
 ) {
     let (mut at_q, mut at_v) = (0, 0);
-    let ground = LinkMotion::default();
     for (k, link) in links.iter().enumerate() {
         let Some((done, [me, ..])) = motions.split_at_mut_checked(k) else {
             return;
         };
         let parent = link.parent.and_then(|p| done.get(p)).map(AsRef::as_ref);
-        let parent = parent.unwrap_or(&ground);
-        *me.as_mut() = match link.multi {
+        // The ground's motion is made where it is used (only a root reads it): built once
+        // before the loop it costs a 96-byte clear per evaluation on a Cortex-M.
+        match link.multi {
             None => {
                 let (Some(&q), Some(&rate)) = (q.get(at_q), rate.get(at_v)) else {
                     return;
                 };
                 at_q += 1;
                 at_v += 1;
-                link_motion(link, parent, q, rate)
+                *me.as_mut() = link_motion(link, parent.unwrap_or(&LinkMotion::default()), q, rate);
             }
             Some(joint) => {
                 let (nq, nv) = (joint.positions(), joint.velocities());
@@ -174,9 +177,9 @@ fn kinematics<R: Real, M: AsMut<LinkMotion<R>> + AsRef<LinkMotion<R>>>(
                 };
                 at_q += nq;
                 at_v += nv;
-                multi_motion(link, joint, parent, q, rate)
+                *me.as_mut() = multi_motion(link, joint, parent.unwrap_or(&LinkMotion::default()), q, rate);
             }
-        };
+        }
     }
 }
 
@@ -202,6 +205,7 @@ impl<R> AsMut<LinkMotion<R>> for LinkWork<R> {
 }
 
 /// Rigid spatial inertia of `link` at `pose` (world axes, about the world origin).
+#[inline(always)]
 fn rigid_inertia<R: Real>(link: &Link<R>, pose: &Pose<R>) -> SpatialInertia<R> {
     let rotation = &pose.rotation;
     let inertia_cg = rotation.mul_mat(&link.inertia).mul_mat(&rotation.transpose());
@@ -276,8 +280,7 @@ fn joint_accelerations<R: Real>(
                 let nv = joint.velocities();
                 let rate = rate.get(at_v..at_v + nv).unwrap_or_default();
                 at_v += nv;
-                let frame = parent_pose(link, done);
-                Subspace::of(link, joint, &frame, &m.pose).bias(m.velocity, rate)
+                multi_bias(link, joint, done, m, rate)
             }
         };
         w.bias_force = m.velocity.cross_force(rigid.apply(m.velocity));
@@ -354,6 +357,19 @@ fn joint_accelerations<R: Real>(
         at_v += nv;
     }
     Ok(())
+}
+
+/// The velocity-product acceleration Ṡ q̇ of `link` on the multi-DOF `joint` at motion `m`
+/// and rates `rate`.
+#[inline(never)]
+fn multi_bias<R: Real>(
+    link: &Link<R>,
+    joint: MultiJoint,
+    done: &[LinkWork<R>],
+    m: &LinkMotion<R>,
+    rate: &[R],
+) -> Spatial<R> {
+    Subspace::of(link, joint, &parent_pose(link, done), &m.pose).bias(m.velocity, rate)
 }
 
 /// The pose of `link`'s parent (the ground's for a root), from the links before it.
