@@ -251,7 +251,10 @@ impl<R: Real> LinkLoads<'_, R> {
 /// The articulated-body algorithm: accelerations `accel` (nv) of the velocity coordinates from
 /// the position coordinates `q` (nq), velocity coordinates `rate` and inputs `input` (nv), with
 /// external forces from `loads`, at time `t`. A 1-DOF joint takes the scalar path of the
-/// algorithm; a multi-DOF joint its k × k generalisation ([`multi_pivot`]).
+/// algorithm; a multi-DOF joint its k × k generalisation ([`multi_pivot`]). Out of line, so
+/// that the stack frame of a step of a 1-DOF tree ([`joint_accelerations_1dof`]) does not hold
+/// its locals.
+#[inline(never)]
 fn joint_accelerations<R: Real>(
     t: R,
     links: &[Link<R>],
