@@ -63,16 +63,9 @@ impl<R: Real, St: Storage> Data<R, St> {
         let n = model.links.len();
         let (nq, nv) = (model.position_count(), model.velocity_count());
         let pairs = model.slots();
-        let mut data = Self {
-            clock: Clock::new(),
-            count: nq,
-            state: sized(pairs, [R::ZERO; 2]),
-            stages: core::array::from_fn(|_| sized(pairs, [R::ZERO; 2])),
-            input: sized(nv, R::ZERO),
-            work: sized(n, LinkWork::default()),
-            sides: sized(n, SideState::GROUND),
-            wrench: sized(n, Wrench::default()),
-        };
+        // Identity quaternions; the state is built before `Self` so that the data is made in
+        // place (returning a mutated local copies all of it through the stack).
+        let mut state: St::Bodies<[R; 2]> = sized(pairs, [R::ZERO; 2]);
         let mut offset = 0;
         for link in model.links.iter() {
             let quaternion = match link.multi {
@@ -80,12 +73,21 @@ impl<R: Real, St: Storage> Data<R, St> {
                 Some(MultiJoint::Free) => Some(offset + 3),
                 _ => None,
             };
-            if let Some(w) = quaternion.and_then(|i| data.state.as_flattened_mut().get_mut(i)) {
+            if let Some(w) = quaternion.and_then(|i| state.as_flattened_mut().get_mut(i)) {
                 *w = R::ONE;
             }
             offset += link.position_count();
         }
-        data
+        Self {
+            clock: Clock::new(),
+            count: nq,
+            state,
+            stages: core::array::from_fn(|_| sized(pairs, [R::ZERO; 2])),
+            input: sized(nv, R::ZERO),
+            work: sized(n, LinkWork::default()),
+            sides: sized(n, SideState::GROUND),
+            wrench: sized(n, Wrench::default()),
+        }
     }
     /// Simulation time.
     pub fn time(&self) -> R {
