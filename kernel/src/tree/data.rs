@@ -1,20 +1,29 @@
 //! The mutable state of a tree: joint coordinates and rates, inputs, stages, workspace.
 
 use super::dynamics::LinkWork;
-use super::Model;
+use super::{Coordinates, Model, MultiJoint};
+use crate::math::Quat;
 use crate::rigid::{SideState, Wrench};
 use crate::storage::{sized, Storage};
 use crate::{BuildError, Clock, Item, Real, StepStats, STAGE_BUFFERS};
 
-/// All mutable data of a [`Model`] kept in its storage `St`: time, the state `[q | q̇]`, joint
+/// All mutable data of a [`Model`] kept in its storage `St`: time, the state `[q | v]`, joint
 /// inputs, integrator stages and the workspace of the dynamics.
+///
+/// q holds each joint's position coordinates and v its velocity coordinates, link by link
+/// ([`Model::coordinates`] says where; one each for revolute and prismatic joints, so that
+/// coordinate k is joint k's in a tree of those). Inputs are per velocity coordinate.
 pub struct Data<R: Real, St: Storage> {
     pub(crate) clock: Clock<R>,
+    /// Number of position coordinates nq (the velocities, nv, are `input.len()`).
     pub(crate) count: usize,
-    /// `[q_0 … q_{n−1}, q̇_0 … q̇_{n−1}]`, stored as n pairs.
+    /// `[q_0 … q_{nq−1}, v_0 … v_{nv−1}]` (and one spare real when nq + nv is odd), stored as
+    /// pairs in the bodies capacity.
     pub(crate) state: St::Bodies<[R; 2]>,
     pub(crate) stages: [St::Bodies<[R; 2]>; STAGE_BUFFERS],
+    /// One input per velocity coordinate.
     pub(crate) input: St::Bodies<R>,
+    /// One per link.
     pub(crate) work: St::Bodies<LinkWork<R>>,
     /// Link poses and velocities for external forces, and the wrenches they add.
     pub(crate) sides: St::Bodies<SideState<R>>,
@@ -48,15 +57,33 @@ impl<R: Real, St: Storage> core::fmt::Debug for Data<R, St> {
 }
 
 impl<R: Real, St: Storage> Data<R, St> {
-    /// Data for `model` at t = 0 with every joint coordinate, rate and input zero.
+    /// Data for `model` at t = 0 with every joint at zero coordinates (identity quaternions),
+    /// at rest, with zero inputs.
     pub fn new(model: &Model<R, St>) -> Self {
         let n = model.links.len();
+        let (nq, nv) = (model.position_count(), model.velocity_count());
+        let pairs = model.slots();
+        // Identity quaternions; the state is built before `Self` so that the data is made in
+        // place (returning a mutated local copies all of it through the stack).
+        let mut state: St::Bodies<[R; 2]> = sized(pairs, [R::ZERO; 2]);
+        let mut offset = 0;
+        for link in model.links.iter() {
+            let quaternion = match link.multi {
+                Some(MultiJoint::Spherical) => Some(offset),
+                Some(MultiJoint::Free) => Some(offset + 3),
+                _ => None,
+            };
+            if let Some(w) = quaternion.and_then(|i| state.as_flattened_mut().get_mut(i)) {
+                *w = R::ONE;
+            }
+            offset += link.position_count();
+        }
         Self {
             clock: Clock::new(),
-            count: n,
-            state: sized(n, [R::ZERO; 2]),
-            stages: core::array::from_fn(|_| sized(n, [R::ZERO; 2])),
-            input: sized(n, R::ZERO),
+            count: nq,
+            state,
+            stages: core::array::from_fn(|_| sized(pairs, [R::ZERO; 2])),
+            input: sized(nv, R::ZERO),
             work: sized(n, LinkWork::default()),
             sides: sized(n, SideState::GROUND),
             wrench: sized(n, Wrench::default()),
@@ -74,50 +101,176 @@ impl<R: Real, St: Storage> Data<R, St> {
     pub fn last_step(&self) -> StepStats {
         self.clock.last
     }
-    /// The state `[q | q̇]` (2n reals).
+    /// The state `[q | v]` (nq + nv reals).
     pub fn state(&self) -> &[R] {
-        self.state.as_flattened()
+        let len = self.count + self.input.len();
+        self.state.as_flattened().get(..len).unwrap_or_default()
     }
-    /// Joint coordinates q (rad or m).
+    /// Position coordinates q (rad, m, quaternion components).
     pub fn positions(&self) -> &[R] {
         self.state().get(..self.count).unwrap_or_default()
     }
-    /// Joint rates q̇ (rad/s or m/s).
+    /// Velocity coordinates v (rad/s, m/s).
     pub fn velocities(&self) -> &[R] {
         self.state().get(self.count..).unwrap_or_default()
     }
-    /// Joint inputs (torque or force) applied during the steps.
+    /// Inputs (torque or force per velocity coordinate) applied during the steps.
     pub fn inputs(&self) -> &[R] {
         &self.input
     }
-    /// Sets joint `joint`'s coordinate.
-    pub fn set_position(&mut self, joint: usize, q: R) -> Result<(), BuildError> {
-        let slot = self.slot(joint, 0, q)?;
+    /// Sets position coordinate `index` of q (joint `index`'s coordinate in a tree of
+    /// revolute and prismatic joints). A quaternion set component by component is normalised
+    /// by the next step; [`Data::set_joint_position`] checks it instead.
+    pub fn set_position(&mut self, index: usize, q: R) -> Result<(), BuildError> {
+        let slot = self.slot(index, 0, self.count, q)?;
         *slot = q;
         Ok(())
     }
-    /// Sets joint `joint`'s rate.
-    pub fn set_velocity(&mut self, joint: usize, rate: R) -> Result<(), BuildError> {
-        let slot = self.slot(joint, self.count, rate)?;
+    /// Sets velocity coordinate `index` of v (joint `index`'s rate in a tree of revolute and
+    /// prismatic joints).
+    pub fn set_velocity(&mut self, index: usize, rate: R) -> Result<(), BuildError> {
+        let slot = self.slot(index, self.count, self.input.len(), rate)?;
         *slot = rate;
         Ok(())
     }
-    /// Sets joint `joint`'s input: the actuator torque (revolute) or force (prismatic) held
-    /// over the following steps.
-    pub fn set_input(&mut self, joint: usize, value: R) -> Result<(), BuildError> {
-        check(joint, self.count, value)?;
-        let slot = self.input.get_mut(joint).ok_or(no_such_joint(joint))?;
+    /// Sets input `index` (one per velocity coordinate; joint `index`'s in a tree of revolute
+    /// and prismatic joints): the actuator torque (rotation) or force (translation) held over
+    /// the following steps.
+    pub fn set_input(&mut self, index: usize, value: R) -> Result<(), BuildError> {
+        check(index, self.input.len(), value)?;
+        let slot = self.input.get_mut(index).ok_or(no_such_joint(index))?;
         *slot = value;
         Ok(())
     }
 
-    fn slot(&mut self, joint: usize, offset: usize, value: R) -> Result<&mut R, BuildError> {
-        check(joint, self.count, value)?;
+    /// Sets the position coordinates of link `link`'s joint (as many as
+    /// [`Link::position_count`](super::Link::position_count)). A quaternion (spherical, free)
+    /// must have unit length to within 10⁻⁶ (f64) or 10⁻³ (f32); it is stored normalised.
+    pub fn set_joint_position(
+        &mut self,
+        model: &Model<R, St>,
+        link: usize,
+        q: &[R],
+    ) -> Result<(), BuildError> {
+        let (at, joint) = self.joint(model, link, q, at_positions)?;
+        let tolerance = if R::BYTES == 4 { 1e-3 } else { 1e-6 };
+        let mut values = [R::ZERO; 7];
+        for (v, x) in values.iter_mut().zip(q) {
+            *v = *x;
+        }
+        let quaternion = match joint {
+            Some(MultiJoint::Spherical) => values.get_mut(..4),
+            Some(MultiJoint::Free) => values.get_mut(3..),
+            _ => None,
+        };
+        if let Some(quaternion) = quaternion {
+            let raw = Quat::new(quaternion[0], quaternion[1], quaternion[2], quaternion[3]);
+            match raw.normalized() {
+                Some(unit) if (raw.norm() - R::ONE).abs().to_f64() <= tolerance => {
+                    quaternion.copy_from_slice(&unit.to_array());
+                }
+                _ => {
+                    return Err(BuildError::InvalidParameter {
+                        item: Item::Joint(link),
+                        reason: "the joint's quaternion must have unit length",
+                    })
+                }
+            }
+        }
+        let state = self.state.as_flattened_mut();
+        let slots = state.get_mut(at.position..at.position + at.positions);
+        slots
+            .ok_or(no_such_joint(link))?
+            .copy_from_slice(values.get(..at.positions).unwrap_or_default());
+        Ok(())
+    }
+    /// Sets the velocity coordinates of link `link`'s joint (as many as
+    /// [`Link::velocity_count`](super::Link::velocity_count)).
+    pub fn set_joint_velocity(
+        &mut self,
+        model: &Model<R, St>,
+        link: usize,
+        v: &[R],
+    ) -> Result<(), BuildError> {
+        let (at, _) = self.joint(model, link, v, at_velocities)?;
+        let start = self.count + at.velocity;
+        let state = self.state.as_flattened_mut();
+        let slots = state.get_mut(start..start + at.velocities);
+        slots.ok_or(no_such_joint(link))?.copy_from_slice(v);
+        Ok(())
+    }
+    /// Sets the inputs of link `link`'s joint (one per velocity coordinate).
+    pub fn set_joint_input(
+        &mut self,
+        model: &Model<R, St>,
+        link: usize,
+        input: &[R],
+    ) -> Result<(), BuildError> {
+        let (at, _) = self.joint(model, link, input, at_velocities)?;
+        let slots = self.input.get_mut(at.velocity..at.velocity + at.velocities);
+        slots.ok_or(no_such_joint(link))?.copy_from_slice(input);
+        Ok(())
+    }
+    /// The position coordinates of link `link`'s joint.
+    pub fn joint_position(&self, model: &Model<R, St>, link: usize) -> &[R] {
+        model
+            .coordinates(link)
+            .and_then(|at| self.positions().get(at.position..at.position + at.positions))
+            .unwrap_or_default()
+    }
+    /// The velocity coordinates of link `link`'s joint.
+    pub fn joint_velocity(&self, model: &Model<R, St>, link: usize) -> &[R] {
+        model
+            .coordinates(link)
+            .and_then(|at| self.velocities().get(at.velocity..at.velocity + at.velocities))
+            .unwrap_or_default()
+    }
+
+    /// Where link `link`'s coordinates are and its joint, after checking that `values` has
+    /// the length `len_of` says and finite entries, and that the data belongs to `model`.
+    fn joint(
+        &self,
+        model: &Model<R, St>,
+        link: usize,
+        values: &[R],
+        len_of: fn(&Coordinates) -> usize,
+    ) -> Result<(Coordinates, Option<MultiJoint>), BuildError> {
+        let at = model.coordinates(link).ok_or(no_such_joint(link))?;
+        let joint = model.links.get(link).and_then(|l| l.multi);
+        if self.count != model.position_count() || self.input.len() != model.velocity_count() {
+            return Err(BuildError::InvalidParameter {
+                item: Item::Joint(link),
+                reason: "the data was made for another tree",
+            });
+        }
+        if values.len() != len_of(&at) {
+            return Err(BuildError::InvalidParameter {
+                item: Item::Joint(link),
+                reason: "wrong number of values for the joint's coordinates",
+            });
+        }
+        if !values.iter().all(|x| x.is_finite()) {
+            return Err(BuildError::NonFinite {
+                item: Item::Joint(link),
+            });
+        }
+        Ok((at, joint))
+    }
+
+    fn slot(&mut self, index: usize, offset: usize, len: usize, value: R) -> Result<&mut R, BuildError> {
+        check(index, len, value)?;
         self.state
             .as_flattened_mut()
-            .get_mut(offset + joint)
-            .ok_or(no_such_joint(joint))
+            .get_mut(offset + index)
+            .ok_or(no_such_joint(index))
     }
+}
+
+fn at_positions(at: &Coordinates) -> usize {
+    at.positions
+}
+fn at_velocities(at: &Coordinates) -> usize {
+    at.velocities
 }
 
 /// The error for a joint index the tree does not have.

@@ -1,12 +1,21 @@
-//! Open kinematic trees in joint (minimal) coordinates: one coordinate per revolute or
-//! prismatic joint, no constraints, O(n) dynamics by Featherstone's articulated-body algorithm
-//! (the formulation of MuJoCo, Pinocchio and RBDL).
+//! Open kinematic trees in joint (minimal) coordinates: revolute and prismatic joints (one
+//! coordinate), cylindrical and universal joints (two), spherical joints (a quaternion, three
+//! rates) and free joints (a floating base: position and quaternion, six rates), no
+//! constraints, O(n) dynamics by Featherstone's articulated-body algorithm (the formulation of
+//! MuJoCo, Pinocchio and RBDL).
 //!
-//! Use it for chains and trees (robot arms, pendulums, the HIL plant): far fewer coordinates
-//! than the Cartesian [`crate::rigid::Model`] (n instead of 13 n), no constraint drift, no
-//! projection, and much cheaper steps. It cannot close loops and has no spherical, universal or
-//! driving joints or force elements: use the Cartesian model for those. External forces
-//! ([`crate::Dynamics::step_with`]) act on the links.
+//! Use it for chains and trees (robot arms, pendulums, floating robots, the HIL plant): far
+//! fewer coordinates than the Cartesian [`crate::rigid::Model`] (one to seven per link instead
+//! of 13), no constraint drift, no projection, and much cheaper steps. It cannot close loops
+//! and has no driving joints or force elements: use the Cartesian model for those. External
+//! forces ([`crate::Dynamics::step_with`]) act on the links.
+//!
+//! The state is `[q | v]`: every joint's position coordinates, then every joint's velocity
+//! coordinates ([`MultiJoint`] lists them; [`Model::coordinates`] says where a joint's sit).
+//! Quaternions are integrated as q̇ = ½ q ⊗ ω and normalised after every accepted step, as the
+//! Cartesian model's bodies are. A tree keeps its state in the bodies capacity, two reals per
+//! slot: `Fixed<N>` needs N ≥ max(links, ⌈(nq + nv) / 2⌉) ([`Model::slots`]; the link count
+//! for 1-DOF joints).
 //!
 //! ```
 //! use ferrodyn_kernel::{integrators::Rk4, math::{Mat3, Vec3}, step, tree::*, Fixed};
@@ -20,12 +29,29 @@
 //! step(&model, &mut data, &mut Rk4, 1e-3).unwrap();
 //! assert!(data.velocities()[0] > 0.0); // gravity turns +x towards −z: positive about +y
 //! ```
+//!
+//! A ball joint: 4 positions (quaternion) and 3 velocities (ω in link axes), so ⌈7/2⌉ = 4 slots.
+//!
+//! ```
+//! use ferrodyn_kernel::{integrators::Rk4, math::{Mat3, Quat, Vec3}, step, tree::*, Fixed};
+//! let mut b = Model::<f64, Fixed<4>>::builder(Vec3::new(0.0, 0.0, -9.81));
+//! let inertia = Mat3::diagonal(Vec3::new(0.02, 0.02, 0.01));
+//! let bob = b.add_link(Link::spherical(None, Vec3::ZERO).with_mass(1.0, Vec3::new(0.0, 0.0, -0.5), inertia)).unwrap();
+//! let model = b.build().unwrap();
+//! let mut data = Data::new(&model);
+//! let tilted = Quat::from_axis_angle(Vec3::X, 0.3);
+//! data.set_joint_position(&model, bob, &tilted.to_array()).unwrap();
+//! data.set_joint_velocity(&model, bob, &[0.0, 0.5, 2.0]).unwrap(); // rad/s, link axes
+//! step(&model, &mut data, &mut Rk4, 1e-3).unwrap();
+//! assert_eq!((data.positions().len(), data.velocities().len()), (4, 3));
+//! ```
 
 mod data;
 mod dynamics;
+mod joint;
 mod model;
 mod spatial;
 
 pub use data::Data;
 pub use dynamics::{accelerations, energy, link_states, LinkState, Pose};
-pub use model::{Builder, Link, Model, TreeJoint};
+pub use model::{Builder, Coordinates, Link, Model, MultiJoint, TreeJoint};

@@ -5,7 +5,8 @@ use crate::rigid::Body;
 use crate::storage::{full, List, Storage};
 use crate::{BuildError, Capacity, Item, Real};
 
-/// The one degree of freedom between a link and its parent.
+/// The one degree of freedom of a 1-DOF joint (the joint of a link whose
+/// [`Link::multi`] is `None`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum TreeJoint {
@@ -16,21 +17,80 @@ pub enum TreeJoint {
     Prismatic,
 }
 
+/// A joint of several degrees of freedom (it replaces [`Link::joint`] when set in
+/// [`Link::multi`]). Coordinates, in the order they sit in the state:
+///
+/// | joint | positions q | velocities v (and inputs) |
+/// |---|---|---|
+/// | `Cylindrical` | angle about `axis` (rad), slide along it (m) | their rates |
+/// | `Universal` | angle about `axis` (parent frame), then about `second_axis` (intermediate frame) | their rates |
+/// | `Spherical` | unit quaternion w x y z (link → parent axes) | angular velocity relative to the parent, link axes |
+/// | `Free` | origin offset from the joint origin (parent axes), unit quaternion w x y z (link → parent) | its rate (parent axes), angular velocity relative to the parent (link axes) |
+///
+/// A free joint on a root link is a floating base with the Cartesian model's body state
+/// (position, quaternion, origin velocity in world axes, angular velocity in body axes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum MultiJoint {
+    /// Rotation about and translation along `axis` (2 coordinates).
+    Cylindrical,
+    /// Rotation about `axis`, then about the perpendicular `second_axis` (2 coordinates).
+    Universal,
+    /// Ball joint: any rotation about the joint origin (4 positions, 3 velocities).
+    Spherical,
+    /// No constraint: 6 degrees of freedom (7 positions, 6 velocities).
+    Free,
+}
+
+impl MultiJoint {
+    /// Number of position coordinates.
+    pub const fn positions(self) -> usize {
+        match self {
+            Self::Cylindrical | Self::Universal => 2,
+            Self::Spherical => 4,
+            Self::Free => 7,
+        }
+    }
+    /// Number of velocity coordinates (the degrees of freedom, and the inputs).
+    pub const fn velocities(self) -> usize {
+        match self {
+            Self::Cylindrical | Self::Universal => 2,
+            Self::Spherical => 3,
+            Self::Free => 6,
+        }
+    }
+    /// A short name for reports.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Cylindrical => "cylindrical",
+            Self::Universal => "universal",
+            Self::Spherical => "spherical",
+            Self::Free => "free",
+        }
+    }
+}
+
 /// A rigid link and the joint that attaches it to its parent (an earlier link, or the ground).
 ///
 /// The link frame has its origin on the joint, at `origin` in the parent frame, and the parent's
-/// axes at zero joint coordinate; the coordinate then rotates it about, or moves it along,
-/// `axis` (parent axes).
+/// axes at zero joint coordinates (identity quaternions); the coordinates then rotate it about,
+/// or move it along, `axis` (parent axes), or as [`MultiJoint`] says.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Link<R> {
     /// Parent link, `None` for the ground (the world frame).
     pub parent: Option<usize>,
-    /// Joint type.
+    /// Joint type of a 1-DOF joint (ignored when `multi` is set).
     pub joint: TreeJoint,
+    /// A joint of several degrees of freedom, or `None` for the 1-DOF `joint`.
+    pub multi: Option<MultiJoint>,
     /// Joint origin in the parent frame.
     pub origin: Vec3<R>,
-    /// Joint axis in the parent frame (normalised by the builder).
+    /// Joint axis in the parent frame (normalised by the builder; unused by spherical and free
+    /// joints).
     pub axis: Vec3<R>,
+    /// Second axis of a universal joint, in the intermediate frame (the parent's axes turned
+    /// about `axis`), perpendicular to `axis` (normalised by the builder; unused otherwise).
+    pub second_axis: Vec3<R>,
     /// Mass (kg), > 0.
     pub mass: R,
     /// Centre of gravity in the link frame.
@@ -59,6 +119,45 @@ impl<R: Real> Link<R> {
             ..Self::revolute(parent, origin, axis)
         }
     }
+    /// A massless link on a cylindrical joint: rotation about and translation along `axis`.
+    pub fn cylindrical(parent: Option<usize>, origin: Vec3<R>, axis: Vec3<R>) -> Self {
+        Self {
+            multi: Some(MultiJoint::Cylindrical),
+            ..Self::revolute(parent, origin, axis)
+        }
+    }
+    /// A massless link on a universal joint: rotation about `axis` (parent frame), then about
+    /// `second_axis` (the intermediate frame), which must be perpendicular to it.
+    pub fn universal(parent: Option<usize>, origin: Vec3<R>, axis: Vec3<R>, second_axis: Vec3<R>) -> Self {
+        Self {
+            multi: Some(MultiJoint::Universal),
+            second_axis,
+            ..Self::revolute(parent, origin, axis)
+        }
+    }
+    /// A massless link on a spherical (ball) joint at `origin`.
+    pub fn spherical(parent: Option<usize>, origin: Vec3<R>) -> Self {
+        Self {
+            multi: Some(MultiJoint::Spherical),
+            ..Self::revolute(parent, origin, Vec3::ZERO)
+        }
+    }
+    /// A massless link on a free joint (six degrees of freedom; on a root link, `parent`
+    /// `None`, a floating base), its coordinates measured from `origin`.
+    pub fn free(parent: Option<usize>, origin: Vec3<R>) -> Self {
+        Self {
+            multi: Some(MultiJoint::Free),
+            ..Self::revolute(parent, origin, Vec3::ZERO)
+        }
+    }
+    /// Number of position coordinates of the joint (1 for revolute and prismatic joints).
+    pub fn position_count(&self) -> usize {
+        self.multi.map_or(1, MultiJoint::positions)
+    }
+    /// Number of velocity coordinates (degrees of freedom, inputs) of the joint.
+    pub fn velocity_count(&self) -> usize {
+        self.multi.map_or(1, MultiJoint::velocities)
+    }
     /// Sets mass, CG (link frame) and inertia about the CG (link axes).
     pub fn with_mass(mut self, mass: R, cg: Vec3<R>, inertia: Mat3<R>) -> Self {
         self.mass = mass;
@@ -82,7 +181,11 @@ impl<R: Real> Link<R> {
                 reason: "parent must be a link added earlier",
             });
         }
-        if !(self.origin.is_finite() && self.axis.is_finite() && self.damping.is_finite()) {
+        let finite = self.origin.is_finite()
+            && self.axis.is_finite()
+            && self.second_axis.is_finite()
+            && self.damping.is_finite();
+        if !finite {
             return Err(BuildError::NonFinite { item: joint });
         }
         if self.damping < R::ZERO {
@@ -91,10 +194,27 @@ impl<R: Real> Link<R> {
                 reason: "damping must be ≥ 0",
             });
         }
-        self.axis = self
-            .axis
-            .normalized()
-            .ok_or(BuildError::ZeroLengthAxis { item: joint })?;
+        let zero_axis = BuildError::ZeroLengthAxis { item: joint };
+        match self.multi {
+            None | Some(MultiJoint::Cylindrical) => {
+                self.axis = self.axis.normalized().ok_or(zero_axis)?;
+            }
+            Some(MultiJoint::Universal) => {
+                self.axis = self.axis.normalized().ok_or(zero_axis)?;
+                let second = self.second_axis.normalized().ok_or(zero_axis)?;
+                // Perpendicular to within √ε (a hand-typed pair is exact, a computed one is off
+                // by round-off); the rest is removed so that the axes are exactly orthonormal.
+                let cosine = self.axis.dot(second);
+                if cosine.abs() > R::EPSILON.sqrt() {
+                    return Err(BuildError::InvalidParameter {
+                        item: joint,
+                        reason: "universal joint axes must be perpendicular",
+                    });
+                }
+                self.second_axis = (second - self.axis * cosine).normalized().ok_or(zero_axis)?;
+            }
+            Some(MultiJoint::Spherical | MultiJoint::Free) => {}
+        }
         Body::new(self.mass, self.inertia)
             .with_cg(self.cg)
             .validate(index)?;
@@ -145,6 +265,51 @@ impl<R: Real, St: Storage> Model<R, St> {
     pub fn gravity(&self) -> Vec3<R> {
         self.gravity
     }
+    /// Number of position coordinates nq (the length of [`super::Data::positions`]).
+    pub fn position_count(&self) -> usize {
+        self.links.iter().map(Link::position_count).sum()
+    }
+    /// Number of velocity coordinates nv, the degrees of freedom (the length of
+    /// [`super::Data::velocities`] and [`super::Data::inputs`]).
+    pub fn velocity_count(&self) -> usize {
+        self.links.iter().map(Link::velocity_count).sum()
+    }
+    /// Slots of the bodies capacity the tree and its data use: max(links, ⌈(nq + nv) / 2⌉).
+    pub fn slots(&self) -> usize {
+        slots_for(self.links.len(), self.position_count(), self.velocity_count())
+    }
+    /// Where the coordinates of link `link`'s joint sit in q and in v (and the inputs), or
+    /// `None` if there is no such link.
+    pub fn coordinates(&self, link: usize) -> Option<Coordinates> {
+        let before = self.links.get(..link)?;
+        let me = self.links.get(link)?;
+        Some(Coordinates {
+            position: before.iter().map(Link::position_count).sum(),
+            positions: me.position_count(),
+            velocity: before.iter().map(Link::velocity_count).sum(),
+            velocities: me.velocity_count(),
+        })
+    }
+}
+
+/// Where a joint's coordinates sit: positions `q[position..position + positions]`, velocities
+/// and inputs `v[velocity..velocity + velocities]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Coordinates {
+    /// Index of the first position coordinate in q.
+    pub position: usize,
+    /// Number of position coordinates.
+    pub positions: usize,
+    /// Index of the first velocity coordinate in v (and in the inputs).
+    pub velocity: usize,
+    /// Number of velocity coordinates.
+    pub velocities: usize,
+}
+
+/// Slots (pairs of state reals, and links) a tree of `links` links and `nq`, `nv` coordinates
+/// needs.
+pub(crate) fn slots_for(links: usize, nq: usize, nv: usize) -> usize {
+    links.max((nq + nv).div_ceil(2))
 }
 
 /// Collects links and checks each as it is added.
@@ -154,9 +319,21 @@ pub struct Builder<R: Real, St: Storage> {
 
 impl<R: Real, St: Storage> Builder<R, St> {
     /// Adds a link (its parent must already be there) and returns its index.
+    ///
+    /// The state of a tree in `St` is kept two reals per slot of the bodies capacity: a tree
+    /// needs max(links, ⌈(positions + velocities) / 2⌉) bodies, the link count when every
+    /// joint has one coordinate (a floating base alone needs 7: see [`Model::slots`]).
     pub fn add_link(&mut self, link: Link<R>) -> Result<usize, BuildError> {
         let index = self.model.links.len();
         let link = link.validated(index)?;
+        let slots = slots_for(
+            self.model.links.len() + 1,
+            self.model.position_count() + link.position_count(),
+            self.model.velocity_count() + link.velocity_count(),
+        );
+        if slots > <St::Bodies<Link<R>> as List<Link<R>>>::capacity() {
+            return Err(full::<_, St::Bodies<Link<R>>>(Capacity::Bodies, slots));
+        }
         self.model
             .links
             .try_push(link)
