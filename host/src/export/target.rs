@@ -59,7 +59,7 @@ pub struct TreeNeeds {
 
 /// Bytes per link and fixed bytes of a tree's model and data, f32 and f64 (measured on
 /// thumbv7em: 1, 3 and 5 links fall on these lines exactly).
-const MODEL_BYTES: [(usize, usize); 2] = [(16, 92), (32, 176)];
+const MODEL_BYTES: [(usize, usize); 2] = [(16, 104), (32, 200)];
 const DATA_BYTES: [(usize, usize); 2] = [(112, 488), (176, 976)];
 /// Stack: the 1-link figure and the steepest measured growth per link (f32, f64).
 const STACK_BYTES: [(usize, usize); 2] = [(2_028, 3_372), (5_396, 6_328)];
