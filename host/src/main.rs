@@ -137,6 +137,16 @@ enum ExportTarget {
         /// Scalar type: f32 or f64 (f64 is bit-identical to `ferrodyn run`).
         #[arg(long, default_value = "f32")]
         precision: String,
+        /// Integrator: rk4, semi-implicit-euler or velocity-verlet [default: the scene's]
+        /// (`ferrodyn run --integrator` with the same name steps the same model).
+        #[arg(long)]
+        integrator: Option<String>,
+        /// Step (s), the firmware's period [default: the scene's].
+        #[arg(long)]
+        dt: Option<f64>,
+        /// End time (s), which sets STEPS [default: the scene's].
+        #[arg(long)]
+        end: Option<f64>,
         /// Output file [default: standard output].
         #[arg(short, long)]
         out: Option<PathBuf>,
@@ -308,8 +318,19 @@ fn execute(command: Command) -> Result<()> {
                     scene,
                     precision,
                     out,
+                    integrator,
+                    dt,
+                    end,
                 },
-        } => commands::export_rust(&scene, &precision, out.as_deref()),
+        } => {
+            let overrides = Overrides {
+                end,
+                dt,
+                integrator,
+                ..Overrides::default()
+            };
+            commands::export_rust(&scene, &precision, &overrides, out.as_deref())
+        }
         Command::Run {
             scene,
             out,

@@ -129,14 +129,35 @@ fn the_exported_module_has_the_model_state_and_ports_of_the_scene() {
 }
 
 #[test]
+fn the_arm_exports_with_its_ball_shoulder_at_the_rig_integrator() {
+    // arm.toml steps with dopri45 on the host; a firmware steps at a fixed period, so the
+    // export takes RK4 (as `ferrodyn export rust --integrator rk4` does).
+    let mut scene = load("arm.toml");
+    scene.simulation.integrator =
+        ferrodyn_host::spec::IntegratorSpec::Explicit(ferrodyn_kernel::integrators::Method::Rk4);
+    let code = rust_module(&scene, Precision::F64).unwrap();
+    for expected in [
+        // Quaternion (4) + elbow (1) positions, 3 + 1 rates: ⌈9 / 2⌉ = 5 slots.
+        "pub type Capacities = Fixed<5>;",
+        "// 2 links, 4 degrees of freedom in joint coordinates, rk4 at 0.001 s, f64.",
+        "b.add_link(Link::spherical(None, v(0.0, 0.0, 0.0)).with_mass(s(2.0), v(0.0, 0.0, -0.15)",
+        "b.add_link(Link::revolute(Some(0), v(0.0, 0.0, -0.3), v(0.0, 1.0, 0.0)).with_mass(s(1.2)",
+        ".with_damping(s(0.05)))?;",
+        "data.set_joint_velocity(model, 0, &[s(0.0), s(0.0), s(0.0)])?;",
+    ] {
+        assert!(code.contains(expected), "missing `{expected}` in\n{code}");
+    }
+}
+
+#[test]
 fn scenes_that_cannot_be_exported_say_why() {
     let cases = [
         (
-            "arm.toml",
-            "this one is Cartesian: joint \"shoulder\": a spherical joint",
+            "arm_strap.toml",
+            "this one is Cartesian: joint \"strap\": a distance joint",
         ),
         (
-            "arm.toml",
+            "arm_strap.toml",
             "only scenes in joint coordinates export to Rust so far",
         ),
     ];

@@ -5,7 +5,7 @@
 //! prescribed motion's drift per joint and the reactions after settling under gravity.
 
 use crate::check::{dof_report, joint_reactions, joint_violations, redundant_note, redundant_rows, settle};
-use crate::compile::{choose, compile, flexible_model, rigid_model, Capacities, Choice};
+use crate::compile::{choose, compile, flexible_model, rigid_model, tree_parts, Capacities, Choice};
 use crate::dae::HostMethod;
 use crate::export::target::{tree_needs, Core};
 use crate::scene::{Named, Scene};
@@ -80,31 +80,35 @@ fn target_report(scene: &Scene, core: Core) -> Result<()> {
         );
         return Ok(());
     };
-    let n = links.len();
+    let model = tree_parts(scene, &links)?.model;
+    let (n, dof) = (model.slots(), model.velocity_count());
     println!(
-        "target {} at {:.0} MHz: pub type Capacities = ferrodyn_kernel::Fixed<{n}>; // links",
+        "target {} at {:.0} MHz: pub type Capacities = ferrodyn_kernel::Fixed<{n}>; // {} links, {dof} DOF",
         core.name(),
-        core.clock_hz() / 1e6
+        core.clock_hz() / 1e6,
+        links.len()
     );
     let integrator = &scene.simulation.integrator;
     for (double, name) in [(false, "f32"), (true, "f64")] {
-        let Some(needs) = tree_needs(core, n, double, integrator) else {
-            println!(
-                "  {name}: {} is not a firmware integrator (rk4, semi-implicit-euler, velocity-verlet)",
+        let needs = tree_needs(core, n, dof, double, integrator);
+        let speed = match needs.instructions {
+            Some(instructions) => {
+                let micros = instructions / core.clock_hz() * 1e6;
+                format!(
+                    "≈ {instructions:.0} instructions/step ({}) ≈ {micros:.0} µs ({:.0} % of the {} s step at one instruction per cycle)",
+                    integrator.name(),
+                    100.0 * micros * 1e-6 / scene.simulation.step,
+                    scene.simulation.step
+                )
+            }
+            None => format!(
+                "{} is not a firmware integrator (rk4, semi-implicit-euler, velocity-verlet: export with --integrator)",
                 integrator.name()
-            );
-            continue;
+            ),
         };
-        let micros = needs.instructions / core.clock_hz() * 1e6;
         println!(
-            "  {name}: model {} B + data {} B, stack ≤ {} B (estimate), ≈ {:.0} instructions/step ({}) ≈ {micros:.0} µs ({:.0} % of the {} s step at one instruction per cycle)",
-            needs.model_bytes,
-            needs.data_bytes,
-            needs.stack_bytes,
-            needs.instructions,
-            integrator.name(),
-            100.0 * micros * 1e-6 / scene.simulation.step,
-            scene.simulation.step
+            "  {name}: model {} B + data {} B, stack ≤ {} B (estimate), {speed}",
+            needs.model_bytes, needs.data_bytes, needs.stack_bytes,
         );
     }
     Ok(())

@@ -1,22 +1,27 @@
 //! Joint or Cartesian coordinates for a scene's rigid part: the compiler uses joint
-//! coordinates (the kernel's tree: one coordinate per joint, no constraints, O(n) dynamics)
-//! when the rigid bodies form an open tree of joints the tree model has and nothing in the
-//! scene needs free bodies; Cartesian coordinates otherwise. The reason is kept for `check`
-//! and the run's header, and `formulation = "tree"` turns it into an error naming the item.
+//! coordinates (the kernel's tree: a joint's own coordinates, no constraints, O(n) dynamics)
+//! when the rigid bodies form open trees of joints the tree model has (revolute, prismatic,
+//! cylindrical, universal, spherical; a body joined to nothing above it is a floating base on a
+//! free joint) and nothing in the scene acts on Cartesian bodies; Cartesian coordinates
+//! otherwise. The reason is kept for `check` and the run's header, and `formulation = "tree"`
+//! turns it into an error naming the item.
 
 use crate::scene::{ErrorKind, ItemName, Scene, SceneError};
 use crate::spec::{Formulation, IntegratorSpec};
-use ferrodyn_kernel::rigid::{BodyRef, JointKind};
+use ferrodyn_kernel::rigid::{BodyRef, Force, JointKind};
 
 /// A body moved by one tree link: the joint that carries it and the link it hangs from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TreeLink {
     /// The scene body (index).
     pub body: usize,
-    /// The scene joint between it and its parent (index).
-    pub joint: usize,
+    /// The scene joint between it and its parent (index), `None` for a floating base (a free
+    /// joint to the ground).
+    pub joint: Option<usize>,
     /// The parent link (index into the links), `None` for the ground.
     pub parent: Option<usize>,
+    /// Viscous damping of the joint (N·m·s/rad), from a rotational damper without spring.
+    pub damping: f64,
 }
 
 /// How the compiler describes the rigid part, and why.
@@ -50,15 +55,23 @@ impl Choice {
     /// One line for `check` and the run header: the formulation and why.
     pub fn describe(&self) -> String {
         match self {
-            Self::Tree(links) => format!(
-                "joint coordinates (tree): {} revolute/prismatic {} an open tree from the ground",
-                links.len(),
-                if links.len() == 1 {
-                    "joint forms"
-                } else {
-                    "joints form"
+            Self::Tree(links) => {
+                let bases = links.iter().filter(|l| l.joint.is_none()).count();
+                let joints = links.len() - bases;
+                let plural =
+                    |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+                match bases {
+                    0 => format!(
+                        "joint coordinates (tree): {} an open tree from the ground",
+                        plural(joints, "joint forms", "joints form")
+                    ),
+                    _ => format!(
+                        "joint coordinates (tree): {} and {} form open trees",
+                        plural(joints, "joint", "joints"),
+                        plural(bases, "floating base", "floating bases")
+                    ),
                 }
-            ),
+            }
             Self::Cartesian(None) => "Cartesian coordinates (asked for by the scene)".into(),
             Self::Cartesian(Some(b)) => format!("Cartesian coordinates: {b}"),
         }
@@ -124,32 +137,63 @@ fn tree_links(scene: &Scene) -> Result<Vec<TreeLink>, Blocker> {
         ));
     }
     for joint in &scene.joints {
-        if !matches!(joint.value.kind, JointKind::Revolute | JointKind::Prismatic) {
+        if !in_tree(&joint.value.kind) {
             return Err(Blocker {
                 item: Some((joint.item(), joint.line)),
                 reason: match joint.value.kind {
                     JointKind::Driving { .. } => "prescribed motion (a drive) is not in the tree".into(),
                     kind => format!(
-                        "a {} joint; the tree has revolute and prismatic joints",
+                        "a {} joint; the tree has revolute, prismatic, cylindrical, universal and spherical joints",
                         kind.name()
                     ),
                 },
             });
         }
     }
-    let links = grow(scene)?;
-    if let Some(force) = scene.forces.first() {
-        return Err(Blocker {
+    let mut links = grow(scene)?;
+    for force in &scene.forces {
+        let blocked = |reason: &str| Blocker {
             item: Some((force.item(), force.line)),
-            reason: "force elements act on Cartesian bodies (the tree has joint inputs and joint damping)"
-                .into(),
-        });
+            reason: reason.into(),
+        };
+        let Force::RotationalSpringDamper {
+            joint,
+            stiffness,
+            damping,
+            ..
+        } = force.value
+        else {
+            return Err(blocked(
+                "force elements act on Cartesian bodies (the tree has joint inputs and joint damping)",
+            ));
+        };
+        if stiffness != 0.0 || scene.joints[joint].value.kind != JointKind::Revolute {
+            return Err(blocked(
+                "the tree has joint damping, not joint springs (a rotational damper needs stiffness = 0 and a revolute joint)",
+            ));
+        }
+        if let Some(link) = links.iter_mut().find(|l| l.joint == Some(joint)) {
+            link.damping += damping;
+        }
     }
     Ok(links)
 }
 
+/// Whether the tree has joints of `kind`.
+fn in_tree(kind: &JointKind<f64>) -> bool {
+    matches!(
+        kind,
+        JointKind::Revolute
+            | JointKind::Prismatic
+            | JointKind::Cylindrical
+            | JointKind::Universal
+            | JointKind::Spherical
+    )
+}
+
 /// Links grown from the ground through the joints, parents first (file order among the joints
-/// that reach a new body in the same pass).
+/// that reach a new body in the same pass); when no joint reaches further, the first body not
+/// reached yet becomes a floating base and growth goes on from it.
 fn grow(scene: &Scene) -> Result<Vec<TreeLink>, Blocker> {
     let mut link_of: Vec<Option<usize>> = vec![None; scene.bodies.len()];
     let mut links = Vec::with_capacity(scene.bodies.len());
@@ -185,24 +229,26 @@ fn grow(scene: &Scene) -> Result<Vec<TreeLink>, Blocker> {
             link_of[body] = Some(links.len());
             links.push(TreeLink {
                 body,
-                joint: index,
+                joint: Some(index),
                 parent,
+                damping: 0.0,
             });
             grew = true;
         }
-    }
-    match link_of.iter().position(Option::is_none) {
-        Some(b) => {
-            let body = &scene.bodies[b];
-            Err(Blocker {
-                item: Some((body.item(), body.line)),
-                reason:
-                    "it is not joined to the ground through joints (a free body needs Cartesian coordinates)"
-                        .into(),
-            })
+        if !grew {
+            if let Some(body) = link_of.iter().position(Option::is_none) {
+                link_of[body] = Some(links.len());
+                links.push(TreeLink {
+                    body,
+                    joint: None,
+                    parent: None,
+                    damping: 0.0,
+                });
+                grew = true;
+            }
         }
-        None => Ok(links),
     }
+    Ok(links)
 }
 
 /// Whether `integrator` is run by the implicit multibody solver for rigid bodies.

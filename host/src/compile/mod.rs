@@ -29,7 +29,7 @@ pub use flexible::{
 };
 pub use formulation::{choose, Blocker, Choice, TreeLink};
 pub use rigid::{kernel_error, rigid_model};
-pub use tree::{tree_model, LinkBody, SceneTree};
+pub use tree::{tree_parts, LinkBody, SceneTree, TreeParts};
 
 use crate::dae::HostMethod;
 use crate::implicit::{Convergence, FlexPart, HhtFlex, ImplicitSystem, MultibodyHht, Scheme};
@@ -136,37 +136,41 @@ fn rigid_system(
     method: HostMethod,
     choice: &Choice,
 ) -> Result<(Box<dyn System>, String), SceneError> {
-    let model = rigid_model::<Growable>(scene)?;
-    let mut data = model.new_data();
-    assemble(&model, &mut data)
-        .map_err(|e| initial_error(scene, "assembling the initial configuration", e))?;
     if let Choice::Tree(links) = choice {
-        let scene_tree = tree_model(scene, links, &model, &data)?;
-        let tree = scene_tree.model::<Growable>(scene, links)?;
-        let SceneTree { bodies, rates, .. } = scene_tree;
+        let TreeParts {
+            mirror,
+            mirror_data,
+            tree: SceneTree { bodies, rates, .. },
+            model: tree,
+        } = tree_parts(scene, links)?;
         let description = format!(
             "{}, {} in joint coordinates ({} DOF)",
-            count(model.bodies().len(), "rigid body", "rigid bodies"),
-            count(model.joints().len(), "joint", "joints"),
-            links.len()
+            count(mirror.bodies().len(), "rigid body", "rigid bodies"),
+            count(mirror.joints().len(), "joint", "joints"),
+            tree.velocity_count()
         );
         let mut tree_data = tree.new_data();
-        for (joint, &rate) in rates.iter().enumerate() {
-            let set = tree_data.set_velocity(joint, rate);
+        for (link, rates) in rates.iter().enumerate() {
+            let set = tree_data.set_joint_velocity(&tree, link, rates);
             set.map_err(|e| kernel_error(scene, e))?;
         }
         for input in &scene.inputs {
-            let link = links.iter().position(|l| l.joint == input.value.joint);
-            let set = tree_data.set_input(link.unwrap_or(usize::MAX), input.value.value * input.value.scale);
+            let link = links.iter().position(|l| l.joint == Some(input.value.joint));
+            let value = [input.value.value * input.value.scale];
+            let set = tree_data.set_joint_input(&tree, link.unwrap_or(usize::MAX), &value);
             set.map_err(|e| kernel_error(scene, e))?;
         }
         let system = KernelSystem::with_data(tree, tree_data, method, None)
             .map_err(|e| initial_error(scene, "the initial state", e))?;
         return Ok((
-            Box::new(TreeSystem::new(system, model, data, bodies)),
+            Box::new(TreeSystem::new(system, mirror, mirror_data, bodies)),
             description,
         ));
     }
+    let model = rigid_model::<Growable>(scene)?;
+    let mut data = model.new_data();
+    assemble(&model, &mut data)
+        .map_err(|e| initial_error(scene, "assembling the initial configuration", e))?;
     let contact = rigid_world(scene, model.bodies().len())?.map(ContactModel::Rigid);
     let description = describe_rigid(&model);
     let system = KernelSystem::with_data(model, data, method, contact)

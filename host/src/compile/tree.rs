@@ -3,17 +3,18 @@
 //!
 //! Zero joint coordinates are the initial configuration, so every link frame has the world
 //! axes there and its origin on its joint's anchor: a link's origin in its parent's frame is
-//! the difference of the two anchors, its axis the joint axis, its CG and inertia the body's
-//! expressed in world axes. The initial joint rates are the bodies' relative velocities along
-//! the axes.
+//! the difference of the two anchors, its axes the joint's axes in world axes, its CG and
+//! inertia the body's expressed in world axes. The initial joint rates are the bodies' relative
+//! velocities resolved on the joint's axes (world axes for a ball joint and a floating base,
+//! which are the link's axes at zero coordinates).
 
 use super::formulation::TreeLink;
 use crate::scene::{Scene, SceneError};
-use crate::storage::{RigidData, RigidModel};
+use crate::storage::{Growable, RigidData, RigidModel, TreeModel};
 use ferrodyn_kernel::math::{Quat, Vec3};
-use ferrodyn_kernel::rigid::{BodyRef, Frame, JointKind};
+use ferrodyn_kernel::rigid::{assemble, BodyRef, Frame, Joint, JointKind};
 use ferrodyn_kernel::tree::{Link, Model};
-use ferrodyn_kernel::Storage;
+use ferrodyn_kernel::{Dynamics, Storage};
 
 /// Where a scene body sits on its tree link: its frame's origin in the link frame and its
 /// orientation relative to the link (both constant).
@@ -38,8 +39,8 @@ pub struct SceneTree {
     pub links: Vec<Link<f64>>,
     /// The body on each link.
     pub bodies: Vec<LinkBody>,
-    /// The initial joint rates.
-    pub rates: Vec<f64>,
+    /// The initial rates of each link's joint (its velocity coordinates).
+    pub rates: Vec<Vec<f64>>,
 }
 
 impl SceneTree {
@@ -59,46 +60,75 @@ impl SceneTree {
     }
 }
 
+/// A scene's rigid part in joint coordinates as `compile` and an export build it: the
+/// Cartesian model at its assembled initial state (the mirror the host's outputs read), the
+/// links, and the kernel tree built from them.
+pub struct TreeParts {
+    /// The scene's rigid bodies and joints in Cartesian coordinates.
+    pub mirror: RigidModel,
+    /// Their assembled initial state.
+    pub mirror_data: RigidData,
+    /// The links and where the bodies sit on them.
+    pub tree: SceneTree,
+    /// The kernel tree.
+    pub model: TreeModel,
+}
+
+/// The tree parts of `scene`, whose rigid bodies form the tree `links`.
+pub fn tree_parts(scene: &Scene, links: &[TreeLink]) -> Result<TreeParts, SceneError> {
+    let mirror = super::rigid_model::<Growable>(scene)?;
+    let mut mirror_data = mirror.new_data();
+    assemble(&mirror, &mut mirror_data)
+        .map_err(|e| super::initial_error(scene, "assembling the initial configuration", e))?;
+    let tree = tree_model(links, &mirror, &mirror_data);
+    let model = tree.model(scene, links)?;
+    Ok(TreeParts {
+        mirror,
+        mirror_data,
+        tree,
+        model,
+    })
+}
+
 /// The tree of `links` for the rigid `model` at its assembled state `data`.
-pub fn tree_model(
-    scene: &Scene,
-    links: &[TreeLink],
-    model: &RigidModel,
-    data: &RigidData,
-) -> Result<SceneTree, SceneError> {
+fn tree_model(links: &[TreeLink], model: &RigidModel, data: &RigidData) -> SceneTree {
     let mut tree_links = Vec::with_capacity(links.len());
     let mut anchors: Vec<Vec3<f64>> = Vec::with_capacity(links.len());
     let mut bodies = Vec::with_capacity(links.len());
     let mut rates = Vec::with_capacity(links.len());
     for link in links {
-        let joint = &model.joints()[link.joint];
-        let (parent, parent_frame) = match joint.body_j {
-            BodyRef::Body(b) if b == link.body => (joint.body_i, &joint.frame_i),
-            _ => (joint.body_j, &joint.frame_j),
-        };
-        let anchor = data.point_position(parent, parent_frame.origin);
-        // Revolute and prismatic joints turn about / slide along z of frame i.
-        let axis = world_z(data, joint.body_i, &joint.frame_i);
-        let parent_anchor = link.parent.map_or(Vec3::ZERO, |p| anchors[p]);
-        let body = &model.bodies()[link.body];
+        let child = BodyRef::Body(link.body);
         let (position, orientation) = (data.position(link.body), data.orientation(link.body));
+        let joint = link.joint.map(|j| &model.joints()[j]);
+        let (parent, anchor) = match joint {
+            Some(joint) => {
+                let (parent, frame) = match joint.body_j {
+                    BodyRef::Body(b) if b == link.body => (joint.body_i, &joint.frame_i),
+                    _ => (joint.body_j, &joint.frame_j),
+                };
+                (parent, data.point_position(parent, frame.origin))
+            }
+            None => (BodyRef::Ground, position),
+        };
+        let parent_anchor = link.parent.map_or(Vec3::ZERO, |p| anchors[p]);
+        let origin = anchor - parent_anchor;
+        let body = &model.bodies()[link.body];
         let rotation = orientation.to_matrix();
         let cg = position + rotation.mul_vec(body.cg) - anchor;
         let inertia = rotation.mul_mat(&body.inertia).mul_mat(&rotation.transpose());
-        let origin = anchor - parent_anchor;
-        let tree_link = match joint.kind {
-            JointKind::Prismatic => Link::prismatic(link.parent, origin, axis),
-            _ => Link::revolute(link.parent, origin, axis),
+        let (tree_link, rate) = match joint {
+            Some(joint) => joint_link(joint, link.parent, origin, data, parent, child, anchor),
+            None => (
+                Link::free(link.parent, origin),
+                free_rates(data, parent, child, anchor),
+            ),
         };
-        tree_links.push(tree_link.with_mass(body.mass, cg, inertia));
-        rates.push(initial_rate(
-            data,
-            &joint.kind,
-            axis,
-            parent,
-            BodyRef::Body(link.body),
-            anchor,
-        ));
+        tree_links.push(
+            tree_link
+                .with_mass(body.mass, cg, inertia)
+                .with_damping(link.damping),
+        );
+        rates.push(rate);
         anchors.push(anchor);
         bodies.push(LinkBody {
             body: link.body,
@@ -106,40 +136,72 @@ pub fn tree_model(
             orientation,
         });
     }
-    let tree = SceneTree {
+    SceneTree {
         gravity: model.gravity(),
         links: tree_links,
         bodies,
         rates,
-    };
-    tree.model::<crate::storage::Growable>(scene, links)?; // checks the links now, naming them
-    Ok(tree)
-}
-
-/// The z axis of `frame` on `body`, in world axes.
-fn world_z(data: &RigidData, body: BodyRef, frame: &Frame<f64>) -> Vec3<f64> {
-    let z = frame.axes.column(2);
-    match body {
-        BodyRef::Ground => z,
-        BodyRef::Body(b) => data.orientation(b).rotate(z),
     }
 }
 
-/// The joint rate of the initial velocities: relative angular velocity (revolute) or relative
-/// velocity of the anchor (prismatic) along the axis.
-fn initial_rate(
+/// The link of a scene `joint` between `parent` and `child` at `anchor`, and its initial rates.
+fn joint_link(
+    joint: &Joint<f64>,
+    parent_link: Option<usize>,
+    origin: Vec3<f64>,
     data: &RigidData,
-    kind: &JointKind<f64>,
-    axis: Vec3<f64>,
     parent: BodyRef,
     child: BodyRef,
     anchor: Vec3<f64>,
-) -> f64 {
-    let relative = match kind {
-        JointKind::Prismatic => anchor_velocity(data, child, anchor) - anchor_velocity(data, parent, anchor),
-        _ => angular_velocity(data, child) - angular_velocity(data, parent),
-    };
-    axis.dot(relative)
+) -> (Link<f64>, Vec<f64>) {
+    let omega = angular_velocity(data, child) - angular_velocity(data, parent);
+    let velocity = anchor_velocity(data, child, anchor) - anchor_velocity(data, parent, anchor);
+    let axis = |k: usize, body: BodyRef, frame: &Frame<f64>| world_axis(data, body, frame, k);
+    // Revolute, prismatic and cylindrical joints turn about / slide along z of frame i.
+    let z = axis(2, joint.body_i, &joint.frame_i);
+    match joint.kind {
+        JointKind::Prismatic => (Link::prismatic(parent_link, origin, z), vec![z.dot(velocity)]),
+        JointKind::Cylindrical => (
+            Link::cylindrical(parent_link, origin, z),
+            vec![z.dot(omega), z.dot(velocity)],
+        ),
+        JointKind::Universal => {
+            // The cross turns about x of frame i (fixed in body i) and y of frame j (fixed in
+            // body j): the parent's axis first.
+            let (x_i, y_j) = (
+                axis(0, joint.body_i, &joint.frame_i),
+                axis(1, joint.body_j, &joint.frame_j),
+            );
+            let (first, second) = if parent == joint.body_i {
+                (x_i, y_j)
+            } else {
+                (y_j, x_i)
+            };
+            (
+                Link::universal(parent_link, origin, first, second),
+                vec![first.dot(omega), second.dot(omega)],
+            )
+        }
+        JointKind::Spherical => (Link::spherical(parent_link, origin), omega.to_array().to_vec()),
+        _ => (Link::revolute(parent_link, origin, z), vec![z.dot(omega)]),
+    }
+}
+
+/// The initial rates of a floating base: its origin's velocity and its angular velocity, both
+/// relative to `parent` in world axes.
+fn free_rates(data: &RigidData, parent: BodyRef, child: BodyRef, anchor: Vec3<f64>) -> Vec<f64> {
+    let velocity = anchor_velocity(data, child, anchor) - anchor_velocity(data, parent, anchor);
+    let omega = angular_velocity(data, child) - angular_velocity(data, parent);
+    [velocity.to_array(), omega.to_array()].concat()
+}
+
+/// Axis `k` (0 x, 1 y, 2 z) of `frame` on `body`, in world axes.
+fn world_axis(data: &RigidData, body: BodyRef, frame: &Frame<f64>, k: usize) -> Vec3<f64> {
+    let axis = frame.axes.column(k);
+    match body {
+        BodyRef::Ground => axis,
+        BodyRef::Body(b) => data.orientation(b).rotate(axis),
+    }
 }
 
 /// World angular velocity of a body (zero for the ground).
@@ -166,7 +228,7 @@ fn rename(e: ferrodyn_kernel::BuildError, link: &TreeLink) -> ferrodyn_kernel::B
     use ferrodyn_kernel::{BuildError, Item};
     let item = |item: Item| match item {
         Item::Body(_) => Item::Body(link.body),
-        Item::Joint(_) => Item::Joint(link.joint),
+        Item::Joint(_) => link.joint.map_or(Item::Body(link.body), Item::Joint),
         other => other,
     };
     match e {

@@ -53,8 +53,9 @@ pub struct TreeNeeds {
     pub data_bytes: usize,
     /// Peak stack of building and stepping it (B, an upper estimate).
     pub stack_bytes: usize,
-    /// Executed instructions per step (estimate).
-    pub instructions: f64,
+    /// Executed instructions per step (estimate), `None` for an integrator a firmware does not
+    /// step with.
+    pub instructions: Option<f64>,
 }
 
 /// Bytes per link and fixed bytes of a tree's model and data, f32 and f64 (measured on
@@ -64,13 +65,19 @@ const DATA_BYTES: [(usize, usize); 2] = [(112, 488), (176, 976)];
 /// Stack: the 1-link figure and the steepest measured growth per link (f32, f64).
 const STACK_BYTES: [(usize, usize); 2] = [(2_028, 3_372), (5_396, 6_328)];
 
-/// What a tree of `links` links needs on `core` in f32 (`double` false) or f64, stepped by
-/// `integrator`; `None` for an integrator a firmware does not step with.
-pub fn tree_needs(core: Core, links: usize, double: bool, integrator: &IntegratorSpec) -> Option<TreeNeeds> {
+/// What a tree of `dof` degrees of freedom in `Fixed<slots>` needs on `core` in f32 (`double`
+/// false) or f64, stepped by `integrator`.
+pub fn tree_needs(
+    core: Core,
+    slots: usize,
+    dof: usize,
+    double: bool,
+    integrator: &IntegratorSpec,
+) -> TreeNeeds {
     let p = usize::from(double);
-    let line = |(fixed, per_link): (usize, usize)| fixed + per_link * links;
-    // RK4 instructions per step: per link and a fixed part, fitted to the exported chain5 and
-    // hil_arm (skew_tree lies within 15 %).
+    let line = |(fixed, per_slot): (usize, usize)| fixed + per_slot * slots;
+    // RK4 instructions per step: per degree of freedom and a fixed part, fitted to the
+    // exported chain5 and hil_arm (1-DOF joints; skew_tree lies within 15 %).
     let (fixed, per_link) = match (core, double) {
         (Core::CortexM4F, false) => (-346.0, 4_873.0),
         (Core::CortexM4F, true) => (-58_644.0, 222_055.0),
@@ -79,14 +86,14 @@ pub fn tree_needs(core: Core, links: usize, double: bool, integrator: &Integrato
     };
     // One derivative evaluation instead of RK4's four: 0.259 of RK4 on the 5-link tree.
     let factor = match integrator {
-        IntegratorSpec::Explicit(Method::Rk4) => 1.0,
-        IntegratorSpec::Explicit(Method::SemiImplicitEuler | Method::VelocityVerlet) => 0.259,
-        _ => return None,
+        IntegratorSpec::Explicit(Method::Rk4) => Some(1.0),
+        IntegratorSpec::Explicit(Method::SemiImplicitEuler | Method::VelocityVerlet) => Some(0.259),
+        _ => None,
     };
-    Some(TreeNeeds {
+    TreeNeeds {
         model_bytes: line(MODEL_BYTES[p]),
         data_bytes: line(DATA_BYTES[p]),
-        stack_bytes: STACK_BYTES[p].0 + STACK_BYTES[p].1 * links.saturating_sub(1),
-        instructions: factor * (fixed + per_link * links as f64).max(per_link),
-    })
+        stack_bytes: STACK_BYTES[p].0 + STACK_BYTES[p].1 * slots.saturating_sub(1),
+        instructions: factor.map(|f| f * (fixed + per_link * dof as f64).max(per_link)),
+    }
 }
