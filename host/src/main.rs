@@ -256,6 +256,11 @@ fn parse_field(name: &str) -> Result<Field, String> {
 /// Runs the command; an error is printed once, with its causes in one line, and the exit code
 /// is 1 (clap's own usage errors exit with 2).
 fn main() -> ExitCode {
+    // SAFETY: restores the default disposition of SIGPIPE before any thread or output exists.
+    #[cfg(unix)]
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     match execute(Cli::parse().command) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -180,6 +180,29 @@ fn a_flexible_scene_runs_and_writes_vtu_frames() {
         "time,kinetic,potential,strain,total"
     );
     assert!(dir.join("energy.png").exists());
+    // A flexible body alone with a node sensor writes sensors.csv (it was only written when
+    // the scene had rigid bodies).
+    let small = root.join("scenes/beam6.toml");
+    let sensed = ferrodyn(&[
+        "run",
+        small.to_str().unwrap(),
+        "--out",
+        dir.to_str().unwrap(),
+        "--end",
+        "2e-3",
+        "--force",
+    ]);
+    assert!(
+        sensed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&sensed.stderr)
+    );
+    let sensors = std::fs::read_to_string(dir.join("sensors.csv")).unwrap();
+    assert_eq!(sensors.lines().next().unwrap(), "time,tip_ux,tip_uy,tip_uz");
+    let last: Vec<f64> = (sensors.lines().last().unwrap().split(','))
+        .map(|x| x.parse().unwrap())
+        .collect();
+    assert!(last[3] < 0.0, "the tip sags: {last:?}");
     // A beam attached to a driven hub (rigid + flexible, implicit): two steps.
     let spin = root.join("scenes/spinning_beam.toml");
     let coupled = ferrodyn(&[

@@ -1,6 +1,6 @@
-//! Plant models generated from the scene files `scenes/chain5.toml`, `scenes/skew_tree.toml`
-//! and `scenes/hil_arm.toml` at build time (`build.rs`, the host's `ferrodyn export rust`), in
-//! f32 and f64, as cross-check scenarios: `chain-fw` runs them on the microcontroller, `xcheck`
+//! Plant models generated from the scene files listed in `scenes.txt` (chain5, skew_tree,
+//! hil_arm, arm, beam6) at build time (`build.rs`, the host's `ferrodyn export
+//! rust`), in f32 and f64, as cross-check scenarios: `chain-fw` runs them on the microcontroller, `xcheck`
 //! on the host, and CI compares the f64 hashes with `ferrodyn run` of the same scene files.
 #![no_std]
 
@@ -22,6 +22,10 @@ generated!(skew_tree_f32, "skew_tree_f32.rs");
 generated!(skew_tree_f64, "skew_tree_f64.rs");
 generated!(hil_arm_f32, "hil_arm_f32.rs");
 generated!(hil_arm_f64, "hil_arm_f64.rs");
+generated!(arm_f32, "arm_f32.rs");
+generated!(arm_f64, "arm_f64.rs");
+generated!(beam6_f32, "beam6_f32.rs");
+generated!(beam6_f64, "beam6_f64.rs");
 
 /// The scenario of a generated scene: run from its initial state for its steps (to its end
 /// time), named `scene:<stem> <precision> <integrator>`.
@@ -48,14 +52,50 @@ macro_rules! scenario {
     };
 }
 
+/// The scenario of a generated flexible scene, its model built in place in the firmware's
+/// room (its capacities are those of a room variant: `plant::Beam6`).
+macro_rules! flexible_scenario {
+    ($module:ident, $name:literal) => {
+        Scenario {
+            name: $name,
+            run: |room, hooks: &mut dyn Hooks| -> Result<Report, PlantError> {
+                use ferrodyn_kernel::{flex, Real};
+                use plant::{Flex, Lodge};
+                let lodged = room.lodge(|| Flex {
+                    builder: $module::new_builder(),
+                    data: None,
+                });
+                let Flex { builder, data } = lodged.ok_or(PlantError::Room)?;
+                $module::add_to(builder)?;
+                let model = builder.build_in_place()?;
+                let data = flex::Data::new_in(data, model);
+                let step = $module::Scalar::from_f64($module::STEP);
+                let steps = $module::STEPS as u32;
+                plant::run(
+                    model,
+                    data,
+                    &mut $module::Integrator::default(),
+                    step,
+                    steps,
+                    hooks,
+                )
+            },
+        }
+    };
+}
+
 /// The scenarios of the scene files.
-pub const SCENARIOS: [Scenario; 6] = [
+pub const SCENARIOS: [Scenario; 10] = [
     scenario!(chain5_f32, "scene:chain5 f32 rk4"),
     scenario!(chain5_f64, "scene:chain5 f64 rk4"),
     scenario!(skew_tree_f32, "scene:skew_tree f32 rk4"),
     scenario!(skew_tree_f64, "scene:skew_tree f64 rk4"),
     scenario!(hil_arm_f32, "scene:hil_arm f32 rk4"),
     scenario!(hil_arm_f64, "scene:hil_arm f64 rk4"),
+    scenario!(arm_f32, "scene:arm f32 rk4"),
+    scenario!(arm_f64, "scene:arm f64 rk4"),
+    flexible_scenario!(beam6_f32, "scene:beam6 f32 rk4"),
+    flexible_scenario!(beam6_f64, "scene:beam6 f64 rk4"),
 ];
 
 /// The arm of `scenes/hil_arm.toml` as the HIL loop's plant, through the exported ports only:

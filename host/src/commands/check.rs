@@ -73,9 +73,16 @@ pub fn check(path: &Path, with_settle: bool, with_motion: bool, target: Option<&
 
 /// What the scene needs on `core` once exported (`ferrodyn export rust`).
 fn target_report(scene: &Scene, core: Core) -> Result<()> {
+    if !scene.flexibles.is_empty() && scene.bodies.is_empty() {
+        println!(
+            "target {}: exports (flexible bodies alone) with the kernel capacities above; model and data bytes are not estimated for flexible models yet (the firmware prints them)",
+            core.name()
+        );
+        return Ok(());
+    }
     let Choice::Tree(links) = choose(scene)? else {
         println!(
-            "target {}: not exportable yet (only scenes in joint coordinates export to firmware; see the formulation above)",
+            "target {}: not exportable yet (rigid scenes export in joint coordinates, flexible bodies alone; see the formulation above)",
             core.name()
         );
         return Ok(());

@@ -1,8 +1,11 @@
 //! Scenes for other targets. [`rust`]: a scene as a `#![no_std]`, allocation-free Rust module
-//! for the firmware (`ferrodyn export rust`, or from a `build.rs`); [`target`]: what it needs
-//! on a microcontroller.
+//! for the firmware (`ferrodyn export rust`, or from a `build.rs`), written by [`tree`] for
+//! rigid scenes in joint coordinates and by [`flexible`] for flexible bodies; [`target`]: what
+//! it needs on a microcontroller.
 
+mod flexible;
 pub mod rust;
 pub mod target;
+mod tree;
 
 pub use rust::{rust_module, Precision};

@@ -36,7 +36,7 @@ pub trait Recorder {
 }
 
 /// The recorders for `sim` writing into `dir`: what `outputs` selects of what the simulation
-/// has (rigid bodies: trajectory, reactions, sensors; flexible bodies: a VTU series named
+/// has (rigid bodies: trajectory, reactions; sensors; flexible bodies: a VTU series named
 /// `series`; contacts; energy for all, with PNG plots when `outputs.plots`).
 pub fn recorders(
     sim: &mut Simulation,
@@ -50,13 +50,14 @@ pub fn recorders(
         if outputs.states {
             out.push(Box::new(TrajectoryCsv::create(dir, &names.bodies)?));
         }
-        if !sim.labels.sensors.is_empty() {
-            out.push(Box::new(SensorsCsv::create(
-                dir,
-                sim.labels.sensors.clone(),
-                outputs.plots,
-            )?));
-        }
+    }
+    // Sensors of flexible nodes need no rigid body.
+    if !sim.labels.sensors.is_empty() {
+        out.push(Box::new(SensorsCsv::create(
+            dir,
+            sim.labels.sensors.clone(),
+            outputs.plots,
+        )?));
     }
     if outputs.energy {
         let constrained = sim.rigid().is_some_and(|(m, _)| m.constraint_rows() > 0);

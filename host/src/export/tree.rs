@@ -1,0 +1,202 @@
+//! The Rust module of a rigid scene in joint coordinates: the kernel tree's links as
+//! [`crate::compile::tree_parts`] makes them, the initial joint rates and inputs, and the ports
+//! read from the joint coordinates and the link states.
+
+use super::rust::{header, lit, mat3, vec3, Input, Kind, Output, Ports, Precision};
+use crate::compile::{choose, tree_parts, Choice, LinkBody, SceneTree, TreeLink, TreeParts};
+use crate::scene::{Scene, SceneError};
+use crate::sensor::SensorKind;
+use ferrodyn_kernel::rigid::{joint_angle, BodyRef, JointKind};
+use ferrodyn_kernel::tree::{MultiJoint, TreeJoint};
+use std::fmt::Write;
+
+/// The module of `scene`, stepped by the kernel integrator `method`.
+pub(super) fn module(scene: &Scene, precision: Precision, method: &str) -> Result<String, SceneError> {
+    let links = match choose(scene)? {
+        Choice::Tree(links) => links,
+        Choice::Cartesian(why) => {
+            let why = why.map_or("the scene asks for Cartesian coordinates".into(), |b| {
+                b.to_string()
+            });
+            return Err(super::rust::refused(
+                scene,
+                format!(
+                    "only scenes in joint coordinates export to Rust so far; this one is Cartesian: {why}"
+                ),
+            ));
+        }
+    };
+    let parts = tree_parts(scene, &links)?;
+    let ports = ports(scene, &links, &parts);
+    let kind = Kind {
+        summary: format!(
+            "{} links, {} degrees of freedom in joint coordinates",
+            parts.tree.links.len(),
+            parts.model.velocity_count()
+        ),
+        imports: "use ferrodyn_kernel::tree::{Data, Link, Model};",
+        capacities: format!("Fixed<{}>", parts.model.slots()),
+        capacities_doc: format!(
+            "max(links, ⌈(positions + velocities) / 2⌉) = {}",
+            parts.model.slots()
+        ),
+    };
+    let mut out = String::new();
+    header(&mut out, scene, precision, method, &kind);
+    model_fn(&mut out, &parts.tree);
+    initial_data_fn(&mut out, &parts.tree, &ports);
+    ports.write(&mut out);
+    Ok(out)
+}
+
+fn model_fn(out: &mut String, tree: &SceneTree) {
+    let _ = write!(
+        out,
+        "
+/// The model, built as `ferrodyn run` builds it.
+pub fn model() -> Result<Model<Scalar, Capacities>, BuildError> {{
+    let mut b = Model::builder({gravity});
+",
+        gravity = vec3(tree.gravity)
+    );
+    for link in &tree.links {
+        let parent = link.parent.map_or("None".into(), |p| format!("Some({p})"));
+        let (origin, axis) = (vec3(link.origin), vec3(link.axis));
+        let joint = match (link.multi, link.joint) {
+            (None, TreeJoint::Revolute) => format!("revolute({parent}, {origin}, {axis})"),
+            (None, TreeJoint::Prismatic) => format!("prismatic({parent}, {origin}, {axis})"),
+            (Some(MultiJoint::Cylindrical), _) => format!("cylindrical({parent}, {origin}, {axis})"),
+            (Some(MultiJoint::Universal), _) => format!(
+                "universal({parent}, {origin}, {axis}, {})",
+                vec3(link.second_axis)
+            ),
+            (Some(MultiJoint::Spherical), _) => format!("spherical({parent}, {origin})"),
+            (Some(MultiJoint::Free), _) => format!("free({parent}, {origin})"),
+        };
+        let _ = writeln!(
+            out,
+            "    b.add_link(Link::{joint}.with_mass(s({}), {}, {}).with_damping(s({})))?;",
+            lit(link.mass),
+            vec3(link.cg),
+            mat3(&link.inertia),
+            lit(link.damping),
+        );
+    }
+    out.push_str("    b.build()\n}\n");
+}
+
+fn initial_data_fn(out: &mut String, tree: &SceneTree, ports: &Ports) {
+    out.push_str(
+        "
+/// The data at the scene's initial state: joint rates, and the inputs at their scene values.
+pub fn initial_data(model: &Model<Scalar, Capacities>) -> Result<Data<Scalar, Capacities>, BuildError> {
+    let mut data = Data::new(model);
+",
+    );
+    for (k, rates) in tree.rates.iter().enumerate() {
+        let rates: Vec<String> = rates.iter().map(|r| format!("s({})", lit(*r))).collect();
+        let _ = writeln!(
+            out,
+            "    data.set_joint_velocity(model, {k}, &[{}])?;",
+            rates.join(", ")
+        );
+    }
+    for input in &ports.inputs {
+        let _ = writeln!(
+            out,
+            "    data.set_input({}, s({}) * s({}))?;",
+            input.velocity,
+            lit(input.value),
+            lit(input.scale)
+        );
+    }
+    out.push_str("    Ok(data)\n}\n");
+}
+
+/// The link a joint moves (every joint of a tree scene moves one).
+fn link_of(links: &[TreeLink], joint: usize) -> usize {
+    links
+        .iter()
+        .position(|l| l.joint == Some(joint))
+        .unwrap_or(usize::MAX)
+}
+
+fn ports(scene: &Scene, links: &[TreeLink], parts: &TreeParts) -> Ports {
+    let (model, data, tree) = (&parts.mirror, &parts.mirror_data, &parts.tree);
+    // Where a 1-DOF joint's coordinate sits in q and in v.
+    let at = |joint: usize| {
+        let at = parts.model.coordinates(link_of(links, joint));
+        at.map_or((usize::MAX, usize::MAX), |c| (c.position, c.velocity))
+    };
+    let inputs = scene
+        .inputs
+        .iter()
+        .map(|i| Input {
+            name: i.name.clone(),
+            unit: match model.joints()[i.value.joint].kind {
+                JointKind::Prismatic => "N",
+                _ => "N·m",
+            },
+            scale: i.value.scale,
+            value: i.value.value,
+            velocity: at(i.value.joint).1,
+        })
+        .collect();
+    let mut outputs = Vec::new();
+    let mut prelude = vec!["let (q, rate) = (data.positions(), data.velocities());"];
+    for sensor in &scene.sensors {
+        match sensor.kind {
+            SensorKind::JointAngle { joint } => {
+                let link = link_of(links, joint);
+                // The encoder reads frame j against frame i about z_i from its initial angle;
+                // the tree turns the child about z_i, so body i as the child turns it back.
+                let child_is_i = model.joints()[joint].body_i == BodyRef::Body(links[link].body);
+                let sign = if child_is_i { "-" } else { "" };
+                let (start, _) = joint_angle(model, data, joint).unwrap_or((0.0, 0.0));
+                let (position, velocity) = at(joint);
+                outputs.push(Output {
+                    name: format!("{}_angle", sensor.name),
+                    unit: "rad",
+                    value: format!("wrap(s({}) + {sign}q[{position}])", lit(start)),
+                });
+                outputs.push(Output {
+                    name: format!("{}_rate", sensor.name),
+                    unit: "rad/s",
+                    value: format!("{sign}rate[{velocity}]"),
+                });
+            }
+            SensorKind::Point { body, point } => {
+                if prelude.len() == 1 {
+                    prelude.push("let states = ferrodyn_kernel::tree::link_states(model, data);");
+                }
+                let link = tree
+                    .bodies
+                    .iter()
+                    .position(|b| b.body == body)
+                    .unwrap_or(usize::MAX);
+                let on: &LinkBody = &tree.bodies[link];
+                let local = vec3(on.offset + on.orientation.rotate(point));
+                for (k, axis) in ["x", "y", "z"].iter().enumerate() {
+                    outputs.push(Output {
+                        name: format!("{}_{axis}", sensor.name),
+                        unit: "m",
+                        value: format!("states[{link}].point({local}).to_array()[{k}]"),
+                    });
+                }
+                for (k, axis) in ["vx", "vy", "vz"].iter().enumerate() {
+                    outputs.push(Output {
+                        name: format!("{}_{axis}", sensor.name),
+                        unit: "m/s",
+                        value: format!("states[{link}].point_velocity({local}).to_array()[{k}]"),
+                    });
+                }
+            }
+            SensorKind::FlexibleNode { .. } => {} // no flexible bodies in a tree scene
+        }
+    }
+    Ports {
+        inputs,
+        outputs,
+        prelude,
+    }
+}
