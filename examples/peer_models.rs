@@ -15,10 +15,15 @@
 //! period against the elliptic-integral period.
 
 use ferrodyn::kernel::integrators::{Rk4, SemiImplicitEuler};
-use ferrodyn::kernel::math::Vec3;
+use ferrodyn::kernel::math::{Mat3, Vec3};
 use ferrodyn::kernel::rigid::{self, BodyRef, Data, Model};
-use ferrodyn::kernel::samples::{revolute_chain, simple_pendulum, ChainSpec, PendulumCapacities, GRAVITY};
-use ferrodyn::kernel::{step, Fixed, Integrator, Storage};
+use ferrodyn::kernel::samples::{
+    revolute_chain, revolute_chain_tree, simple_pendulum, ChainSpec, PendulumCapacities, GRAVITY,
+};
+use ferrodyn::kernel::tree::{self, Link};
+use ferrodyn::kernel::{
+    step, Dynamics, Energy, ExternalForces, Fixed, Integrator, KernelError, StepStats, Storage,
+};
 use serde_json::{json, Value};
 use std::time::Instant;
 
@@ -141,62 +146,83 @@ fn energy_scale(links: usize) -> f64 {
     }
 }
 
-/// Timing and accuracy of one model with one integrator.
-fn measure<I: Integrator<f64> + Clone, St: Storage>(
-    model: &Model<f64, St>,
+/// What one pass of `peer_models` measures.
+#[derive(Clone, Copy, PartialEq)]
+enum Pass {
+    /// CPU time per step: one timing run of `timing_steps` steps from the initial state (the
+    /// rounds of `benches/peers/run.sh` alternate engines and take medians).
+    Time,
+    /// Energy drift, constraint violation and pendulum period over the accuracy run.
+    Accuracy,
+}
+
+/// What the accuracy run reads of a state besides the energy: the constraint violation
+/// (position, velocity; zero for the tree) and, for the pendulum, its angle and rate.
+struct Probe {
+    violation: (f64, f64),
+    angle: (f64, f64),
+}
+
+/// Timing or accuracy of one model with one integrator, for either formulation.
+fn measure<M, I>(
+    model: &M,
     integrator: &I,
     links: usize,
     entry: &Value,
-) -> Result<Value, Box<dyn std::error::Error>> {
+    pass: Pass,
+    probe: impl Fn(&M::Data) -> Probe,
+) -> Result<Value, Box<dyn std::error::Error>>
+where
+    M: Dynamics<f64>,
+    M::Data: Clone,
+    I: Integrator<f64> + Clone,
+{
     let steps = entry["timing_steps"].as_u64().unwrap_or(1000) as usize;
     let duration = entry["accuracy_duration"].as_f64().unwrap_or(1.0);
-    let fresh = Box::new(Data::new(model));
-    // Timing: best of 3 runs of `steps` steps from the initial state, CPU and wall time.
-    let (mut best, mut best_wall) = (f64::INFINITY, f64::INFINITY);
-    let mut stats = Default::default();
-    for _ in 0..3 {
+    let fresh = Box::new(model.new_data());
+    if pass == Pass::Time {
         let mut data = fresh.clone();
         let mut method = integrator.clone();
+        let (mut evaluations, mut iterations) = (0u64, 0u64);
         let (cpu, wall) = (cpu_seconds(), Instant::now());
         for _ in 0..steps {
-            step(model, &mut data, &mut method, std::hint::black_box(DT))?;
+            let s = model.step(&mut data, &mut method, std::hint::black_box(DT))?;
+            evaluations += u64::from(s.evaluations);
+            iterations += u64::from(s.projection_iterations);
         }
-        best_wall = best_wall.min(wall.elapsed().as_secs_f64() / steps as f64);
-        best = best.min((cpu_seconds() - cpu) / steps as f64);
-        std::hint::black_box(data.state());
-        stats = data.total_stats();
+        let wall = wall.elapsed().as_secs_f64() / steps as f64;
+        let cpu = (cpu_seconds() - cpu) / steps as f64;
+        std::hint::black_box(model.state(&data));
+        return Ok(json!({
+            "time_per_step_s": cpu,
+            "wall_time_per_step_s": wall,
+            "evaluations_per_step": evaluations as f64 / steps as f64,
+            "projection_iterations_per_step": iterations as f64 / steps as f64,
+            "timing_steps": steps,
+        }));
     }
     // Accuracy: energy every step, violation every 10 steps, pendulum angle every step.
     let mut data = fresh.clone();
     let mut method = integrator.clone();
-    let e0 = rigid::energy(model, &data).total();
+    let e0 = model.energy(&data)?.total();
     let (mut drift, mut violation, mut velocity_violation) = (0.0f64, 0.0f64, 0.0f64);
     let mut samples = Vec::new();
     let total = (duration / DT).round() as usize;
     for k in 0..=total {
-        drift = drift.max((rigid::energy(model, &data).total() - e0).abs());
+        drift = drift.max((model.energy(&data)?.total() - e0).abs());
+        let p = probe(&data);
         if k % 10 == 0 {
-            let v = rigid::violation(model, &data);
-            violation = violation.max(v.position);
-            velocity_violation = velocity_violation.max(v.velocity);
+            violation = violation.max(p.violation.0);
+            velocity_violation = velocity_violation.max(p.violation.1);
         }
         if links == 0 {
-            let p = data.point_position(BodyRef::Body(0), Vec3::ZERO);
-            let v = data.velocity(0);
-            let theta = p.x.atan2(-p.z);
-            let rate = (v.x * -p.z + p.x * v.z) / (p.x * p.x + p.z * p.z);
-            samples.push((data.time(), theta, rate));
+            samples.push((model.time(&data), p.angle.0, p.angle.1));
         }
         if k < total {
-            step(model, &mut data, &mut method, DT)?;
+            model.step(&mut data, &mut method, DT)?;
         }
     }
     let mut out = json!({
-        "time_per_step_s": best,
-        "wall_time_per_step_s": best_wall,
-        "evaluations_per_step": f64::from(stats.evaluations) / steps as f64,
-        "projection_iterations_per_step": f64::from(stats.projection_iterations) / steps as f64,
-        "timing_steps": steps,
         "accuracy_duration": duration,
         "energy_drift_abs": drift,
         "energy_drift_rel": drift / energy_scale(links),
@@ -215,25 +241,73 @@ fn measure<I: Integrator<f64> + Clone, St: Storage>(
     Ok(out)
 }
 
-fn measure_both<St: Storage>(
-    model: &Model<f64, St>,
+/// Both integrators on one model.
+fn measure_both<M>(
+    model: &M,
     links: usize,
     entry: &Value,
-) -> Result<Value, Box<dyn std::error::Error>> {
+    pass: Pass,
+    probe: impl Fn(&M::Data) -> Probe + Copy,
+) -> Result<Value, Box<dyn std::error::Error>>
+where
+    M: Dynamics<f64>,
+    M::Data: Clone,
+{
     Ok(json!({
-        "rk4": measure(model, &Rk4, links, entry)?,
-        "semi_implicit_euler": measure(model, &SemiImplicitEuler, links, entry)?,
+        "rk4": measure(model, &Rk4, links, entry, pass, probe)?,
+        "semi_implicit_euler": measure(model, &SemiImplicitEuler, links, entry, pass, probe)?,
     }))
 }
 
-fn chain<const N: usize, const C: usize, const S: usize>(
-    entry: &Value,
-) -> Result<Value, Box<dyn std::error::Error>> {
-    let model: Box<Model<f64, Fixed<N, N, 0, C, S>>> = Box::new(revolute_chain(&ChainSpec::standard(N))?);
-    measure_both(&*model, N, entry)
+/// Probe of the Cartesian model: violation; the pendulum's angle from its bob (body 0).
+fn cartesian_probe<St: Storage>(model: &Model<f64, St>) -> impl Fn(&Data<f64, St>) -> Probe + Copy + '_ {
+    move |data| {
+        let v = rigid::violation(model, data);
+        let p = data.point_position(BodyRef::Body(0), Vec3::ZERO);
+        let w = data.velocity(0);
+        Probe {
+            violation: (v.position, v.velocity),
+            angle: (
+                p.x.atan2(-p.z),
+                (w.x * -p.z + p.x * w.z) / (p.x * p.x + p.z * p.z),
+            ),
+        }
+    }
 }
 
-fn run(models_path: &str, out_path: &str) -> Result<(), Box<dyn std::error::Error>> {
+/// Probe of the tree: no constraint; the first joint's angle and rate.
+fn tree_probe<St: Storage>(data: &tree::Data<f64, St>) -> Probe {
+    Probe {
+        violation: (0.0, 0.0),
+        angle: (data.positions()[0], data.velocities()[0]),
+    }
+}
+
+/// The pendulum in joint coordinates, as MuJoCo's: one hinge about −y at the origin, the bob a
+/// point mass at (0, 0, −L) in the link frame (a negligible 1e-12 inertia, as in the MJCF).
+fn pendulum_tree() -> Result<tree::Model<f64, Fixed<1>>, Box<dyn std::error::Error>> {
+    let (m, l, _, _) = PENDULUM;
+    let mut b = tree::Model::builder(Vec3::new(0.0, 0.0, -GRAVITY));
+    let inertia = Mat3::diagonal(Vec3::new(1e-12, 1e-12, 1e-12));
+    b.add_link(Link::revolute(None, Vec3::ZERO, -Vec3::Y).with_mass(m, Vec3::new(0.0, 0.0, -l), inertia))?;
+    Ok(b.build()?)
+}
+
+/// One model in both formulations: `{"cartesian": {...}, "tree": {...}}`.
+fn chain<const N: usize, const C: usize, const S: usize>(
+    entry: &Value,
+    pass: Pass,
+) -> Result<Value, Box<dyn std::error::Error>> {
+    let spec = ChainSpec::standard(N);
+    let model: Box<Model<f64, Fixed<N, N, 0, C, S>>> = Box::new(revolute_chain(&spec)?);
+    let tree_model: Box<tree::Model<f64, Fixed<N>>> = Box::new(revolute_chain_tree(&spec)?);
+    Ok(json!({
+        "cartesian": measure_both(&*model, N, entry, pass, cartesian_probe(&model))?,
+        "tree": measure_both(&*tree_model, N, entry, pass, tree_probe)?,
+    }))
+}
+
+fn run(models_path: &str, out_path: &str, passes: &[Pass]) -> Result<(), Box<dyn std::error::Error>> {
     let spec: Value = serde_json::from_str(&std::fs::read_to_string(models_path)?)?;
     if spec != models_json() {
         return Err(format!("{models_path} is not the models JSON of this build: regenerate it").into());
@@ -241,28 +315,92 @@ fn run(models_path: &str, out_path: &str) -> Result<(), Box<dyn std::error::Erro
     let mut results = serde_json::Map::new();
     for entry in spec["models"].as_array().into_iter().flatten() {
         let name = entry["name"].as_str().unwrap_or("?").to_string();
-        eprintln!("ours: {name}");
-        let r = match entry["links"].as_u64().unwrap_or(0) {
-            0 => {
-                let (m, l, a, _) = PENDULUM;
-                measure_both(&simple_pendulum::<f64, PendulumCapacities>(m, l, a)?, 0, entry)?
-            }
-            5 => chain::<5, 25, { ChainSpec::<f64>::skyline_entries(5) }>(entry)?,
-            20 => chain::<20, 100, { ChainSpec::<f64>::skyline_entries(20) }>(entry)?,
-            50 => chain::<50, 250, { ChainSpec::<f64>::skyline_entries(50) }>(entry)?,
-            100 => chain::<100, 500, { ChainSpec::<f64>::skyline_entries(100) }>(entry)?,
-            n => return Err(format!("no chain of {n} links in this example").into()),
-        };
-        results.insert(name, r);
+        let mut merged = json!({});
+        for &pass in passes {
+            let r = match entry["links"].as_u64().unwrap_or(0) {
+                0 => {
+                    let (m, l, a, _) = PENDULUM;
+                    let cartesian = simple_pendulum::<f64, PendulumCapacities>(m, l, a)?;
+                    let tree_model = pendulum_tree()?;
+                    let mut probe_data = tree_model.new_data();
+                    probe_data.set_position(0, a)?;
+                    json!({
+                        "cartesian": measure_both(&cartesian, 0, entry, pass, cartesian_probe(&cartesian))?,
+                        "tree": measure_both(&WithInitial(&tree_model, probe_data), 0, entry, pass, |d: &tree::Data<f64, Fixed<1>>| tree_probe(d))?,
+                    })
+                }
+                5 => chain::<5, 25, { ChainSpec::<f64>::skyline_entries(5) }>(entry, pass)?,
+                20 => chain::<20, 100, { ChainSpec::<f64>::skyline_entries(20) }>(entry, pass)?,
+                50 => chain::<50, 250, { ChainSpec::<f64>::skyline_entries(50) }>(entry, pass)?,
+                100 => chain::<100, 500, { ChainSpec::<f64>::skyline_entries(100) }>(entry, pass)?,
+                n => return Err(format!("no chain of {n} links in this example").into()),
+            };
+            merge(&mut merged, r);
+        }
+        results.insert(name, merged);
     }
     let out = json!({
         "engine": "ferrodyn",
         "version": env!("CARGO_PKG_VERSION"),
-        "formulation": "maximal coordinates, acceleration-level KKT (skyline Schur complement) + projection",
+        "formulations": {
+            "cartesian": "maximal coordinates (7 per body), acceleration-level KKT (skyline Schur complement) + projection",
+            "tree": "joint coordinates (kernel::tree), articulated-body algorithm",
+        },
         "models": results,
     });
     std::fs::write(out_path, serde_json::to_string_pretty(&out)?)?;
     Ok(())
+}
+
+/// Deep merge of JSON objects (`b` into `a`).
+fn merge(a: &mut Value, b: Value) {
+    match (a, b) {
+        (Value::Object(a), Value::Object(b)) => {
+            for (k, v) in b {
+                merge(a.entry(k).or_insert(Value::Null), v);
+            }
+        }
+        (a, b) => *a = b,
+    }
+}
+
+/// A tree model whose fresh data starts from `initial` (the pendulum's release angle) rather
+/// than from all joints at zero.
+struct WithInitial<'m>(&'m tree::Model<f64, Fixed<1>>, tree::Data<f64, Fixed<1>>);
+
+impl Dynamics<f64> for WithInitial<'_> {
+    type Data = tree::Data<f64, Fixed<1>>;
+    fn new_data(&self) -> Self::Data {
+        self.1.clone()
+    }
+    fn step_with<I: Integrator<f64>, E: ExternalForces<f64>>(
+        &self,
+        data: &mut Self::Data,
+        integrator: &mut I,
+        dt: f64,
+        external: &mut E,
+    ) -> Result<StepStats, KernelError> {
+        self.0.step_with(data, integrator, dt, external)
+    }
+    fn accept<E: ExternalForces<f64>>(
+        &self,
+        data: &mut Self::Data,
+        external: &mut E,
+    ) -> Result<(), KernelError> {
+        self.0.accept(data, external)
+    }
+    fn time(&self, data: &Self::Data) -> f64 {
+        self.0.time(data)
+    }
+    fn energy(&self, data: &Self::Data) -> Result<Energy<f64>, KernelError> {
+        self.0.energy(data)
+    }
+    fn state<'d>(&self, data: &'d Self::Data) -> &'d [f64] {
+        self.0.state(data)
+    }
+    fn set_state(&self, data: &mut Self::Data, state: &[f64]) -> Result<(), KernelError> {
+        self.0.set_state(data, state)
+    }
 }
 
 /// `profile LINKS STEPS`: RK4 steps of a chain from rest and nothing else, for callgrind
@@ -300,9 +438,11 @@ fn main() {
             .map_err(Into::into)
             .and_then(|s| std::fs::write(path, s).map_err(Into::into)),
         ["profile", links, steps] => profile(links, steps),
-        ["run", models, out] => run(models, out),
+        ["run", models, out] => run(models, out, &[Pass::Time, Pass::Accuracy]),
+        ["time", models, out] => run(models, out, &[Pass::Time]),
+        ["accuracy", models, out] => run(models, out, &[Pass::Accuracy]),
         _ => Err::<(), Box<dyn std::error::Error>>(
-            "usage: peer_models models OUT.json | peer_models run MODELS.json OUT.json | peer_models profile LINKS STEPS".into(),
+            "usage: peer_models models OUT.json | peer_models run|time|accuracy MODELS.json OUT.json | peer_models profile LINKS STEPS".into(),
         ),
     };
     if let Err(e) = result {

@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
 # Ferrodyn vs MuJoCo vs Exudyn in one run: installs the peers into target/peers-venv (PyPI),
-# writes the shared model definitions, times ours and the peers on the same models in the same
-# run, and writes benches/peers/report.md, chart.png and results.json.
+# writes the shared model definitions, measures accuracy once per engine, then times every
+# engine in ROUNDS rounds that alternate between the engines (the order reversed every other
+# round), and writes benches/peers/report.md, chart.png and results.json from the medians.
+# Both of our formulations are timed: the joint-coordinate tree (kernel::tree) and the
+# Cartesian model (kernel::rigid). All times are CPU time of the engine's process.
 #
-#   bash benches/peers/run.sh            # everything
-#   PEERS="mujoco" bash benches/peers/run.sh   # skip Exudyn (the slowest to run)
+#   bash benches/peers/run.sh                       # everything, 5 rounds
+#   ROUNDS=3 PEERS="mujoco" bash benches/peers/run.sh   # skip Exudyn (the slowest to run)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 HERE=benches/peers
 OUT=target/peers
 VENV=target/peers-venv
 PEERS=${PEERS:-"mujoco exudyn"}
+ROUNDS=${ROUNDS:-5}
 mkdir -p "$OUT"
 
 if [ ! -x "$VENV/bin/python" ]; then
@@ -19,15 +23,31 @@ fi
 "$VENV/bin/python" -m pip install -q -r "$HERE/requirements.txt"
 
 cargo build --release --example peer_models
-BIN=target/release/examples/peer_models
+# A private copy: a rebuild during the rounds must not change the binary being timed.
+BIN=$OUT/peer_models
+cp target/release/examples/peer_models "$BIN"
 "$BIN" models "$OUT/models.json"
-rm -f "$OUT/ours.json" "$OUT/mujoco.json" "$OUT/exudyn.json"
+rm -f "$OUT"/*.accuracy.json "$OUT"/*.time.*.json
 
-echo "== ours" >&2
-"$BIN" run "$OUT/models.json" "$OUT/ours.json"
-for peer in $PEERS; do
-    echo "== $peer" >&2
-    (cd "$HERE" && "../../$VENV/bin/python" "run_$peer.py" "../../$OUT/models.json" "../../$OUT/$peer.json")
+engine() {  # engine NAME MODE OUT
+    if [ "$1" = ours ]; then
+        "$BIN" "$2" "$OUT/models.json" "$3"
+    else
+        (cd "$HERE" && "../../$VENV/bin/python" "run_$1.py" "$2" "../../$OUT/models.json" "../../$3")
+    fi
+}
+
+for e in ours $PEERS; do
+    echo "== $e accuracy" >&2
+    engine "$e" accuracy "$OUT/$e.accuracy.json"
+done
+order="ours $PEERS"
+for r in $(seq 1 "$ROUNDS"); do
+    for e in $order; do
+        echo "== round $r/$ROUNDS: $e" >&2
+        engine "$e" time "$OUT/$e.time.$r.json"
+    done
+    order=$(echo "$order" | tr ' ' '\n' | tac | tr '\n' ' ')
 done
 "$VENV/bin/python" "$HERE/compare.py" "$OUT"
 echo "wrote $HERE/report.md, $HERE/chart.png, $HERE/results.json" >&2

@@ -81,13 +81,16 @@ fn factorize_rows<R: Real>(
         let (row_i, rest) = rest.split_at_mut(i - fi);
         // u_ij = a_ij − Σ_k u_ik l_jk (u = L·D of row i so far), for j = fi + c.
         for (c, (&fj, &dj)) in first[fi..i].iter().zip(&diag[fi..i]).enumerate() {
-            let j = fi + c;
-            let start = fi.max(fj);
+            // Row j's stored columns from `start` up to j − 1 end just before its diagonal dj:
+            // one slice of `len` entries, matched with row i's columns start .. j − 1.
+            let len = fi.max(fj).abs_diff(fi + c);
             let (ui, uij) = row_i.split_at_mut(c);
-            let (ui, lj) = (&ui[start - fi..], &done[dj + start - j..dj]);
+            let (Some(ui), Some(lj)) = (ui.get(c - len..), done.get(dj - len..dj)) else {
+                continue;
+            };
             let mut s = uij[0];
-            for (u, l) in ui.iter().zip(lj) {
-                s -= *u * *l;
+            for k in 0..len.min(ui.len()).min(lj.len()) {
+                s -= ui[k] * lj[k];
             }
             uij[0] = s;
         }
