@@ -1,6 +1,5 @@
-//! The bits of revolute and prismatic trees: the digests of trajectories recorded before the
-//! tree had multi-DOF joints (commit 0e7ef0a), which the general articulated-body algorithm must
-//! reproduce exactly (the firmware and the host compare the same bits).
+//! The bits of revolute and prismatic trees: digests of recorded trajectories, pinned so that a
+//! change of the arithmetic is deliberate (the firmware and the host compare the same bits).
 
 use ferrodyn_kernel::integrators::{Rk4, SemiImplicitEuler};
 use ferrodyn_kernel::math::{Mat3, Vec3};
@@ -89,14 +88,16 @@ fn revolute_and_prismatic_trees_keep_their_bits() {
         chain::<f32, _>(Rk4),
         chain::<f32, _>(SemiImplicitEuler),
     ];
-    // Recorded at 0e7ef0a (trajectory digest over every step, final-state digest).
+    // Recorded at the symmetric-storage rewrite of the articulated-body algorithm (the
+    // arithmetic changed on purpose; before it, 0e7ef0a's digests held since the multi-DOF
+    // joints). Trajectory digest over every step, final-state digest.
     let recorded = [
-        (0x04b0b441c36dd391, 0x0cfdab119d6d4827),
-        (0x88bf3abace829d76, 0x76628b338842817d),
-        (0x86bd687d687212c7, 0x6fcb433d2b2c4974),
-        (0x3bae342df58ddca7, 0xf0c2e43025dd0d36),
-        (0xc5215b7b321e244a, 0x6f28518857eb0cd8),
-        (0x87eb1676b93bd9a3, 0xa645dc587dc24712),
+        (0x70f78cb0d8d52ccc, 0x2f39c84ea7120740),
+        (0x6625b74aac08682d, 0x86e0f544cee8928d),
+        (0xaf9e1385573a7da0, 0x9a5ab9beed47762b),
+        (0xf01dbd5947ea7746, 0xf88e19acb6c9c5fb),
+        (0x9afed80d407b5c08, 0xcc7f3ba232a92391),
+        (0x3316edc36c7636d8, 0x6dcc5d6339c7b182),
     ];
     assert_eq!(got, recorded);
 }

@@ -58,7 +58,8 @@ pub trait Real:
     fn sin(self) -> Self;
     /// Cosine.
     fn cos(self) -> Self;
-    /// Sine and cosine together. `f64`: libm's `sin`, `cos`. `f32`: one shared reduction in
+    /// Sine and cosine together. `f64`: libm's `sincos` (one argument reduction for both; the
+    /// same kernels, so the same values, as `sin` and `cos`). `f32`: one shared reduction in
     /// plain `f32` arithmetic (absolute error ≤ 1.5 × 2⁻²⁴ up to |x| = 8192; libm's `sinf`
     /// computes in `f64`, which costs about 1,260 instructions on a Cortex-M4F).
     fn sin_cos(self) -> (Self, Self);
@@ -189,7 +190,7 @@ impl_real!(
     libm::sqrt,
     libm::sin,
     libm::cos,
-    |x: f64| (libm::sin(x), libm::cos(x)),
+    libm::sincos,
     libm::atan2,
     exp,
     log,

@@ -32,7 +32,6 @@ mod step;
 mod system;
 
 pub use analysis::{energy, joint_angle, joint_violation, momentum, violation, Violation};
-pub(crate) use body::point_mass_inertia;
 pub use body::{Body, BodyRef, MassProperties};
 pub use constraint::ConstraintRow;
 pub(crate) use constraint::SideState;

@@ -3,7 +3,7 @@
 //! spatial quantity in world axes about the world origin.
 
 use super::joint::{self, vec_at, Ldl, Subspace, MAX_DOF};
-use super::spatial::{Spatial, SpatialInertia};
+use super::spatial::{Spatial, SpatialInertia, Sym3};
 use super::{Data, Link, Model, MultiJoint, TreeJoint};
 use crate::dynamics::check_state;
 use crate::math::{Mat3, Quat, Vec3};
@@ -94,35 +94,51 @@ impl<R: Real> Default for LinkWork<R> {
     }
 }
 
-/// The motion of `link` given its parent's (the ground's is the default) and its joint's
-/// coordinate and rate.
+/// The rotation about the unit `axis` by the angle of `sin` and `cos` (Rodrigues:
+/// cos·I + sin·[a]× + (1 − cos)·a aᵀ, built entry by entry: 12 products, not 36).
 #[inline(always)]
-fn link_motion<R: Real>(link: &Link<R>, parent: &LinkMotion<R>, q: R, rate: R) -> LinkMotion<R> {
+pub(crate) fn rotation<R: Real>(axis: Vec3<R>, sin: R, cos: R) -> Mat3<R> {
+    let ta = axis * (R::ONE - cos);
+    let sa = axis * sin;
+    let (xy, xz, yz) = (ta.x * axis.y, ta.x * axis.z, ta.y * axis.z);
+    Mat3::from_rows([
+        [ta.x * axis.x + cos, xy - sa.z, xz + sa.y],
+        [xy + sa.z, ta.y * axis.y + cos, yz - sa.x],
+        [xz - sa.y, yz + sa.x, ta.z * axis.z + cos],
+    ])
+}
+
+/// The motion of `link` into `me` given its parent's (the ground's is the default) and its
+/// joint's coordinate and rate. Returns the joint's relative velocity S q̇.
+#[inline(always)]
+fn link_motion<R: Real>(
+    link: &Link<R>,
+    parent: &LinkMotion<R>,
+    q: R,
+    rate: R,
+    me: &mut LinkMotion<R>,
+) -> Spatial<R> {
     let frame = &parent.pose;
     let axis = frame.rotation.mul_vec(link.axis);
-    let (pose, subspace) = match link.joint {
+    match link.joint {
         TreeJoint::Revolute => {
             let (sin, cos) = q.sin_cos();
             let origin = frame.point(link.origin);
-            let rotation = frame.rotation.mul_mat(&Mat3::rotation(link.axis, sin, cos));
+            me.pose.rotation = frame.rotation.mul_mat(&rotation(link.axis, sin, cos));
+            me.pose.origin = origin;
             // Turning about the line through `origin` moves the point at the world origin
             // with origin × axis.
-            (Pose { origin, rotation }, Spatial::new(axis, origin.cross(axis)))
+            me.axis = Spatial::new(axis, origin.cross(axis));
         }
         TreeJoint::Prismatic => {
-            let origin = frame.point(link.origin + link.axis * q);
-            let pose = Pose {
-                origin,
-                rotation: frame.rotation,
-            };
-            (pose, Spatial::new(Vec3::ZERO, axis))
+            me.pose.origin = frame.point(link.origin + link.axis * q);
+            me.pose.rotation = frame.rotation;
+            me.axis = Spatial::new(Vec3::ZERO, axis);
         }
-    };
-    LinkMotion {
-        pose,
-        axis: subspace,
-        velocity: parent.velocity.add(subspace.scale(rate)),
     }
+    let relative = me.axis.scale(rate);
+    me.velocity = parent.velocity.add(relative);
+    relative
 }
 
 /// The motion of a link on the multi-DOF `joint` given its parent's and the joint's position
@@ -168,7 +184,13 @@ fn kinematics<R: Real, M: AsMut<LinkMotion<R>> + AsRef<LinkMotion<R>>>(
                 };
                 at_q += 1;
                 at_v += 1;
-                *me.as_mut() = link_motion(link, parent.unwrap_or(&LinkMotion::default()), q, rate);
+                link_motion(
+                    link,
+                    parent.unwrap_or(&LinkMotion::default()),
+                    q,
+                    rate,
+                    me.as_mut(),
+                );
             }
             Some(joint) => {
                 let (nq, nv) = (joint.positions(), joint.velocities());
@@ -204,12 +226,25 @@ impl<R> AsMut<LinkMotion<R>> for LinkWork<R> {
     }
 }
 
-/// Rigid spatial inertia of `link` at `pose` (world axes, about the world origin).
+/// Rigid spatial inertia of `link` at `pose` (world axes, about the world origin) and its
+/// first moment m c (world).
 #[inline(always)]
-fn rigid_inertia<R: Real>(link: &Link<R>, pose: &Pose<R>) -> SpatialInertia<R> {
-    let rotation = &pose.rotation;
-    let inertia_cg = rotation.mul_mat(&link.inertia).mul_mat(&rotation.transpose());
-    SpatialInertia::rigid(link.mass, pose.point(link.cg), inertia_cg)
+fn rigid_inertia<R: Real>(link: &Link<R>, pose: &Pose<R>) -> (SpatialInertia<R>, Vec3<R>) {
+    let cg = pose.point(link.cg);
+    let inertia_cg = Sym3::from_upper(&link.inertia).rotated(&pose.rotation);
+    (SpatialInertia::rigid(link.mass, cg, &inertia_cg), cg * link.mass)
+}
+
+/// Pass 1 of the articulated-body algorithm for one link at its motion in `w`: the rigid
+/// inertia (the articulated one before the children are folded in) and the bias force
+/// v ×* I v.
+#[inline(always)]
+fn rigid_terms<R: Real>(link: &Link<R>, w: &mut LinkWork<R>) {
+    let m = &w.motion;
+    let (rigid, moment) = rigid_inertia(link, &m.pose);
+    let v = m.velocity;
+    w.bias_force = v.cross_force(rigid.apply_rigid(link.mass, moment, v));
+    w.inertia = rigid;
 }
 
 /// External forces on the links of one evaluation: the source, and the link states and wrenches
@@ -272,7 +307,6 @@ fn joint_accelerations<R: Real>(
             return Err(KernelError::StateSizeMismatch);
         };
         let m = &w.motion;
-        let rigid = rigid_inertia(link, &m.pose);
         w.bias_acceleration = match link.multi {
             None => {
                 let rate = rate.get(at_v).copied().unwrap_or(R::ZERO);
@@ -286,8 +320,7 @@ fn joint_accelerations<R: Real>(
                 multi_bias(link, joint, done, m, rate)
             }
         };
-        w.bias_force = m.velocity.cross_force(rigid.apply(m.velocity));
-        w.inertia = rigid;
+        rigid_terms(link, w);
     }
     if let Some(loads) = loads {
         loads.apply(t, work);
@@ -320,13 +353,7 @@ fn joint_accelerations<R: Real>(
             w.inverse_pivot = R::ONE / pivot;
             w.drive = input - link.damping * rate - axis.dot(w.bias_force);
             if let Some(parent) = link.parent.and_then(|p| done.get_mut(p)) {
-                let articulated = w.inertia.sub_outer(u, w.inverse_pivot);
-                let bias = w
-                    .bias_force
-                    .add(articulated.apply(w.bias_acceleration))
-                    .add(u.scale(w.drive * w.inverse_pivot));
-                parent.inertia = parent.inertia.add(&articulated);
-                parent.bias_force = parent.bias_force.add(bias);
+                fold(w, parent);
             }
             continue;
         };
@@ -360,6 +387,20 @@ fn joint_accelerations<R: Real>(
         at_v += nv;
     }
     Ok(())
+}
+
+/// Folds the articulated body of a 1-DOF link (`w`, pass 2 done) into its `parent`:
+/// I^A_parent += I^A − U Uᵀ / D and p^A_parent += p^A + I^a c + U u / D, with
+/// I^a c = I^A c − U (Uᵀ c) / D (so that I^a is never stored).
+#[inline(always)]
+fn fold<R: Real>(w: &LinkWork<R>, parent: &mut LinkWork<R>) {
+    let (u, c) = (w.inertia_axis, w.bias_acceleration);
+    let bias = w
+        .bias_force
+        .add(w.inertia.apply(c))
+        .add(u.scale((w.drive - u.dot(c)) * w.inverse_pivot));
+    w.inertia.fold_into(u, w.inverse_pivot, &mut parent.inertia);
+    parent.bias_force = parent.bias_force.add(bias);
 }
 
 /// The velocity-product acceleration Ṡ q̇ of `link` on the multi-DOF `joint` at motion `m`
@@ -475,7 +516,7 @@ fn multi_fold<R: Real>(
         w.bias_force.add(articulated.apply(w.bias_acceleration)),
         |sum, (u, &x)| sum.add(u.scale(x)),
     );
-    parent.inertia = parent.inertia.add(&articulated);
+    parent.inertia.add_assign(&articulated);
     parent.bias_force = parent.bias_force.add(bias);
     Ok(())
 }
@@ -508,23 +549,6 @@ fn multi_acceleration<R: Real>(
     Ok(a.add(pivot.subspace.times(&x)))
 }
 
-/// [`kinematics`] of a tree whose joints all have one coordinate: `motions[k]` from joint k's
-/// coordinate `q[k]` and rate `rate[k]`.
-fn kinematics_1dof<R: Real, M: AsMut<LinkMotion<R>> + AsRef<LinkMotion<R>>>(
-    links: &[Link<R>],
-    q: &[R],
-    rate: &[R],
-    motions: &mut [M],
-) {
-    for (k, ((link, &q), &rate)) in links.iter().zip(q).zip(rate).enumerate() {
-        let Some((done, [me, ..])) = motions.split_at_mut_checked(k) else {
-            return;
-        };
-        let parent = link.parent.and_then(|p| done.get(p)).map(AsRef::as_ref);
-        *me.as_mut() = link_motion(link, parent.unwrap_or(&LinkMotion::default()), q, rate);
-    }
-}
-
 /// [`joint_accelerations`] of a tree whose joints all have one coordinate (revolute, prismatic:
 /// every scene and firmware plant so far): `accel` from coordinates `q`, rates `rate` and
 /// inputs `input` (all of length n = `links.len()`). The scalar algorithm as it was before the
@@ -540,14 +564,18 @@ fn joint_accelerations_1dof<R: Real>(
     loads: Option<&mut LinkLoads<'_, R>>,
     accel: &mut [R],
 ) -> Result<(), KernelError> {
-    kinematics_1dof(links, q, rate, work);
-    // Pass 1, any order: rigid inertias and velocity-product terms.
-    for ((link, w), &rate) in links.iter().zip(work.iter_mut()).zip(rate) {
-        let m = &w.motion;
-        let rigid = rigid_inertia(link, &m.pose);
-        w.bias_acceleration = m.velocity.cross_motion(m.axis.scale(rate));
-        w.bias_force = m.velocity.cross_force(rigid.apply(m.velocity));
-        w.inertia = rigid;
+    // Forward kinematics and pass 1, base to tips: motions, rigid inertias and
+    // velocity-product terms, each link's in one go.
+    for (k, ((link, &q), &rate)) in links.iter().zip(q).zip(rate).enumerate() {
+        let Some((done, [w, ..])) = work.split_at_mut_checked(k) else {
+            return Err(KernelError::StateSizeMismatch);
+        };
+        let relative = match link.parent.and_then(|p| done.get(p)) {
+            Some(parent) => link_motion(link, &parent.motion, q, rate, &mut w.motion),
+            None => link_motion(link, &LinkMotion::default(), q, rate, &mut w.motion),
+        };
+        w.bias_acceleration = w.motion.velocity.cross_motion(relative);
+        rigid_terms(link, w);
     }
     if let Some(loads) = loads {
         loads.apply(t, work);
@@ -575,13 +603,7 @@ fn joint_accelerations_1dof<R: Real>(
         w.inverse_pivot = R::ONE / pivot;
         w.drive = input - link.damping * rate - axis.dot(w.bias_force);
         if let Some(parent) = link.parent.and_then(|p| done.get_mut(p)) {
-            let articulated = w.inertia.sub_outer(u, w.inverse_pivot);
-            let bias = w
-                .bias_force
-                .add(articulated.apply(w.bias_acceleration))
-                .add(u.scale(w.drive * w.inverse_pivot));
-            parent.inertia = parent.inertia.add(&articulated);
-            parent.bias_force = parent.bias_force.add(bias);
+            fold(w, parent);
         }
     }
     // Pass 3, base to tips: accelerations. Gravity enters as an upward base acceleration.
@@ -987,8 +1009,8 @@ pub fn link_states<R: Real, St: Storage>(
 pub fn energy<R: Real, St: Storage>(model: &Model<R, St>, data: &Data<R, St>) -> Energy<R> {
     let mut energy = Energy::default();
     for (link, m) in model.links.iter().zip(motions(model, data).iter()) {
-        let rigid = rigid_inertia(link, &m.pose);
-        energy.kinetic += R::HALF * m.velocity.dot(rigid.apply(m.velocity));
+        let (rigid, moment) = rigid_inertia(link, &m.pose);
+        energy.kinetic += R::HALF * m.velocity.dot(rigid.apply_rigid(link.mass, moment, m.velocity));
         energy.potential -= link.mass * model.gravity.dot(m.pose.point(link.cg));
     }
     energy
