@@ -12,6 +12,12 @@ fn ferrodyn(args: &[&str]) -> std::process::Output {
         .expect("ferrodyn runs")
 }
 
+/// `ferrodyn run SCENE --out DIR --end END --force`.
+fn run_until(scene: &std::path::Path, dir: &std::path::Path, end: &str) -> std::process::Output {
+    let (scene, dir) = (scene.to_str().unwrap(), dir.to_str().unwrap());
+    ferrodyn(&["run", scene, "--out", dir, "--end", end, "--force"])
+}
+
 #[test]
 fn run_writes_trajectory_and_energy_csv_and_refuses_to_overwrite() {
     let dir = common::scratch_dir("cli", "run");
@@ -182,16 +188,7 @@ fn a_flexible_scene_runs_and_writes_vtu_frames() {
     assert!(dir.join("energy.png").exists());
     // A flexible body alone with a node sensor writes sensors.csv (it was only written when
     // the scene had rigid bodies).
-    let small = root.join("scenes/beam6.toml");
-    let sensed = ferrodyn(&[
-        "run",
-        small.to_str().unwrap(),
-        "--out",
-        dir.to_str().unwrap(),
-        "--end",
-        "2e-3",
-        "--force",
-    ]);
+    let sensed = run_until(&root.join("scenes/beam6.toml"), &dir, "2e-3");
     assert!(
         sensed.status.success(),
         "{}",
@@ -204,16 +201,7 @@ fn a_flexible_scene_runs_and_writes_vtu_frames() {
         .collect();
     assert!(last[3] < 0.0, "the tip sags: {last:?}");
     // A beam attached to a driven hub (rigid + flexible, implicit): two steps.
-    let spin = root.join("scenes/spinning_beam.toml");
-    let coupled = ferrodyn(&[
-        "run",
-        spin.to_str().unwrap(),
-        "--out",
-        dir.to_str().unwrap(),
-        "--end",
-        "2e-3",
-        "--force",
-    ]);
+    let coupled = run_until(&root.join("scenes/spinning_beam.toml"), &dir, "2e-3");
     assert!(
         coupled.status.success(),
         "{}",

@@ -336,22 +336,7 @@ fn joint_accelerations<R: Real>(
             let (Some(&rate), Some(&input)) = (rate.get(end_v), input.get(end_v)) else {
                 return Err(KernelError::StateSizeMismatch);
             };
-            let axis = w.motion.axis;
-            let u = w.inertia.apply(axis);
-            let pivot = axis.dot(u);
-            if !pivot.is_finite() {
-                return Err(KernelError::NonFinite {
-                    item: Item::Joint(k),
-                    time: t.to_f64(),
-                });
-            }
-            if pivot <= R::ZERO {
-                // Unreachable for a built model: a valid link has inertia about its axis.
-                return Err(KernelError::SingularMatrix { row: end_v, joint: k });
-            }
-            w.inertia_axis = u;
-            w.inverse_pivot = R::ONE / pivot;
-            w.drive = input - link.damping * rate - axis.dot(w.bias_force);
+            scalar_pivot(w, link, rate, input, (end_v, k), t)?;
             if let Some(parent) = link.parent.and_then(|p| done.get_mut(p)) {
                 fold(w, parent);
             }
@@ -393,6 +378,36 @@ fn joint_accelerations<R: Real>(
 /// I^A_parent += I^A − U Uᵀ / D and p^A_parent += p^A + I^a c + U u / D, with
 /// I^a c = I^A c − U (Uᵀ c) / D (so that I^a is never stored).
 #[inline(always)]
+/// The articulated pivot of a 1-DOF joint on link `k` (velocity coordinate `row`): its inertia
+/// along the axis, the inverse pivot and the joint's drive (input − damping − bias).
+#[inline(always)]
+fn scalar_pivot<R: Real>(
+    w: &mut LinkWork<R>,
+    link: &Link<R>,
+    rate: R,
+    input: R,
+    (row, k): (usize, usize),
+    t: R,
+) -> Result<(), KernelError> {
+    let axis = w.motion.axis;
+    let u = w.inertia.apply(axis);
+    let pivot = axis.dot(u);
+    if !pivot.is_finite() {
+        return Err(KernelError::NonFinite {
+            item: Item::Joint(k),
+            time: t.to_f64(),
+        });
+    }
+    if pivot <= R::ZERO {
+        // Unreachable for a built model: a valid link has inertia about its axis.
+        return Err(KernelError::SingularMatrix { row, joint: k });
+    }
+    w.inertia_axis = u;
+    w.inverse_pivot = R::ONE / pivot;
+    w.drive = input - link.damping * rate - axis.dot(w.bias_force);
+    Ok(())
+}
+
 fn fold<R: Real>(w: &LinkWork<R>, parent: &mut LinkWork<R>) {
     let (u, c) = (w.inertia_axis, w.bias_acceleration);
     let bias = w
@@ -586,22 +601,7 @@ fn joint_accelerations_1dof<R: Real>(
         let Some((done, [w, ..])) = work.split_at_mut_checked(k) else {
             return Err(KernelError::StateSizeMismatch);
         };
-        let axis = w.motion.axis;
-        let u = w.inertia.apply(axis);
-        let pivot = axis.dot(u);
-        if !pivot.is_finite() {
-            return Err(KernelError::NonFinite {
-                item: Item::Joint(k),
-                time: t.to_f64(),
-            });
-        }
-        if pivot <= R::ZERO {
-            // Unreachable for a built model: a valid link has inertia about its axis.
-            return Err(KernelError::SingularMatrix { row: k, joint: k });
-        }
-        w.inertia_axis = u;
-        w.inverse_pivot = R::ONE / pivot;
-        w.drive = input - link.damping * rate - axis.dot(w.bias_force);
+        scalar_pivot(w, link, rate, input, (k, k), t)?;
         if let Some(parent) = link.parent.and_then(|p| done.get_mut(p)) {
             fold(w, parent);
         }
