@@ -347,32 +347,45 @@ impl<R: Real, St: Storage> Data<R, St> {
     /// their displacement to the last bit.
     pub(crate) fn take_up_state(&mut self, model: &Model<R, St>) {
         let n = NODE_COORDS * self.node_count;
-        let state = self.state.as_flattened();
-        let displacement = self.displacement.as_flattened_mut();
-        for (i, (x, u)) in state.iter().zip(displacement.iter_mut()).enumerate() {
-            if i < n {
-                let reference = reference_coordinate(&model.nodes, i);
-                if *x != reference + *u {
-                    *u = *x - reference;
+        let (Some(state), Some(displacement)) = (
+            self.state.as_flattened().get(..2 * n),
+            self.displacement.as_flattened_mut().get_mut(..2 * n),
+        ) else {
+            return;
+        };
+        let (e, ed) = state.split_at(n);
+        let (u, ud) = displacement.split_at_mut(n);
+        let nodes = e.chunks_exact(NODE_COORDS).zip(u.chunks_exact_mut(NODE_COORDS));
+        for ((e, u), x) in nodes.zip(model.nodes.iter()) {
+            let reference = crate::ancf::node_reference_coordinates(*x);
+            for ((e, u), r) in e.iter().zip(u.iter_mut()).zip(reference) {
+                if *e != r + *u {
+                    *u = *e - r;
                 }
-            } else if *x != *u {
-                *u = *x;
             }
         }
+        ud.copy_from_slice(ed);
     }
 
     /// Writes the state `[e | ė]` from the displacements: e = e_ref + u, ė = u̇.
     fn show_state(&mut self, model: &Model<R, St>) {
         let n = NODE_COORDS * self.node_count;
-        let state = self.state.as_flattened_mut();
-        let displacement = self.displacement.as_flattened();
-        for (i, (x, u)) in state.iter_mut().zip(displacement.iter()).enumerate() {
-            *x = if i < n {
-                reference_coordinate(&model.nodes, i) + *u
-            } else {
-                *u
-            };
+        let (Some(state), Some(displacement)) = (
+            self.state.as_flattened_mut().get_mut(..2 * n),
+            self.displacement.as_flattened().get(..2 * n),
+        ) else {
+            return;
+        };
+        let (e, ed) = state.split_at_mut(n);
+        let (u, ud) = displacement.split_at(n);
+        let nodes = e.chunks_exact_mut(NODE_COORDS).zip(u.chunks_exact(NODE_COORDS));
+        for ((e, u), x) in nodes.zip(model.nodes.iter()) {
+            let reference = crate::ancf::node_reference_coordinates(*x);
+            for ((e, u), r) in e.iter_mut().zip(u).zip(reference) {
+                *e = r + *u;
+            }
         }
+        ed.copy_from_slice(ud);
     }
 }
 
