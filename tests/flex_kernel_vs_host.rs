@@ -124,74 +124,66 @@ proptest! {
         prop_assert_eq!(host.state(&hd), kernel.state(&kd));
     }
 
-    /// The f32 kernel follows the f64 kernel within the rounding the f32 path must accumulate.
-    /// The f64 model is built from the f32-rounded parameters, so the runs differ by rounding
-    /// only. Every step rounds the state to f32: each coordinate by up to ε₃₂ relative (for the
-    /// absolute ANCF positions a strain of ε₃₂·|X|/h, which the stiffness turns into large
-    /// gradient-mode accelerations), each rate likewise, and the arithmetic adds a few ε₃₂
-    /// (c = 8 as for the rigid chain). The effect of one such rounding is measured on an f64
-    /// twin perturbed by ε₃₂ (coordinates relative, rates absolute, alternating signs): its
-    /// distance from the f64 run after one step is A₁·ε₃₂, after N steps A·ε₃₂. Hence
-    /// - one step from rest: |f32 − f64| ≤ c·(1 + A₁)·ε₃₂ (this caught the finding below);
-    /// - N steps: N independent roundings, each amplified by at most A: ≤ c·√N·A·ε₃₂.
+    /// The f32 kernel follows the f64 kernel: 200 RK4 steps from rest, f64 model built from
+    /// the f32-rounded parameters (so the runs differ by rounding only).
     ///
-    /// FINDING (fixed): the one-step difference used to be 1e-3–4e-2, ~10⁵ ε₃₂: a body at rest
-    /// accelerated ~27 s⁻² in its gradient coordinates because E = ½(FᵀF − I) in f32 keeps only
-    /// the absolute precision of F ≈ I. Strains are now formed from displacements
-    /// (`Material::evaluate_displacement_gradient`); the one-step difference is 1e-5–7e-5.
+    /// What is compared: the displacements the integrators advance, `[u | u̇]` with
+    /// u = e − e_ref (positions r − X, gradients ∂r/∂X − I, and their rates), in four groups
+    /// (node positions, gradients, velocities, gradient rates), each as the largest
+    /// |u₃₂ − u₆₄| over the run relative to the largest |u₆₄| of its group over the run: the
+    /// error of the computed motion relative to the motion. Comparing u is comparing the
+    /// positions X + u without the rounding of that sum to f32 on output (ε₃₂|X|/2, which
+    /// is not an error of the dynamics). The measure hides no rounding of absolute coordinates:
+    /// before the state held displacements, the coordinates e were stored in f32, each rounding
+    /// a strain of ε₃₂|X|/h, and the same measure gave (worst of 8 blocks) 1e-3 for positions,
+    /// 8e-3 for gradients, 3e-2 for velocities and 0.16 for gradient rates; the issue's
+    /// per-coordinate |e₃₂ − e₆₄| / max(1, |e₆₄|) over the whole state gave 4e-3 to 0.12.
+    ///
+    /// Measured now on 40 random blocks: positions ≤ 4.6e-6, gradients ≤ 2.1e-5, velocities
+    /// ≤ 2.7e-5, gradient rates ≤ 2.0e-4 (the per-coordinate measure: 7e-6 to 8.7e-4). The
+    /// gradient rates keep a floor set by storing u itself in f32: each rounding, ε₃₂|u|,
+    /// excites the stiffest (gradient) modes, whose rate is ω_max ≈ 1.4/h times larger; an f64
+    /// run whose displacements are rounded to f32 after every step differs from the f64 run
+    /// by as much. Hence 1e-4 for the first three groups and 1e-3 for the gradient rates.
     #[test]
     fn f32_kernel_follows_f64_within_rounding(b in block()) {
-        let report = {
-            const STEPS: usize = 200;
-            const C: f64 = 8.0;
-            let rounded = b.rounded();
-            let m64 = rounded.build::<f64, Mcu>();
-            let m32 = b.build::<f32, Mcu>();
-            // The step as the f32 run sees it.
-            let dt = stable_step(&m64) as f32 as f64;
-            let eps = f32::EPSILON as f64;
-            let (mut d64, mut d32, mut dp) = (
-                Box::new(m64.new_data()),
-                Box::new(m32.new_data()),
-                Box::new(m64.new_data()),
-            );
-            for node in 0..m64.node_count() {
-                if m64.fixity(node) != Fixity::Free {
-                    continue;
-                }
-                for (k, x) in dp.coordinates_mut(node).iter_mut().enumerate() {
-                    *x *= 1.0 + if k % 2 == 0 { eps } else { -eps };
-                }
-                for (k, v) in dp.rates_mut(node).iter_mut().enumerate() {
-                    *v += if k % 2 == 0 { eps } else { -eps };
-                }
+        const STEPS: usize = 200;
+        const GROUPS: [(&str, f64); 4] = [
+            ("positions", 1e-4),
+            ("gradients", 1e-4),
+            ("velocities", 1e-4),
+            ("gradient rates", 1e-3),
+        ];
+        let rounded = b.rounded();
+        let m64 = rounded.build::<f64, Mcu>();
+        let m32 = b.build::<f32, Mcu>();
+        // The step as the f32 run sees it.
+        let dt = stable_step(&m64) as f32 as f64;
+        let (mut d64, mut d32) = (Box::new(m64.new_data()), Box::new(m32.new_data()));
+        let n = 12 * m64.node_count();
+        // Group of state entry k: 0 positions, 1 gradients, 2 velocities, 3 gradient rates.
+        let group = |k: usize| 2 * (k / n) + usize::from(k % 12 >= 3);
+        let (mut error, mut motion) = ([0.0f64; 4], [0.0f64; 4]);
+        let mut per_coordinate = 0.0f64;
+        for _ in 0..STEPS {
+            step(&*m64, &mut d64, &mut Rk4, dt).unwrap();
+            step(&*m32, &mut d32, &mut Rk4, dt as f32).unwrap();
+            for (k, (&x, &y)) in d32.displacements().iter().zip(d64.displacements()).enumerate() {
+                let g = group(k);
+                error[g] = error[g].max((x as f64 - y).abs());
+                motion[g] = motion[g].max(y.abs());
             }
-            let as_f64 = |d: &flex::Data<f32, Mcu>| -> Vec<f64> {
-                d.state().iter().map(|&x| x as f64).collect()
-            };
-            let (mut worst, mut local, mut local_amplification) = (0.0f64, 0.0, 0.0);
-            for n in 0..STEPS {
-                step(&*m64, &mut d64, &mut Rk4, dt).unwrap();
-                step(&*m32, &mut d32, &mut Rk4, dt as f32).unwrap();
-                step(&*m64, &mut dp, &mut Rk4, dt).unwrap();
-                worst = worst.max(relative_difference(&as_f64(&d32), d64.state()));
-                if n == 0 {
-                    local = worst;
-                    local_amplification = relative_difference(dp.state(), d64.state()) / eps;
-                }
-            }
-            let amplification = relative_difference(dp.state(), d64.state()) / eps;
-            let local_tolerance = C * (1.0 + local_amplification) * eps;
-            let tolerance = C * (STEPS as f64).sqrt() * amplification * eps;
-            println!(
-                "f32 vs f64, {} tets: one step {local:.3e} (tolerance {local_tolerance:.3e}, A1 = {local_amplification:.1}); {STEPS} steps {worst:.3e} (tolerance {tolerance:.3e}, A = {amplification:.1})",
-                m64.element_count(),
-            );
-            (local, local_tolerance, worst, tolerance)
-        };
-        let (local, local_tolerance, worst, tolerance) = report;
-        prop_assert!(local <= local_tolerance, "one step: {local:.3e} > {local_tolerance:.3e}");
-        prop_assert!(worst <= tolerance, "f32 vs f64: {worst:.3e} > {tolerance:.3e}");
+            let shown: Vec<f64> = d32.state().iter().map(|&x| x as f64).collect();
+            per_coordinate = per_coordinate.max(relative_difference(&shown, d64.state()));
+        }
+        let relative: Vec<f64> = error.iter().zip(&motion).map(|(e, m)| e / m.max(f64::MIN_POSITIVE)).collect();
+        println!(
+            "f32 vs f64, {} tets, {STEPS} steps: positions {:.2e}, gradients {:.2e}, velocities {:.2e}, gradient rates {:.2e} (per coordinate {per_coordinate:.2e})",
+            m64.element_count(), relative[0], relative[1], relative[2], relative[3],
+        );
+        for ((name, tolerance), r) in GROUPS.iter().zip(&relative) {
+            prop_assert!(r <= tolerance, "{name}: {r:.3e} > {tolerance:.0e}");
+        }
     }
 }
 

@@ -216,10 +216,21 @@ impl<R: Real> TetElement<R> {
         e: &[R; ELEMENT_COORDS],
         q: &mut [R; ELEMENT_COORDS],
     ) -> Result<(), ElementError> {
+        self.elastic_force_from_displacement(material, &self.displacement(e), q)
+    }
+
+    /// [`TetElement::elastic_force`] from the nodal displacements u = e − e_ref (r − X at the
+    /// vertices, gradients − I) instead of the coordinates: what a state that holds
+    /// displacements (the flexible body's) hands over, without forming e.
+    pub fn elastic_force_from_displacement(
+        &self,
+        material: &Material<R>,
+        u: &[R; ELEMENT_COORDS],
+        q: &mut [R; ELEMENT_COORDS],
+    ) -> Result<(), ElementError> {
         *q = [R::ZERO; ELEMENT_COORDS];
-        let u = self.displacement(e);
         for (qp, (w, grads)) in self.weights.iter().zip(self.gradients.iter()).enumerate() {
-            let (f, point) = material_point(material, grads, &u, qp)?;
+            let (f, point) = material_point(material, grads, u, qp)?;
             add_force(*w, grads, &f.mul_mat(&point.stress), q);
         }
         Ok(())
@@ -235,14 +246,25 @@ impl<R: Real> TetElement<R> {
         ed: &[R; ELEMENT_COORDS],
         q: &mut [R; ELEMENT_COORDS],
     ) -> Result<(), ElementError> {
+        self.damping_force_from_displacement(material, &self.displacement(e), ed, q)
+    }
+
+    /// [`TetElement::damping_force`] from the nodal displacements u = e − e_ref and the rates
+    /// `ed` (= u̇).
+    pub fn damping_force_from_displacement(
+        &self,
+        material: &Material<R>,
+        u: &[R; ELEMENT_COORDS],
+        ed: &[R; ELEMENT_COORDS],
+        q: &mut [R; ELEMENT_COORDS],
+    ) -> Result<(), ElementError> {
         *q = [R::ZERO; ELEMENT_COORDS];
         let beta = material.rayleigh_stiffness;
         if beta == R::ZERO {
             return Ok(());
         }
-        let u = self.displacement(e);
         for (qp, (w, grads)) in self.weights.iter().zip(self.gradients.iter()).enumerate() {
-            let (f, point) = material_point(material, grads, &u, qp)?;
+            let (f, point) = material_point(material, grads, u, qp)?;
             let fd = gradient(grads, ed);
             let ftfd = f.transpose().mul_mat(&fd);
             let edot = ftfd.symmetric_part();

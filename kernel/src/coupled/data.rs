@@ -76,7 +76,7 @@ impl<R: Real, St: Storage> Data<R, St> {
         for a in model.attachments.iter() {
             layout.sync(&mut data.y, a);
         }
-        data.mirror(layout);
+        data.mirror(layout, &model.flex);
         data
     }
 
@@ -100,8 +100,9 @@ impl<R: Real, St: Storage> Data<R, St> {
         &self.y
     }
 
-    /// Copies the coupled state into the rigid and flexible mirrors.
-    pub(crate) fn mirror(&mut self, layout: Layout) {
+    /// Copies the coupled state into the rigid and flexible mirrors (the flexible part's
+    /// displacements from the reference of `flex_model` too).
+    pub(crate) fn mirror(&mut self, layout: Layout, flex_model: &flex::Model<R, St>) {
         let (nb, nn) = (layout.bodies, layout.nodes);
         let np = layout.positions();
         let y = &self.y;
@@ -111,6 +112,7 @@ impl<R: Real, St: Storage> Data<R, St> {
         let flex = self.flex.state.as_flattened_mut();
         flex[..NODE_COORDS * nn].copy_from_slice(&y[7 * nb..np]);
         flex[NODE_COORDS * nn..2 * NODE_COORDS * nn].copy_from_slice(&y[np + 6 * nb..2 * np - nb]);
+        self.flex.take_up_state(flex_model);
     }
 }
 

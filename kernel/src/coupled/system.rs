@@ -312,7 +312,7 @@ impl<R: Real, St: Storage> Dynamics<R> for Model<R, St> {
         };
         check_state(state, layout.state_len(), data.time(), item)?;
         data.y.copy_from_slice(state);
-        data.mirror(layout);
+        data.mirror(layout, &self.flex);
         Ok(())
     }
 }
@@ -354,7 +354,7 @@ fn step_coupled<R: Real, St: Storage, I: Integrator<R>>(
         rd.clock.step(integrator, &mut system, y, &mut Stages { k }, dt)?
     };
     data.flex.clock = data.rigid.clock;
-    data.mirror(layout);
+    data.mirror(layout, &model.flex);
     Ok(stats)
 }
 

@@ -13,8 +13,13 @@ pub(crate) const NODE_STATE: usize = 2 * NODE_COORDS;
 pub struct Data<R: Real, St: Storage> {
     pub(crate) clock: crate::Clock<R>,
     pub(crate) node_count: usize,
-    /// Flat state `[e of all nodes (12 each) | ė of all nodes (12 each)]`.
+    /// Flat state `[e of all nodes (12 each) | ė of all nodes (12 each)]`: what the API shows,
+    /// formed from `displacement` after every step.
     pub(crate) state: St::Nodes<[R; NODE_STATE]>,
+    /// What the integrators advance: `[u | u̇]` with u = e − e_ref (r − X, gradients − I). In
+    /// f32 the coordinates of a node at |X| would be rounded to ε₃₂|X| every stage, a strain
+    /// of ε₃₂|X|/h; the displacements are rounded relative to themselves.
+    pub(crate) displacement: St::Nodes<[R; NODE_STATE]>,
     pub(crate) stages: [St::Nodes<[R; NODE_STATE]>; STAGE_BUFFERS],
     /// Generalized forces per node coordinate (workspace).
     pub(crate) force: St::Nodes<[R; NODE_COORDS]>,
@@ -30,6 +35,7 @@ impl<R: Real, St: Storage> Clone for Data<R, St> {
             clock: self.clock,
             node_count: self.node_count,
             state: self.state.clone(),
+            displacement: self.displacement.clone(),
             stages: self.stages.clone(),
             force: self.force.clone(),
             free: self.free.clone(),
@@ -70,6 +76,7 @@ impl<R: Real, St: Storage> Data<R, St> {
         self.clock = crate::Clock::new();
         self.node_count = n;
         resize(&mut self.state, n, [R::ZERO; NODE_STATE]);
+        resize(&mut self.displacement, n, [R::ZERO; NODE_STATE]);
         for stage in &mut self.stages {
             resize(stage, n, [R::ZERO; NODE_STATE]);
         }
@@ -86,6 +93,7 @@ impl<R: Real, St: Storage> Data<R, St> {
             clock: crate::Clock::new(),
             node_count: 0,
             state: List::empty(),
+            displacement: List::empty(),
             stages: core::array::from_fn(|_| List::empty()),
             force: List::empty(),
             free: List::empty(),
@@ -107,6 +115,12 @@ impl<R: Real, St: Storage> Data<R, St> {
     /// The flat state `[e | ė]`.
     pub fn state(&self) -> &[R] {
         &self.state.as_flattened()[..NODE_STATE * self.node_count]
+    }
+    /// What the integrators advance: `[u | u̇]`, u = e − e_ref the displacements from the
+    /// reference (12 per node: r − X, ∂r/∂X − (1, 0, 0), ∂r/∂Y − (0, 1, 0), ∂r/∂Z − (0, 0, 1)),
+    /// as of the last step or reset; [`Data::state`] shows e = e_ref + u formed from it.
+    pub fn displacements(&self) -> &[R] {
+        &self.displacement.as_flattened()[..NODE_STATE * self.node_count]
     }
     /// The 12 coordinates of a node (r, ∂r/∂X, ∂r/∂Y, ∂r/∂Z); empty for an unknown node.
     pub fn coordinates(&self, node: usize) -> &[R] {

@@ -7,7 +7,10 @@
 //! mass matrix, assembled over the free coordinates after a reverse Cuthill–McKee node ordering
 //! and factorized once (skyline LDLᵀ) at build. A [`Data`] holds the state
 //! `y = [e (12 per node) | ė (12 per node)]`, integrator stages and workspace; it is stepped
-//! through [`crate::Dynamics`] with any kernel integrator. [`solve_static`] finds the
+//! through [`crate::Dynamics`] with any kernel integrator. The integrators advance the
+//! displacements from the reference, `[u | u̇]` with u = e − e_ref ([`Data::displacements`]),
+//! and e = e_ref + u is formed after every step: in f32 an absolute coordinate rounded to
+//! ε₃₂|X| would be a strain of ε₃₂|X|/h (docs/kernel.md has the figures). [`solve_static`] finds the
 //! equilibrium by Newton–Raphson with the analytic tangent.
 //!
 //! Capacities (of the storage): `NODES`, `ELEMENTS` and `PROFILE` (stored entries of the

@@ -30,6 +30,8 @@ pub(crate) struct FlexView<'a, R> {
     pub dof: &'a [[usize; NODE_COORDS]],
     pub layout: SkylineLayout<'a>,
     pub mass_factor: &'a [R],
+    /// Reference positions of the nodes.
+    pub nodes: &'a [Vec3<R>],
 }
 
 impl<R: Real, St: Storage> Model<R, St> {
@@ -79,6 +81,7 @@ impl<R: Real, St: Storage> Model<R, St> {
             dof: &self.dof,
             layout: self.layout(),
             mass_factor: &self.mass_factor,
+            nodes: &self.nodes,
         }
     }
 }
@@ -105,6 +108,13 @@ pub fn scatter_add<R: Real>(values: &mut [R], nodes: &[usize; 4], v: &[R; ELEMEN
     }
 }
 
+/// What a force evaluation is handed: coordinates e, or displacements u = e − e_ref.
+#[derive(Clone, Copy)]
+enum Coordinates<'a, R> {
+    Absolute(&'a [R]),
+    Displacement(&'a [R]),
+}
+
 /// Maps an element evaluation error into a kernel error naming the element.
 pub(crate) fn element_failure(element: usize, e: ElementError, time: f64) -> KernelError {
     match e {
@@ -129,6 +139,30 @@ impl<'a, R: Real> FlexView<'a, R> {
         load_scale: R,
         with_damping: bool,
     ) -> Result<(), KernelError> {
+        self.force_of(t, Coordinates::Absolute(e), ed, force, load_scale, with_damping)
+    }
+
+    /// [`FlexView::generalized_force`] at the displacements `u` = e − e_ref (12 per node:
+    /// r − X, gradients − I) with the rates `ud` = ė.
+    pub fn generalized_force_displaced(
+        &self,
+        t: R,
+        u: &[R],
+        ud: &[R],
+        force: &mut [R],
+    ) -> Result<(), KernelError> {
+        self.force_of(t, Coordinates::Displacement(u), ud, force, R::ONE, true)
+    }
+
+    fn force_of(
+        &self,
+        t: R,
+        coordinates: Coordinates<'_, R>,
+        ed: &[R],
+        force: &mut [R],
+        load_scale: R,
+        with_damping: bool,
+    ) -> Result<(), KernelError> {
         for f in force.iter_mut() {
             *f = R::ZERO;
         }
@@ -136,18 +170,28 @@ impl<'a, R: Real> FlexView<'a, R> {
         let items = self.elements.iter().zip(self.connectivity).zip(self.materials);
         for (index, ((element, nodes), material)) in items.enumerate() {
             let alpha = material.rayleigh_mass;
-            let ee = gather(e, nodes);
-            element
-                .elastic_force(material, &ee, &mut q)
-                .map_err(|err| element_failure(index, err, t.to_f64()))?;
+            let fail = |err| element_failure(index, err, t.to_f64());
+            let (values, displaced) = match coordinates {
+                Coordinates::Absolute(e) => (gather(e, nodes), false),
+                Coordinates::Displacement(u) => (gather(u, nodes), true),
+            };
+            if displaced {
+                element.elastic_force_from_displacement(material, &values, &mut q)
+            } else {
+                element.elastic_force(material, &values, &mut q)
+            }
+            .map_err(fail)?;
             scatter_add(force, nodes, &q);
             element.gravity_load(self.gravity * load_scale, &mut q);
             scatter_add(force, nodes, &q);
             if with_damping && (alpha != R::ZERO || material.rayleigh_stiffness != R::ZERO) {
                 let eed = gather(ed, nodes);
-                element
-                    .damping_force(material, &ee, &eed, &mut q)
-                    .map_err(|err| element_failure(index, err, t.to_f64()))?;
+                if displaced {
+                    element.damping_force_from_displacement(material, &values, &eed, &mut q)
+                } else {
+                    element.damping_force(material, &values, &eed, &mut q)
+                }
+                .map_err(fail)?;
                 let mut mv = [R::ZERO; ELEMENT_COORDS];
                 element.mass_times(&eed, &mut mv);
                 for (qi, mi) in q.iter_mut().zip(mv.iter()) {
@@ -213,13 +257,26 @@ impl<'a, R: Real> FlexView<'a, R> {
     }
 }
 
-/// The body as an [`OdeSystem`].
+/// The body as an [`OdeSystem`] over the displacements: state `[u | u̇]` with u = e − e_ref.
 pub(crate) struct FlexSystem<'a, R> {
     pub model: FlexView<'a, R>,
     pub force: &'a mut [R],
     pub free: &'a mut [R],
+    /// Where the coordinates e = e_ref + u are formed for the external forces (12 per node).
+    pub positions: &'a mut [R],
     /// Caller-supplied forces (None: none).
     pub external: Option<&'a mut dyn ExternalForces<R>>,
+}
+
+/// Coordinate `i` of the undeformed reference (12 per node): X for r, the identity for the
+/// gradients.
+pub(crate) fn reference_coordinate<R: Real>(nodes: &[Vec3<R>], i: usize) -> R {
+    let c = i % NODE_COORDS;
+    match (nodes.get(i / NODE_COORDS), c) {
+        (Some(x), 0..=2) => x.to_array()[c],
+        (_, 3 | 7 | 11) => R::ONE,
+        _ => R::ZERO,
+    }
 }
 
 impl<R: Real> OdeSystem<R> for FlexSystem<'_, R> {
@@ -231,15 +288,19 @@ impl<R: Real> OdeSystem<R> for FlexSystem<'_, R> {
     }
     fn derivative(&mut self, t: R, y: &[R], dydt: &mut [R]) -> Result<(), KernelError> {
         let n = self.position_len();
-        let (e, ed) = y.split_at(n.min(y.len()));
-        self.model.generalized_force(t, e, ed, self.force, R::ONE, true)?;
+        let (u, ud) = y.split_at(n.min(y.len()));
+        self.model.generalized_force_displaced(t, u, ud, self.force)?;
         if let Some(external) = self.external.as_deref_mut() {
-            external.apply(t, &mut ExternalLoads::on_nodes(e, ed, self.force));
+            // The caller's forces see the coordinates: e = e_ref + u, formed here only.
+            for (i, (e, u)) in self.positions.iter_mut().zip(u).enumerate() {
+                *e = reference_coordinate(self.model.nodes, i) + *u;
+            }
+            external.apply(t, &mut ExternalLoads::on_nodes(self.positions, ud, self.force));
         }
         self.model.gather_free(self.force, self.free);
         self.model.solve_mass(self.free);
         let (de, dv) = dydt.split_at_mut(n.min(dydt.len()));
-        de.copy_from_slice(&ed[..de.len().min(ed.len())]);
+        de.copy_from_slice(&ud[..de.len().min(ud.len())]);
         self.model.scatter_free(self.free, dv, R::ZERO);
         Ok(())
     }
@@ -266,15 +327,65 @@ impl<R: Real, St: Storage> Data<R, St> {
         &'a mut self,
         model: &'a Model<R, St>,
     ) -> (&'a mut [R], Stages<'a, R>, FlexSystem<'a, R>) {
-        let y = self.state.as_flattened_mut();
+        let n = NODE_COORDS * self.node_count;
+        let y = self.displacement.as_flattened_mut();
         let k = self.stages.each_mut().map(|s| s.as_flattened_mut());
+        let positions = self.state.as_flattened_mut();
         let system = FlexSystem {
             model: model.view(),
             force: self.force.as_flattened_mut(),
             free: self.free.as_flattened_mut(),
+            positions: positions.get_mut(..n).unwrap_or(&mut []),
             external: None,
         };
         (y, Stages { k }, system)
+    }
+
+    /// Takes up what was written into the state `[e | ė]` since the last step (by
+    /// [`Dynamics::set_state`], [`Data::coordinates_mut`], a coupled model...): every entry
+    /// that is no longer e_ref + u (or u̇) sets its displacement (rate). Untouched entries keep
+    /// their displacement to the last bit.
+    pub(crate) fn take_up_state(&mut self, model: &Model<R, St>) {
+        let n = NODE_COORDS * self.node_count;
+        let (Some(state), Some(displacement)) = (
+            self.state.as_flattened().get(..2 * n),
+            self.displacement.as_flattened_mut().get_mut(..2 * n),
+        ) else {
+            return;
+        };
+        let (e, ed) = state.split_at(n);
+        let (u, ud) = displacement.split_at_mut(n);
+        let nodes = e.chunks_exact(NODE_COORDS).zip(u.chunks_exact_mut(NODE_COORDS));
+        for ((e, u), x) in nodes.zip(model.nodes.iter()) {
+            let reference = crate::ancf::node_reference_coordinates(*x);
+            for ((e, u), r) in e.iter().zip(u.iter_mut()).zip(reference) {
+                if *e != r + *u {
+                    *u = *e - r;
+                }
+            }
+        }
+        ud.copy_from_slice(ed);
+    }
+
+    /// Writes the state `[e | ė]` from the displacements: e = e_ref + u, ė = u̇.
+    fn show_state(&mut self, model: &Model<R, St>) {
+        let n = NODE_COORDS * self.node_count;
+        let (Some(state), Some(displacement)) = (
+            self.state.as_flattened_mut().get_mut(..2 * n),
+            self.displacement.as_flattened().get(..2 * n),
+        ) else {
+            return;
+        };
+        let (e, ed) = state.split_at_mut(n);
+        let (u, ud) = displacement.split_at(n);
+        let nodes = e.chunks_exact_mut(NODE_COORDS).zip(u.chunks_exact(NODE_COORDS));
+        for ((e, u), x) in nodes.zip(model.nodes.iter()) {
+            let reference = crate::ancf::node_reference_coordinates(*x);
+            for ((e, u), r) in e.iter_mut().zip(u).zip(reference) {
+                *e = r + *u;
+            }
+        }
+        ed.copy_from_slice(ud);
     }
 }
 
@@ -306,9 +417,10 @@ impl<R: Real, St: Storage> Dynamics<R> for Model<R, St> {
         external: &mut E,
     ) -> Result<(), KernelError> {
         let t = data.time();
-        let (y, _, system) = data.parts(self);
-        let (e, ed) = y.split_at(system.position_len().min(y.len()));
-        external.accept(t, &ExternalLoads::on_nodes(e, ed, system.force));
+        let n = NODE_COORDS * data.node_count;
+        let y = data.state.as_flattened();
+        let (e, ed) = y.split_at(n.min(y.len()));
+        external.accept(t, &ExternalLoads::on_nodes(e, ed, data.force.as_flattened_mut()));
         Ok(())
     }
 
@@ -352,10 +464,15 @@ fn advance<R: Real, St: Storage, I: Integrator<R>>(
     external: Option<&mut dyn ExternalForces<R>>,
 ) -> Result<StepStats, KernelError> {
     let mut clock = data.clock;
+    data.take_up_state(model);
     let (y, mut stages, mut system) = data.parts(model);
     // A reborrow for the length of this step only.
     system.external = external.map(|e| e as &mut dyn ExternalForces<R>);
-    let stats = clock.step(integrator, &mut system, y, &mut stages, dt)?;
+    let stats = clock.step(integrator, &mut system, y, &mut stages, dt);
+    // Also on an error: the displacements are then those at the start of the step, and the
+    // coordinates formed for the external forces are overwritten.
+    data.show_state(model);
+    let stats = stats?;
     data.clock = clock;
     Ok(stats)
 }
