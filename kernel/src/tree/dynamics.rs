@@ -374,10 +374,6 @@ fn joint_accelerations<R: Real>(
     Ok(())
 }
 
-/// Folds the articulated body of a 1-DOF link (`w`, pass 2 done) into its `parent`:
-/// I^A_parent += I^A − U Uᵀ / D and p^A_parent += p^A + I^a c + U u / D, with
-/// I^a c = I^A c − U (Uᵀ c) / D (so that I^a is never stored).
-#[inline(always)]
 /// The articulated pivot of a 1-DOF joint on link `k` (velocity coordinate `row`): its inertia
 /// along the axis, the inverse pivot and the joint's drive (input − damping − bias).
 #[inline(always)]
@@ -408,6 +404,10 @@ fn scalar_pivot<R: Real>(
     Ok(())
 }
 
+/// Folds the articulated body of a 1-DOF link (`w`, pass 2 done) into its `parent`:
+/// I^A_parent += I^A − U Uᵀ / D and p^A_parent += p^A + I^a c + U u / D, with
+/// I^a c = I^A c − U (Uᵀ c) / D (so that I^a is never stored).
+#[inline(always)]
 fn fold<R: Real>(w: &LinkWork<R>, parent: &mut LinkWork<R>) {
     let (u, c) = (w.inertia_axis, w.bias_acceleration);
     let bias = w
