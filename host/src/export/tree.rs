@@ -144,6 +144,10 @@ fn ports(scene: &Scene, links: &[TreeLink], parts: &TreeParts) -> Ports {
         .collect();
     let mut outputs = Vec::new();
     let mut prelude = vec!["let (q, rate) = (data.positions(), data.velocities());"];
+    // Body-point sensors read the links' states.
+    if (scene.sensors.iter()).any(|s| matches!(s.kind, SensorKind::Point { .. })) {
+        prelude.push("let states = ferrodyn_kernel::tree::link_states(model, data);");
+    }
     for sensor in &scene.sensors {
         match sensor.kind {
             SensorKind::JointAngle { joint } => {
@@ -166,9 +170,6 @@ fn ports(scene: &Scene, links: &[TreeLink], parts: &TreeParts) -> Ports {
                 });
             }
             SensorKind::Point { body, point } => {
-                if prelude.len() == 1 {
-                    prelude.push("let states = ferrodyn_kernel::tree::link_states(model, data);");
-                }
                 let link = tree
                     .bodies
                     .iter()
