@@ -19,7 +19,7 @@ use board::{println, SysTickClock};
 use cortex_m_rt::entry;
 use hil::{Outcome, OverrunPolicy};
 use plant::rig::{config, VirtualClock};
-use plant::{run_hil, run_hil_with, HilReport, NoHooks, HIL_PERIODS};
+use plant::{run_hil, HilReport, NoHooks, HIL_PERIODS};
 
 fn show(phase: &str, r: &HilReport) {
     let c = r.counters;
@@ -58,15 +58,12 @@ fn main() -> ! {
 
     // The same loop with the arm exported from scenes/hil_arm.toml, through its ports.
     println!("SECTION 1 scene:hil_arm f32 HIL cycle");
-    let scene = scene_plant::SceneArm::new().and_then(|arm| {
-        run_hil_with(
-            arm,
-            config(OverrunPolicy::Skip),
-            VirtualClock::new(100),
-            HIL_PERIODS,
-            &mut board::StepMarkers,
-        )
-    });
+    let scene = scene_plant::run_scene_hil(
+        config(OverrunPolicy::Skip),
+        VirtualClock::new(100),
+        HIL_PERIODS,
+        &mut board::StepMarkers,
+    );
     board::mark_section();
     let Ok(scene) = scene else { board::exit(false) };
     println!(

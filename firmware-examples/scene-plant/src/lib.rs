@@ -4,7 +4,7 @@
 //! on the host, and CI compares the f64 hashes with `ferrodyn run` of the same scene files.
 #![no_std]
 
-use plant::{Hooks, PlantError, Report, Scenario};
+use plant::{HilReport, Hooks, PlantError, Report, Scenario};
 
 /// A generated module (see `ferrodyn export rust`).
 macro_rules! generated {
@@ -162,4 +162,16 @@ impl plant::Traced for SceneArm {
             core::mem::size_of_val(&self.data),
         )
     }
+}
+
+/// Runs the exported arm ([`SceneArm`]) in the HIL loop against the emulated rig for `periods`
+/// periods with `config`, as [`plant::run_hil`] runs the hand-written one; `hooks` wrap every
+/// period.
+pub fn run_scene_hil(
+    config: hil::Config,
+    clock: impl hil::Monotonic,
+    periods: u32,
+    hooks: &mut dyn Hooks,
+) -> Result<HilReport, PlantError> {
+    plant::run_hil_with(SceneArm::new()?, config, clock, periods, hooks)
 }

@@ -2,7 +2,7 @@
 //! code) on this machine and prints the same `HASH` lines as `chain-fw` and `hil-fw`.
 use hil::OverrunPolicy;
 use plant::rig::{config, VirtualClock};
-use plant::{run_hil, run_hil_with, NoHooks, Room, HIL_PERIODS, SCENARIOS};
+use plant::{run_hil, NoHooks, Room, HIL_PERIODS, SCENARIOS};
 
 fn main() {
     let mut ok = true;
@@ -34,15 +34,12 @@ fn main() {
             println!("ERROR hil-arm: {e:?}");
         }
     }
-    let scene = scene_plant::SceneArm::new().and_then(|arm| {
-        run_hil_with(
-            arm,
-            config(OverrunPolicy::Skip),
-            VirtualClock::new(100),
-            HIL_PERIODS,
-            &mut NoHooks,
-        )
-    });
+    let scene = scene_plant::run_scene_hil(
+        config(OverrunPolicy::Skip),
+        VirtualClock::new(100),
+        HIL_PERIODS,
+        &mut NoHooks,
+    );
     match scene {
         Ok(r) => println!(
             "HASH scene:hil_arm f32 HIL steps={} trajectory={:016x} final={:016x}",
