@@ -46,10 +46,8 @@ pub fn recorders(
 ) -> Result<Vec<Box<dyn Recorder>>> {
     let mut out: Vec<Box<dyn Recorder>> = Vec::new();
     let names = sim.labels.names.clone();
-    if sim.rigid().is_some() {
-        if outputs.states {
-            out.push(Box::new(TrajectoryCsv::create(dir, &names.bodies)?));
-        }
+    if sim.rigid().is_some() && outputs.states {
+        out.push(Box::new(TrajectoryCsv::create(dir, &names.bodies)?));
     }
     // Sensors of flexible nodes need no rigid body.
     if !sim.labels.sensors.is_empty() {
