@@ -345,3 +345,30 @@ mod tests {
         assert_eq!(guard(std::ptr::null_mut(), "test", |_| Ok(())), Status::Error);
     }
 }
+
+#[cfg(test)]
+mod panic_tests {
+    use super::*;
+    use crate::instance::tests::hil_arm_resources;
+
+    #[test]
+    fn a_panic_is_an_error_status_and_fails_the_instance() {
+        let (dir, token) = hil_arm_resources("panic");
+        let instance = Instance::new("test", &dir, &token).unwrap();
+        let ptr = register(instance, Logger::V3(None, std::ptr::null_mut()), false);
+        assert_eq!(guard(ptr, "test", |_| panic!("boom")), Status::Error);
+        assert_eq!(
+            guard(ptr, "test", |h| {
+                anyhow::ensure!(h.instance.phase == Phase::Failed, "not failed");
+                Ok(())
+            }),
+            Status::Ok
+        );
+        free(ptr);
+        assert_eq!(
+            guard(ptr, "test", |_| Ok(())),
+            Status::Error,
+            "a freed instance is unknown"
+        );
+    }
+}

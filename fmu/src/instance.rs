@@ -308,3 +308,78 @@ impl<'a> Reader<'a> {
         (0..n).map(|_| Ok(f64::from_bits(self.u64()?))).collect()
     }
 }
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use ferrodyn_host::export::fmu::SCENE_INDEX;
+    use std::path::PathBuf;
+
+    /// A resources folder holding scenes/hil_arm.toml, and the scene's token.
+    pub(crate) fn hil_arm_resources(tag: &str) -> (PathBuf, String) {
+        let scene = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenes/hil_arm.toml");
+        let text = std::fs::read_to_string(&scene).unwrap();
+        let dir = std::env::temp_dir().join(format!("ferrodyn-fmu-{tag}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(SCENE_INDEX), "hil_arm.toml\n").unwrap();
+        std::fs::write(dir.join("hil_arm.toml"), &text).unwrap();
+        (dir, token(&text))
+    }
+
+    fn stepping(tag: &str) -> Instance {
+        let (dir, token) = hil_arm_resources(tag);
+        let mut instance = Instance::new("test", &dir, &token).unwrap();
+        instance.enter_initialization(0.0).unwrap();
+        instance.exit_initialization().unwrap();
+        instance
+    }
+
+    fn outputs(instance: &mut Instance) -> Vec<u64> {
+        let references: Vec<u32> = (2..10).collect();
+        let mut values = vec![0.0; references.len()];
+        instance.get(&references, &mut values).unwrap();
+        values.iter().map(|v| v.to_bits()).collect()
+    }
+
+    #[test]
+    fn another_token_is_refused() {
+        let (dir, _) = hil_arm_resources("token");
+        let e = Instance::new("test", &dir, "{not-this-one}").err().unwrap();
+        assert!(e.to_string().contains("another scene"), "{e}");
+    }
+
+    #[test]
+    fn serialized_states_restore_bit_for_bit() {
+        let mut a = stepping("state");
+        for _ in 0..10 {
+            a.do_step(a.time(), 0.002).unwrap();
+        }
+        let saved = a.get_state().unwrap();
+        let bytes = a.serialize(&saved);
+        assert_eq!(bytes.len(), a.serialized_size(&saved));
+        a.do_step(a.time(), 0.01).unwrap();
+        let expected = outputs(&mut a);
+        let mut b = stepping("state-b");
+        b.set_state(&b.deserialize(&bytes).unwrap()).unwrap();
+        b.do_step(b.time(), 0.01).unwrap();
+        assert_eq!(outputs(&mut b), expected);
+        assert!(a.deserialize(&bytes[..bytes.len() - 1]).is_err());
+    }
+
+    #[test]
+    fn bad_arguments_change_nothing() {
+        let mut a = stepping("bad");
+        a.do_step(0.0, 0.001).unwrap();
+        let before = outputs(&mut a);
+        assert!(a.set(&[1], &[f64::NAN]).is_err());
+        assert!(a.set(&[2], &[0.0]).is_err(), "an output is not settable");
+        assert!(a.set(&[99], &[0.0]).is_err());
+        assert!(a.do_step(a.time(), -0.001).is_err());
+        assert!(a.do_step(a.time(), 0.0015).is_err());
+        assert!(a.do_step(f64::NAN, 0.001).is_err());
+        assert!(a.exit_initialization().is_err());
+        assert_eq!(outputs(&mut a), before);
+        assert_eq!(a.phase, Phase::Step);
+        a.do_step(a.time(), 0.001).unwrap();
+    }
+}

@@ -14,6 +14,7 @@ Usage: check.py FERRODYN OUTDIR
 import csv
 import math
 import os
+import re
 import subprocess
 import sys
 
@@ -23,7 +24,7 @@ from fmpy.fmi2 import FMU2Slave
 from fmpy.fmi3 import FMU3Slave
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SCENES = ["pendulum", "hil_arm"]
+SCENES = ["pendulum", "hil_arm", "beam6"]
 VERSIONS = ["3", "2"]
 
 failures = []
@@ -140,6 +141,14 @@ def main(ferrodyn, outdir):
     print(f"FMPy {fmpy.__version__}", flush=True)
     for name in SCENES:
         scene = os.path.join(ROOT, "scenes", name + ".toml")
+        if name == "pendulum":
+            # The pendulum scene has no sensor, so its FMU would have no output: the copy
+            # checked here adds a point sensor on the bob (as host/tests/sweep.rs does).
+            os.makedirs(os.path.join(outdir, "scenes"), exist_ok=True)
+            copy = os.path.join(outdir, "scenes", name + ".toml")
+            with open(copy, "w") as f:
+                f.write(open(scene).read() + '\n[[sensor]]\nname = "bob"\nbody = "bob"\n')
+            scene = copy
         step = float(step_of(scene))
         header, expected = ferrodyn_sensors(ferrodyn, scene, os.path.join(outdir, "run_" + name))
         for version in VERSIONS:
@@ -180,8 +189,28 @@ def main(ferrodyn, outdir):
                 flush=True,
             )
             check(rows_equal and mismatches == 0, f"{label}: outputs equal ferrodyn run to the bit")
-            last = [f"{c}={v!r}" for c, v in zip(columns[:3], got[-1][1:4])]
-            print(f"{label}: last point t={got[-1][0]!r} {' '.join(last)}", flush=True)
+            last = [f"{c}={float(v)!r}" for c, v in zip(columns[:3], got[-1][1:4])]
+            print(f"{label}: last point t={float(got[-1][0])!r} {' '.join(last)}", flush=True)
+
+            # An input set through the FMU (FMPy's start values) equals the scene's `value`.
+            inputs = [v.name for v in md.modelVariables if v.causality == "input"]
+            if inputs:
+                zero_dir = os.path.join(outdir, f"{name}_zero_input")
+                os.makedirs(zero_dir, exist_ok=True)
+                zero_scene = os.path.join(zero_dir, name + ".toml")
+                text = open(scene).read()
+                with open(zero_scene, "w") as f:
+                    f.write(re.sub(r"(?m)^value\s*=.*$", "value = 0.0", text))
+                _, zero_expected = ferrodyn_sensors(ferrodyn, zero_scene, os.path.join(zero_dir, "run"))
+                zero = simulate_fmu(fmu, stop_time=float(end), output_interval=step,
+                                    start_values={n: 0.0 for n in inputs})
+                zero_got = [[row["time"]] + [row[c] for c in columns] for row in zero]
+                differ = sum(bits(a) != bits(b) for g, e in zip(zero_got, zero_expected) for a, b in zip(g, e))
+                print(f"{label}: inputs {inputs} = 0 through the FMU vs ferrodyn run with value = 0: "
+                      f"{len(zero_got)} points, {differ} values differ in any bit", flush=True)
+                check(len(zero_got) == len(zero_expected) and differ == 0
+                      and zero_got[-1][1:] != got[-1][1:],
+                      f"{label}: input set through the FMU equals ferrodyn run's, to the bit")
 
             unzipdir = extract(fmu)
             # FMU state round trip: get, step, set, step again; then through bytes.
@@ -229,7 +258,7 @@ def main(ferrodyn, outdir):
                     f"{label}: step not a multiple of the scene's")
             refused(lambda: p.f.doStep(currentCommunicationPoint=p.t + 1.0, communicationStepSize=step),
                     f"{label}: communication point not the FMU's time")
-            refused(lambda: p.set_state(s), f"{label}: a freed FMU state")
+            refused(lambda: p.set_state(s), f"{label}: a freed (nulled) FMU state")
             refused(lambda: p.f.exitInitializationMode(), f"{label}: exitInitializationMode while stepping (out of order)")
             check([bits(x) for x in p.out()] == [bits(x) for x in before], f"{label}: outputs unchanged by the refused calls")
             p.step(step)

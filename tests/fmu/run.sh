@@ -7,7 +7,14 @@ cd "$(dirname "$0")/../.."
 cargo build --release -p ferrodyn-host -p ferrodyn-fmu
 venv=target/fmu-venv
 if ! "$venv/bin/python" -c "import fmpy" 2>/dev/null; then
-    python3 -m venv "$venv"
+    if ! python3 -m venv "$venv"; then
+        # Debian's python3 keeps venv in its own package.
+        sudo=$([ "$(id -u)" = 0 ] || echo sudo)
+        $sudo apt-get update -qq
+        $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null
+        rm -rf "$venv"
+        python3 -m venv "$venv"
+    fi
     "$venv/bin/pip" install --quiet --upgrade pip
     "$venv/bin/pip" install --quiet "fmpy>=0.3.20"
 fi
