@@ -1,7 +1,7 @@
 //! `ferrodyn export fmu`: a scene as an FMI 3.0 or 2.0 co-simulation unit (docs/fmu.md).
 //!
-//! The FMU is a zip of `modelDescription.xml`, the `ferrodyn-fmu` shared library (built with
-//! the workspace: it serves both FMI versions) under the platform folder, and the scene (and
+//! The FMU is a zip of `modelDescription.xml`, the `ferrodyn-fmu` shared library (a workspace
+//! member, `cargo build --release -p ferrodyn-fmu`: it serves both FMI versions) under the platform folder, and the scene (and
 //! its mesh files) under `resources/`. At instantiation the library reads the scene back with
 //! [`resources_scene`], compiles it as `ferrodyn run` does and steps it at the scene's step.
 //! The variables ([`variables`]) are laid out here once, for the model description and for the
@@ -301,7 +301,7 @@ pub fn find_library() -> Result<PathBuf> {
     }
     bail!(
         "the FMU library {LIBRARY_FILE} is not next to {}: build it with `cargo build --release -p ferrodyn-fmu` \
-         (the same profile as this ferrodyn; `cargo build --release` builds the whole workspace)",
+         (the profile of this ferrodyn; `cargo build --release --workspace` builds both), or pass --library",
         exe.display()
     )
 }
