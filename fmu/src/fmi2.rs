@@ -6,7 +6,7 @@
 use crate::boundary::{
     guard, instantiate, put, quietly, resources_folder, slice, slice_mut, text, Log2, Logger, Status,
 };
-use crate::instance::Instance;
+use crate::instance::{Instance, Phase};
 use std::ffi::{c_char, c_int, c_void};
 
 type Comp = *mut c_void;
@@ -104,7 +104,12 @@ pub extern "C" fn fmi2SetupExperiment(
     _stop_time_defined: c_int,
     _stop_time: f64,
 ) -> Status {
-    guard(c, "fmi2SetupExperiment", |_| {
+    guard(c, "fmi2SetupExperiment", |h| {
+        let phase = h.instance.phase;
+        anyhow::ensure!(
+            phase == Phase::Instantiated,
+            "cannot set up the experiment in {phase:?} mode"
+        );
         anyhow::ensure!(
             start_time == 0.0,
             "start time {start_time}: the scene starts at 0 s"
