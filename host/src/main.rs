@@ -151,6 +151,21 @@ enum ExportTarget {
         #[arg(short, long)]
         out: Option<PathBuf>,
     },
+    /// An FMI co-simulation unit (FMU) of the scene: inputs, sensor outputs, FMU states, the
+    /// scene's integrator at its step (docs/fmu.md).
+    Fmu {
+        /// Scene file (TOML).
+        scene: PathBuf,
+        /// FMI version: 3 or 2.
+        #[arg(long, default_value = "3")]
+        fmi: String,
+        /// The FMU file to write (NAME.fmu).
+        #[arg(short, long)]
+        out: PathBuf,
+        /// The FMU library [default: libferrodyn_fmu.so next to this executable].
+        #[arg(long)]
+        library: Option<PathBuf>,
+    },
 }
 
 #[derive(Subcommand)]
@@ -336,6 +351,15 @@ fn execute(command: Command) -> Result<()> {
             };
             commands::export_rust(&scene, &precision, &overrides, out.as_deref())
         }
+        Command::Export {
+            target:
+                ExportTarget::Fmu {
+                    scene,
+                    fmi,
+                    out,
+                    library,
+                },
+        } => commands::export_fmu(&scene, &fmi, &out, library.as_deref()),
         Command::Run {
             scene,
             out,

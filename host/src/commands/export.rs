@@ -1,6 +1,8 @@
-//! `ferrodyn export rust`: a scene as a no_std Rust module for the firmware.
+//! `ferrodyn export rust`: a scene as a no_std Rust module for the firmware; `ferrodyn export
+//! fmu`: a scene as an FMI co-simulation unit.
 
 use super::Overrides;
+use crate::export::fmu::{find_library, write_fmu, FmiVersion};
 use crate::export::{rust_module, Precision};
 use crate::scene::Scene;
 use anyhow::{bail, Context, Result};
@@ -26,5 +28,27 @@ pub fn export_rust(path: &Path, precision: &str, overrides: &Overrides, out: Opt
         }
         None => print!("{module}"),
     }
+    Ok(())
+}
+
+/// Writes the FMU of the scene at `path` for FMI `version` ("3" or "2") to `out`, with the
+/// library built next to this executable (or `library`).
+pub fn export_fmu(path: &Path, version: &str, out: &Path, library: Option<&Path>) -> Result<()> {
+    let version = FmiVersion::parse(version)?;
+    let library = match library {
+        Some(l) => l.to_path_buf(),
+        None => find_library()?,
+    };
+    let (count, caps) = write_fmu(path, version, &library, out)?;
+    let fmi = match version {
+        FmiVersion::V2 => "2.0",
+        FmiVersion::V3 => "3.0",
+    };
+    let state = if caps.state { "" } else { "out" };
+    eprintln!(
+        "wrote {} (FMI {fmi} co-simulation, {count} variables, with{state} FMU state; library {})",
+        out.display(),
+        library.display()
+    );
     Ok(())
 }

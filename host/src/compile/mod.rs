@@ -34,7 +34,9 @@ pub use tree::{tree_parts, LinkBody, SceneTree, TreeParts};
 use crate::dae::HostMethod;
 use crate::implicit::{Convergence, FlexPart, HhtFlex, ImplicitSystem, MultibodyHht, Scheme};
 use crate::scene::{ErrorKind, ItemName, Scene, SceneError};
-use crate::simulation::{ContactModel, KernelSystem, Labels, Simulation, System, Timing, TreeSystem};
+use crate::simulation::{
+    ContactModel, InputPort, KernelSystem, Labels, Simulation, System, Timing, TreeSystem,
+};
 use crate::spec::{HhtOptions, IntegratorSpec};
 use crate::storage::{FlexData, FlexModel, Growable, RigidModel};
 use ferrodyn_kernel::ancf::NODE_COORDS;
@@ -154,18 +156,28 @@ fn rigid_system(
             let set = tree_data.set_joint_velocity(&tree, link, rates);
             set.map_err(|e| kernel_error(scene, e))?;
         }
-        for input in &scene.inputs {
-            let link = links.iter().position(|l| l.joint == Some(input.value.joint));
-            let value = [input.value.value * input.value.scale];
-            let set = tree_data.set_joint_input(&tree, link.unwrap_or(usize::MAX), &value);
-            set.map_err(|e| kernel_error(scene, e))?;
-        }
+        let ports = scene.inputs.iter().map(|input| InputPort {
+            link: links
+                .iter()
+                .position(|l| l.joint == Some(input.value.joint))
+                .unwrap_or(usize::MAX),
+            scale: input.value.scale,
+        });
+        let ports = ports.collect();
         let system = KernelSystem::with_data(tree, tree_data, method, None)
             .map_err(|e| initial_error(scene, "the initial state", e))?;
-        return Ok((
-            Box::new(TreeSystem::new(system, mirror, mirror_data, bodies)),
-            description,
-        ));
+        let mut system = TreeSystem::new(system, mirror, mirror_data, bodies).with_inputs(ports);
+        for (index, input) in scene.inputs.iter().enumerate() {
+            system.set_input(index, input.value.value).map_err(|e| {
+                let kind = ErrorKind::Invalid {
+                    field: "joint",
+                    reason: e.to_string(),
+                };
+                let item = ItemName::new("input", &input.name);
+                scene.source.error(Some(input.line), Some(item), kind)
+            })?;
+        }
+        return Ok((Box::new(system), description));
     }
     let model = rigid_model::<Growable>(scene)?;
     let mut data = model.new_data();

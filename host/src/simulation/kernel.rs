@@ -5,6 +5,7 @@ use super::system::{ContactModel, Contacts, FlexibleState, System};
 use crate::dae::HostMethod;
 use crate::storage::{CoupledModel, FlexModel, RigidData, RigidModel, TreeModel};
 use ferrodyn_kernel::ancf::NODE_COORDS;
+use ferrodyn_kernel::integrators::Method;
 use ferrodyn_kernel::{Dynamics, Energy, KernelError};
 use std::any::Any;
 
@@ -23,6 +24,27 @@ pub trait Views: Dynamics<f64> + Sized + 'static {
     fn flexible<'a>(&'a self, _data: &'a Self::Data) -> Option<FlexibleState<'a>> {
         None
     }
+    /// The clock's time and carry (see [`System::clock_reading`]), where the family has them.
+    fn clock_reading(&self, _data: &Self::Data) -> Option<[f64; 2]> {
+        None
+    }
+    /// Moves the clock to a reading; false where the family cannot.
+    fn resume_clock(&self, _data: &mut Self::Data, _reading: [f64; 2]) -> bool {
+        false
+    }
+}
+
+/// [`Views::clock_reading`] and [`Views::resume_clock`] for a family whose data has them.
+macro_rules! clock_views {
+    () => {
+        fn clock_reading(&self, data: &Self::Data) -> Option<[f64; 2]> {
+            Some(data.clock_reading())
+        }
+        fn resume_clock(&self, data: &mut Self::Data, reading: [f64; 2]) -> bool {
+            data.resume_clock(reading);
+            true
+        }
+    };
 }
 
 impl Views for RigidModel {
@@ -32,9 +54,12 @@ impl Views for RigidModel {
     fn rigid_mut<'a>(&'a self, data: &'a mut RigidData) -> Option<(&'a RigidModel, &'a mut RigidData)> {
         Some((self, data))
     }
+    clock_views!();
 }
 
-impl Views for TreeModel {}
+impl Views for TreeModel {
+    clock_views!();
+}
 
 /// The flexible nodes of `model` in the state `[e | ė]`.
 fn nodes<'a>(model: &'a FlexModel, state: &'a [f64]) -> FlexibleState<'a> {
@@ -52,6 +77,7 @@ impl Views for FlexModel {
     fn flexible<'a>(&'a self, data: &'a Self::Data) -> Option<FlexibleState<'a>> {
         Some(nodes(self, data.state()))
     }
+    clock_views!();
 }
 
 impl Views for CoupledModel {
@@ -133,6 +159,21 @@ impl<M: Views> System for KernelSystem<M> {
     }
     fn contacts(&self) -> Option<Contacts<'_>> {
         self.contact.as_ref().map(ContactModel::view)
+    }
+    fn clock_reading(&self) -> Option<[f64; 2]> {
+        // Contacts remember the last accepted state, and adaptive or multistep integrators
+        // their history: neither is in the state, so such a system cannot be resumed exactly.
+        let one_step = matches!(
+            self.method,
+            HostMethod::Explicit(Method::Rk4 | Method::SemiImplicitEuler | Method::VelocityVerlet)
+        );
+        if !one_step || self.contact.is_some() {
+            return None;
+        }
+        self.model.clock_reading(&self.data)
+    }
+    fn resume_clock(&mut self, reading: [f64; 2]) -> bool {
+        self.clock_reading().is_some() && self.model.resume_clock(&mut self.data, reading)
     }
     fn take_over(&mut self, old: &mut dyn System) -> bool {
         match old.as_any_mut().downcast_mut::<Self>() {

@@ -13,7 +13,7 @@ pub use drive::{drive, Sample, Summary, DRIFT_TOLERANCE};
 pub use kernel::{KernelSystem, Views};
 pub use labels::Labels;
 pub use system::{ContactModel, Contacts, FlexibleState, System};
-pub use tree::TreeSystem;
+pub use tree::{InputPort, TreeSystem};
 
 use crate::storage::{RigidData, RigidModel};
 use anyhow::Context;
@@ -40,6 +40,19 @@ impl Timing {
     pub fn output_every(&self) -> u64 {
         ((self.output_interval / self.step).round() as u64).max(1)
     }
+}
+
+/// What a simulation carries from step to step ([`Simulation::resume_point`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ResumePoint {
+    /// The clock: time and the rounding carried by its compensated sum.
+    pub clock: [f64; 2],
+    /// Steps taken.
+    pub steps: u64,
+    /// The flat state ([`Simulation::state`]).
+    pub state: Vec<f64>,
+    /// The input ports' values ([`Simulation::inputs`]).
+    pub inputs: Vec<f64>,
 }
 
 /// A model of any family at its current state, with its timing and labels.
@@ -101,6 +114,56 @@ impl Simulation {
     /// Overwrites the state; time is kept.
     pub fn set_state(&mut self, state: &[f64]) -> Result<(), KernelError> {
         self.system.set_state(state)
+    }
+    /// The values of the input ports (`[[input]]`, port units), in scene order.
+    pub fn inputs(&self) -> &[f64] {
+        self.system.inputs()
+    }
+    /// Sets input port `index` (scene order) to `value` in port units (the joint gets value ×
+    /// scale from the next step on, as `ferrodyn run` holds the scene's `value`); fails,
+    /// changing nothing, for an unknown port or a value that is not finite.
+    pub fn set_input(&mut self, index: usize, value: f64) -> anyhow::Result<()> {
+        self.system.set_input(index, value)
+    }
+    /// Everything the simulation carries from step to step, to go on from later with
+    /// [`Simulation::resume`] bit for bit; `None` where the system carries more than its
+    /// state, clock and inputs (contact memory, adaptive, multistep or implicit integrators).
+    pub fn resume_point(&self) -> Option<ResumePoint> {
+        Some(ResumePoint {
+            clock: self.system.clock_reading()?,
+            steps: self.steps,
+            state: self.state().to_vec(),
+            inputs: self.inputs().to_vec(),
+        })
+    }
+    /// Goes back (or forth) to `point`, taken from this simulation or another compiled from
+    /// the same scene; fails, changing nothing, when it does not fit.
+    pub fn resume(&mut self, point: &ResumePoint) -> anyhow::Result<()> {
+        if self.system.clock_reading().is_none() {
+            anyhow::bail!("this simulation cannot be resumed exactly (see Simulation::resume_point)");
+        }
+        let (state, inputs) = (self.state().len(), self.inputs().len());
+        if point.state.len() != state || point.inputs.len() != inputs {
+            anyhow::bail!(
+                "the saved point has {} state values and {} inputs; this simulation {state} and {inputs}",
+                point.state.len(),
+                point.inputs.len()
+            );
+        }
+        if let Some(bad) = point.inputs.iter().chain(&point.clock).find(|v| !v.is_finite()) {
+            anyhow::bail!("the saved point holds {bad}");
+        }
+        let old = self.state().to_vec();
+        self.system.set_state(&point.state)?;
+        for (index, &value) in point.inputs.iter().enumerate() {
+            if let Err(e) = self.system.set_input(index, value) {
+                self.system.set_state(&old)?;
+                return Err(e);
+            }
+        }
+        self.system.resume_clock(point.clock);
+        self.steps = point.steps;
+        Ok(())
     }
     /// The digest of the state's bits.
     pub fn digest(&self) -> Digest {

@@ -35,6 +35,27 @@ pub trait System: Any {
     fn rigid_mut(&mut self) -> Option<(&RigidModel, &mut RigidData)> {
         None
     }
+    /// The clock's time and the rounding carried by its compensated sum, from which the
+    /// system goes on bit for bit after [`System::set_state`] and [`System::resume_clock`]:
+    /// `None` where state, clock and inputs are not all it carries from step to step (contact
+    /// memory, adaptive or multistep integrators, the implicit solvers).
+    fn clock_reading(&self) -> Option<[f64; 2]> {
+        None
+    }
+    /// Moves the clock to a [`System::clock_reading`]; false (nothing changed) where that is
+    /// `None`.
+    fn resume_clock(&mut self, _reading: [f64; 2]) -> bool {
+        false
+    }
+    /// The values of the input ports (`[[input]]`, in port units).
+    fn inputs(&self) -> &[f64] {
+        &[]
+    }
+    /// Sets input port `index` to `value` (port units): held from the next step on.
+    fn set_input(&mut self, index: usize, value: f64) -> anyhow::Result<()> {
+        let _ = value;
+        anyhow::bail!("no input {index}: this system has no input ports")
+    }
     /// The flexible nodes (flexible, coupled and implicit systems).
     fn flexible(&self) -> Option<FlexibleState<'_>> {
         None

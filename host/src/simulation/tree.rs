@@ -6,17 +6,30 @@ use super::kernel::KernelSystem;
 use super::system::System;
 use crate::compile::LinkBody;
 use crate::storage::{RigidData, RigidModel, TreeModel};
+use anyhow::{anyhow, bail};
 use ferrodyn_kernel::math::Quat;
 use ferrodyn_kernel::tree::link_states;
 use ferrodyn_kernel::{Energy, KernelError};
 use std::any::Any;
 
-/// The tree with its integrator, and the Cartesian mirror of its bodies.
+/// An actuator port (`[[input]]`): the joint of link `link` gets the port value × `scale`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct InputPort {
+    /// The link whose joint it drives.
+    pub link: usize,
+    /// SI units per port unit.
+    pub scale: f64,
+}
+
+/// The tree with its integrator, the Cartesian mirror of its bodies, and its input ports.
 pub struct TreeSystem {
     tree: KernelSystem<TreeModel>,
     mirror: RigidModel,
     mirror_data: RigidData,
     bodies: Vec<LinkBody>,
+    ports: Vec<InputPort>,
+    /// The ports' values (port units).
+    inputs: Vec<f64>,
 }
 
 impl TreeSystem {
@@ -33,9 +46,18 @@ impl TreeSystem {
             mirror,
             mirror_data,
             bodies,
+            ports: Vec::new(),
+            inputs: Vec::new(),
         };
         system.update_mirror();
         system
+    }
+
+    /// With input `ports`, at zero (set them with [`System::set_input`]).
+    pub fn with_inputs(mut self, ports: Vec<InputPort>) -> Self {
+        self.inputs = vec![0.0; ports.len()];
+        self.ports = ports;
+        self
     }
 
     /// Sets every mirror body from its link's state. Quaternions keep the sign of the previous
@@ -79,6 +101,33 @@ impl System for TreeSystem {
         self.update_mirror();
         Ok(())
     }
+    fn clock_reading(&self) -> Option<[f64; 2]> {
+        self.tree.clock_reading()
+    }
+    fn resume_clock(&mut self, reading: [f64; 2]) -> bool {
+        let resumed = self.tree.resume_clock(reading);
+        self.update_mirror();
+        resumed
+    }
+    fn inputs(&self) -> &[f64] {
+        &self.inputs
+    }
+    fn set_input(&mut self, index: usize, value: f64) -> anyhow::Result<()> {
+        let count = self.ports.len();
+        let Some(port) = self.ports.get(index) else {
+            bail!("no input {index}: the scene has {count}");
+        };
+        if !value.is_finite() {
+            bail!("input {index}: {value} is not a finite number");
+        }
+        let tree = &mut self.tree;
+        let set = tree
+            .data
+            .set_joint_input(&tree.model, port.link, &[value * port.scale]);
+        set.map_err(|e| anyhow!("input {index}: {e}"))?;
+        self.inputs[index] = value;
+        Ok(())
+    }
     fn rigid(&self) -> Option<(&RigidModel, &RigidData)> {
         Some((&self.mirror, &self.mirror_data))
     }
@@ -94,6 +143,7 @@ impl System for TreeSystem {
         let taken = self.tree.take_over(&mut old.tree);
         if taken {
             std::mem::swap(&mut self.mirror_data, &mut old.mirror_data);
+            std::mem::swap(&mut self.inputs, &mut old.inputs);
         }
         taken
     }

@@ -79,6 +79,19 @@ impl<R: Real> Clock<R> {
         self.carry = R::ZERO;
     }
 
+    /// The time and the rounding error its compensated sum carries: what [`Clock::resume`]
+    /// needs to go on exactly as this clock would (a saved and restored run, an FMU state).
+    pub fn reading(&self) -> [R; 2] {
+        [self.time, self.carry]
+    }
+
+    /// Moves the clock to a [`Clock::reading`] (counters kept): the next steps give the times
+    /// the clock that was read would have given, bit for bit.
+    pub fn resume(&mut self, [time, carry]: [R; 2]) {
+        self.time = time;
+        self.carry = carry;
+    }
+
     /// Advances `y` (the state of `system`) by `dt` with `integrator` from the current time and
     /// records the step: the one stepping sequence of rigid, flexible and coupled models.
     pub fn step<S: OdeSystem<R>, I: Integrator<R>>(

@@ -156,6 +156,15 @@ impl<R: Real, St: Storage> Data<R, St> {
     pub fn time(&self) -> R {
         self.clock.time
     }
+    /// The clock's time and the rounding its compensated sum carries: with
+    /// [`Data::resume_clock`], a saved run goes on bit for bit (state save and restore).
+    pub fn clock_reading(&self) -> [R; 2] {
+        self.clock.reading()
+    }
+    /// Moves the clock to a [`Data::clock_reading`]; state and counters kept.
+    pub fn resume_clock(&mut self, reading: [R; 2]) {
+        self.clock.resume(reading);
+    }
     /// Sets the simulation time, the state kept: for integrators outside the kernel (the host's
     /// implicit solvers) that evaluate the model at their own trial times.
     pub fn set_time(&mut self, time: R) {

@@ -93,6 +93,15 @@ impl<R: Real, St: Storage> Data<R, St> {
     pub fn time(&self) -> R {
         self.clock.time
     }
+    /// The clock's time and the rounding its compensated sum carries: with
+    /// [`Data::resume_clock`], a saved run goes on bit for bit (state save and restore).
+    pub fn clock_reading(&self) -> [R; 2] {
+        self.clock.reading()
+    }
+    /// Moves the clock to a [`Data::clock_reading`]; state and counters kept.
+    pub fn resume_clock(&mut self, reading: [R; 2]) {
+        self.clock.resume(reading);
+    }
     /// Steps taken.
     pub fn steps(&self) -> u64 {
         self.clock.steps

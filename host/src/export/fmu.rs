@@ -1,0 +1,444 @@
+//! `ferrodyn export fmu`: a scene as an FMI 3.0 or 2.0 co-simulation unit (docs/fmu.md).
+//!
+//! The FMU is a zip of `modelDescription.xml`, the `ferrodyn-fmu` shared library (a workspace
+//! member, `cargo build --release -p ferrodyn-fmu`: it serves both FMI versions) under the platform folder, and the scene (and
+//! its mesh files) under `resources/`. At instantiation the library reads the scene back with
+//! [`resources_scene`], compiles it as `ferrodyn run` does and steps it at the scene's step.
+//! The variables ([`variables`]) are laid out here once, for the model description and for the
+//! library: the time, the `[[input]]` ports, the sensor channels.
+
+use crate::compile::compile;
+use crate::scene::Scene;
+use anyhow::{anyhow, bail, Context, Result};
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+/// The FMI version of an FMU.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FmiVersion {
+    /// FMI 2.0 (co-simulation).
+    V2,
+    /// FMI 3.0 (co-simulation).
+    V3,
+}
+
+impl FmiVersion {
+    /// "2" or "3", as `--fmi` takes it.
+    pub fn parse(text: &str) -> Result<Self> {
+        match text {
+            "2" | "2.0" => Ok(Self::V2),
+            "3" | "3.0" => Ok(Self::V3),
+            other => bail!("unknown FMI version '{other}'; choose 3 or 2"),
+        }
+    }
+    /// The folder of the Linux x86_64 binary in the FMU.
+    pub fn binary_dir(self) -> &'static str {
+        match self {
+            Self::V2 => "binaries/linux64",
+            Self::V3 => "binaries/x86_64-linux",
+        }
+    }
+}
+
+/// What a variable is to the importer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Causality {
+    /// The time.
+    Independent,
+    /// An `[[input]]` port.
+    Input,
+    /// A sensor channel.
+    Output,
+}
+
+/// A variable of the FMU (all Float64 / Real).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Variable {
+    /// Value reference (0: time, then the inputs, then the outputs).
+    pub reference: u32,
+    /// Name: the input's name or the sensor column (`tip_x`).
+    pub name: String,
+    /// Time, input or output.
+    pub causality: Causality,
+    /// Start value (inputs: the scene's `value`).
+    pub start: Option<f64>,
+    /// One line for the importer's user.
+    pub description: String,
+}
+
+/// Value reference of the time.
+pub const TIME_REFERENCE: u32 = 0;
+
+/// The variables of `scene`: the time (reference 0), its `[[input]]` ports in file order
+/// (1…), then every sensor channel in the order of `sensors.csv`'s columns.
+pub fn variables(scene: &Scene) -> Vec<Variable> {
+    let mut out = vec![Variable {
+        reference: TIME_REFERENCE,
+        name: "time".into(),
+        causality: Causality::Independent,
+        start: None,
+        description: "Simulation time (s)".into(),
+    }];
+    for input in &scene.inputs {
+        out.push(Variable {
+            reference: out.len() as u32,
+            name: input.name.clone(),
+            causality: Causality::Input,
+            start: Some(input.value.value),
+            description: format!("actuator input, SI units per port unit: {}", input.value.scale),
+        });
+    }
+    for sensor in &scene.sensors {
+        for column in sensor.columns() {
+            out.push(Variable {
+                reference: out.len() as u32,
+                name: column,
+                causality: Causality::Output,
+                start: None,
+                description: format!("sensor {} (SI units)", sensor.name),
+            });
+        }
+    }
+    out
+}
+
+/// The file in `resources/` that names the scene's path inside `resources/`.
+pub const SCENE_INDEX: &str = "ferrodyn-scene.txt";
+
+/// The scene an FMU carries in its `resources` folder, and its text (for the token).
+pub fn resources_scene(resources: &Path) -> Result<(Scene, String)> {
+    let index = resources.join(SCENE_INDEX);
+    let relative = std::fs::read_to_string(&index).with_context(|| format!("reading {}", index.display()))?;
+    let path = resources.join(relative.trim());
+    let text = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+    let scene = Scene::parse(&path, &text)?;
+    Ok((scene, text))
+}
+
+/// The instantiation token (3.0) / GUID (2.0) of a scene: a 128-bit FNV-1a hash of its text,
+/// written as a GUID. The library refuses to instantiate with another one.
+pub fn token(text: &str) -> String {
+    // Two 64-bit FNV-1a hashes with different offsets make the 128 bits.
+    let fnv = |offset: u64| {
+        text.bytes().fold(offset, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+        })
+    };
+    let (a, b) = (fnv(0xcbf2_9ce4_8422_2325), fnv(0x6c62_272e_07bb_0142));
+    format!(
+        "{{{:08x}-{:04x}-{:04x}-{:04x}-{:012x}}}",
+        a >> 32,
+        (a >> 16) & 0xffff,
+        a & 0xffff,
+        b >> 48,
+        b & 0xffff_ffff_ffff
+    )
+}
+
+/// The C identifier an FMU's library is named by: the scene's file stem, other characters
+/// than letters, digits and `_` replaced by `_`.
+pub fn model_identifier(scene_path: &Path) -> String {
+    let stem = scene_path.file_stem().and_then(|s| s.to_str()).unwrap_or("scene");
+    let mut id: String = stem
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    if !id.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        id.insert_str(0, "scene_");
+    }
+    id
+}
+
+/// What the FMU claims it can do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Capabilities {
+    /// Get, set and serialize FMU states: only when the simulation carries nothing from step to
+    /// step beyond its state, clock and inputs (`Simulation::resume_point`).
+    pub state: bool,
+}
+
+/// The `modelDescription.xml` of `scene` (read from `text`) in `version`.
+pub fn model_description(
+    scene: &Scene,
+    text: &str,
+    identifier: &str,
+    version: FmiVersion,
+    caps: Capabilities,
+) -> String {
+    let sim = &scene.simulation;
+    let vars = variables(scene);
+    let state = if caps.state { "true" } else { "false" };
+    let mut x = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let description = format!(
+        "Ferrodyn scene {identifier}.toml at a fixed step of {} s",
+        sim.step
+    );
+    let tool = concat!("ferrodyn ", env!("CARGO_PKG_VERSION"));
+    let experiment = format!(
+        "  <DefaultExperiment startTime=\"0\" stopTime=\"{}\" stepSize=\"{}\"/>\n",
+        sim.end_time, sim.step
+    );
+    let outputs: Vec<&Variable> = vars.iter().filter(|v| v.causality == Causality::Output).collect();
+    match version {
+        FmiVersion::V3 => {
+            let _ = writeln!(
+                x,
+                "<fmiModelDescription fmiVersion=\"3.0\" modelName=\"{identifier}\" instantiationToken=\"{}\" description=\"{}\" generationTool=\"{tool}\" variableNamingConvention=\"flat\">",
+                token(text),
+                escape(&description)
+            );
+            let _ = writeln!(
+                x,
+                "  <CoSimulation modelIdentifier=\"{identifier}\" canHandleVariableCommunicationStepSize=\"true\" fixedInternalStepSize=\"{}\" canGetAndSetFMUState=\"{state}\" canSerializeFMUState=\"{state}\" canReturnEarlyAfterIntermediateUpdate=\"false\" hasEventMode=\"false\"/>",
+                sim.step
+            );
+            x.push_str(&experiment);
+            x.push_str("  <ModelVariables>\n");
+            for v in &vars {
+                let (causality, extra) = match v.causality {
+                    Causality::Independent => ("independent", String::new()),
+                    Causality::Input => ("input", format!(" start=\"{}\"", v.start.unwrap_or(0.0))),
+                    Causality::Output => ("output", String::new()),
+                };
+                let _ = writeln!(
+                    x,
+                    "    <Float64 name=\"{}\" valueReference=\"{}\" causality=\"{causality}\" variability=\"continuous\" description=\"{}\"{extra}/>",
+                    escape(&v.name),
+                    v.reference,
+                    escape(&v.description)
+                );
+            }
+            x.push_str("  </ModelVariables>\n  <ModelStructure>\n");
+            // Sensors read positions and velocities, never accelerations: no output depends on
+            // an input directly (dependencies="").
+            for v in &outputs {
+                let _ = writeln!(
+                    x,
+                    "    <Output valueReference=\"{}\" dependencies=\"\"/>",
+                    v.reference
+                );
+            }
+            for v in &outputs {
+                let _ = writeln!(
+                    x,
+                    "    <InitialUnknown valueReference=\"{}\" dependencies=\"\"/>",
+                    v.reference
+                );
+            }
+            x.push_str("  </ModelStructure>\n</fmiModelDescription>\n");
+        }
+        FmiVersion::V2 => {
+            let _ = writeln!(
+                x,
+                "<fmiModelDescription fmiVersion=\"2.0\" modelName=\"{identifier}\" guid=\"{}\" description=\"{}\" generationTool=\"{tool}\" variableNamingConvention=\"flat\" numberOfEventIndicators=\"0\">",
+                token(text),
+                escape(&description)
+            );
+            let _ = writeln!(
+                x,
+                "  <CoSimulation modelIdentifier=\"{identifier}\" canHandleVariableCommunicationStepSize=\"true\" canGetAndSetFMUstate=\"{state}\" canSerializeFMUstate=\"{state}\" canNotUseMemoryManagementFunctions=\"true\"/>"
+            );
+            x.push_str(&experiment);
+            x.push_str("  <ModelVariables>\n");
+            for v in &vars {
+                let (causality, real) = match v.causality {
+                    Causality::Independent => ("independent\"", "<Real/>".to_string()),
+                    Causality::Input => ("input\"", format!("<Real start=\"{}\"/>", v.start.unwrap_or(0.0))),
+                    Causality::Output => ("output\" initial=\"calculated\"", "<Real/>".to_string()),
+                };
+                let _ = writeln!(
+                    x,
+                    "    <ScalarVariable name=\"{}\" valueReference=\"{}\" description=\"{}\" causality=\"{causality} variability=\"continuous\">{real}</ScalarVariable>",
+                    escape(&v.name),
+                    v.reference,
+                    escape(&v.description)
+                );
+            }
+            x.push_str("  </ModelVariables>\n  <ModelStructure>\n");
+            // FMI 2.0 refers to variables by their 1-based index in ModelVariables.
+            let index = |v: &Variable| vars.iter().position(|w| w.reference == v.reference).unwrap_or(0) + 1;
+            if !outputs.is_empty() {
+                x.push_str("    <Outputs>\n");
+                for v in &outputs {
+                    let _ = writeln!(x, "      <Unknown index=\"{}\" dependencies=\"\"/>", index(v));
+                }
+                x.push_str("    </Outputs>\n    <InitialUnknowns>\n");
+                for v in &outputs {
+                    let _ = writeln!(x, "      <Unknown index=\"{}\" dependencies=\"\"/>", index(v));
+                }
+                x.push_str("    </InitialUnknowns>\n");
+            }
+            x.push_str("  </ModelStructure>\n</fmiModelDescription>\n");
+        }
+    }
+    x
+}
+
+/// `text` with the XML special characters escaped.
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// The file name of the FMU library the workspace builds (`cargo build --release`).
+pub const LIBRARY_FILE: &str = "libferrodyn_fmu.so";
+
+/// The FMU library next to the running executable (target/release/ for `ferrodyn`), or an
+/// error that says how to build it.
+pub fn find_library() -> Result<PathBuf> {
+    let exe = std::env::current_exe().context("locating the ferrodyn executable")?;
+    let dir = exe
+        .parent()
+        .ok_or_else(|| anyhow!("the executable has no folder"))?;
+    // Test binaries run from target/<profile>/deps.
+    for candidate in [dir.join(LIBRARY_FILE), dir.join("..").join(LIBRARY_FILE)] {
+        if candidate.is_file() {
+            return Ok(candidate);
+        }
+    }
+    bail!(
+        "the FMU library {LIBRARY_FILE} is not next to {}: build it with `cargo build --release -p ferrodyn-fmu` \
+         (the profile of this ferrodyn; `cargo build --release --workspace` builds both), or pass --library",
+        exe.display()
+    )
+}
+
+/// Writes the FMU of the scene at `scene_path` in `version` to `out`, with the library at
+/// `library`; returns the variables' count and whether FMU states are claimed.
+pub fn write_fmu(
+    scene_path: &Path,
+    version: FmiVersion,
+    library: &Path,
+    out: &Path,
+) -> Result<(usize, Capabilities)> {
+    let text =
+        std::fs::read_to_string(scene_path).with_context(|| format!("reading {}", scene_path.display()))?;
+    let scene = Scene::parse(scene_path, &text)?;
+    // The library compiles the scene at instantiation: fail here instead, with the reason.
+    let sim = compile(&scene)?;
+    let caps = Capabilities {
+        state: sim.resume_point().is_some(),
+    };
+    let identifier = model_identifier(scene_path);
+    let (scene_entry, meshes) = resource_layout(scene_path, &scene)?;
+    let library_bytes = std::fs::read(library).with_context(|| format!("reading {}", library.display()))?;
+
+    let file = std::fs::File::create(out).with_context(|| format!("creating {}", out.display()))?;
+    let mut zip = zip::ZipWriter::new(file);
+    // Stored, not deflated: the zip crate is built without compression back ends.
+    let options = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Stored)
+        .unix_permissions(0o644);
+    let mut add = |name: &str, bytes: &[u8]| -> Result<()> {
+        zip.start_file(name, options)
+            .with_context(|| format!("adding {name}"))?;
+        zip.write_all(bytes).with_context(|| format!("adding {name}"))?;
+        Ok(())
+    };
+    add(
+        "modelDescription.xml",
+        model_description(&scene, &text, &identifier, version, caps).as_bytes(),
+    )?;
+    add(
+        &format!("{}/{identifier}.so", version.binary_dir()),
+        &library_bytes,
+    )?;
+    add(
+        &format!("resources/{SCENE_INDEX}"),
+        format!("{scene_entry}\n").as_bytes(),
+    )?;
+    add(&format!("resources/{scene_entry}"), text.as_bytes())?;
+    for (entry, path) in &meshes {
+        let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+        add(&format!("resources/{entry}"), &bytes)?;
+    }
+    zip.finish()
+        .with_context(|| format!("writing {}", out.display()))?;
+    Ok((variables(&scene).len(), caps))
+}
+
+/// Where the scene and its mesh files go in `resources/`: their paths relative to the
+/// deepest folder holding them all, so that the scene's relative mesh paths still resolve.
+fn resource_layout(scene_path: &Path, scene: &Scene) -> Result<(String, Vec<(String, PathBuf)>)> {
+    let absolute = |p: &Path| std::fs::canonicalize(p).with_context(|| format!("locating {}", p.display()));
+    let scene_file = absolute(scene_path)?;
+    let mut meshes = Vec::new();
+    for flexible in &scene.flexibles {
+        if flexible.mesh_path.is_file() {
+            meshes.push(absolute(&flexible.mesh_path)?);
+        }
+    }
+    meshes.sort();
+    meshes.dedup();
+    let mut root = scene_file.parent().map(Path::to_path_buf).unwrap_or_default();
+    for mesh in &meshes {
+        while !mesh.starts_with(&root) {
+            if !root.pop() {
+                bail!("{} shares no folder with the scene", mesh.display());
+            }
+        }
+    }
+    let entry = |p: &Path| -> Result<String> {
+        let relative = p.strip_prefix(&root)?;
+        let parts: Vec<&str> = relative.iter().map(|c| c.to_str().unwrap_or("_")).collect();
+        Ok(parts.join("/"))
+    };
+    let mesh_entries = meshes
+        .iter()
+        .map(|m| Ok((entry(m)?, m.clone())))
+        .collect::<Result<Vec<_>>>()?;
+    Ok((entry(&scene_file)?, mesh_entries))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hil_arm() -> (Scene, String) {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenes/hil_arm.toml");
+        let text = std::fs::read_to_string(&path).unwrap();
+        (Scene::parse(&path, &text).unwrap(), text)
+    }
+
+    #[test]
+    fn variables_are_time_inputs_then_sensor_columns() {
+        let (scene, _) = hil_arm();
+        let names: Vec<String> = variables(&scene).into_iter().map(|v| v.name).collect();
+        let expected = [
+            "time",
+            "torque",
+            "encoder_angle",
+            "encoder_rate",
+            "tip_x",
+            "tip_y",
+            "tip_z",
+            "tip_vx",
+            "tip_vy",
+            "tip_vz",
+        ];
+        assert_eq!(names, expected);
+    }
+
+    #[test]
+    fn token_is_a_guid_of_the_text() {
+        let t = token("a");
+        assert_eq!(t.len(), 38);
+        assert_ne!(t, token("b"));
+        assert_eq!(t, token("a"));
+    }
+
+    #[test]
+    fn descriptions_claim_states_only_when_asked() {
+        let (scene, text) = hil_arm();
+        for version in [FmiVersion::V2, FmiVersion::V3] {
+            let with = model_description(&scene, &text, "hil_arm", version, Capabilities { state: true });
+            let without = model_description(&scene, &text, "hil_arm", version, Capabilities { state: false });
+            assert!(with.contains("FMUState=\"true\"") || with.contains("FMUstate=\"true\""));
+            assert!(!without.contains("\"true\" canSerialize"));
+            assert!(with.contains(&token(&text)));
+        }
+    }
+}

@@ -1,0 +1,152 @@
+//! `ferrodyn export fmu` end to end, with a stand-in library (the real one, ferrodyn-fmu, is
+//! checked with FMPy by tests/fmu/run.sh): the zip's entries per FMI version, the model
+//! description's variables and token, and the refusals.
+
+mod common;
+
+use ferrodyn_host::export::fmu::token;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn ferrodyn(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_ferrodyn"))
+        .args(args)
+        .output()
+        .expect("ferrodyn runs")
+}
+
+fn scene(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenes").join(name)
+}
+
+/// The entries of the zip at `path`, and the text of its model description.
+fn entries(path: &Path) -> (Vec<String>, String) {
+    let mut zip = zip::ZipArchive::new(std::fs::File::open(path).unwrap()).unwrap();
+    let names = (0..zip.len())
+        .map(|i| zip.by_index(i).unwrap().name().to_string())
+        .collect();
+    let mut xml = String::new();
+    zip.by_name("modelDescription.xml")
+        .unwrap()
+        .read_to_string(&mut xml)
+        .unwrap();
+    (names, xml)
+}
+
+#[test]
+fn the_fmu_holds_description_library_and_scene_per_version() {
+    let dir = common::scratch_dir("export_fmu", "versions");
+    let library = dir.join("stand-in.so");
+    std::fs::write(&library, b"not a real library").unwrap();
+    let arm = scene("hil_arm.toml");
+    let text = std::fs::read_to_string(&arm).unwrap();
+    for (version, binaries, token_attribute) in [
+        ("3", "binaries/x86_64-linux/hil_arm.so", "instantiationToken"),
+        ("2", "binaries/linux64/hil_arm.so", "guid"),
+    ] {
+        let out = dir.join(format!("arm{version}.fmu"));
+        let args = [
+            "export",
+            "fmu",
+            arm.to_str().unwrap(),
+            "--fmi",
+            version,
+            "-o",
+            out.to_str().unwrap(),
+        ];
+        let o = ferrodyn(&[&args[..], &["--library", library.to_str().unwrap()]].concat());
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let (names, xml) = entries(&out);
+        for expected in [
+            "modelDescription.xml",
+            binaries,
+            "resources/ferrodyn-scene.txt",
+            "resources/hil_arm.toml",
+        ] {
+            assert!(names.iter().any(|n| n == expected), "{expected} in {names:?}");
+        }
+        assert!(xml.contains(&format!("fmiVersion=\"{version}.0\"")));
+        assert!(xml.contains(&format!("{token_attribute}=\"{}\"", token(&text))));
+        for name in ["\"torque\"", "\"encoder_angle\"", "\"tip_vz\""] {
+            assert!(xml.contains(name), "{name} in\n{xml}");
+        }
+    }
+}
+
+#[test]
+fn a_flexible_scene_carries_its_mesh_and_contact_scenes_claim_no_state() {
+    let dir = common::scratch_dir("export_fmu", "mesh");
+    let library = dir.join("stand-in.so");
+    std::fs::write(&library, b"x").unwrap();
+    let out = dir.join("cantilever.fmu");
+    let lib = library.to_str().unwrap();
+    let o = ferrodyn(&[
+        "export",
+        "fmu",
+        scene("cantilever.toml").to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--library",
+        lib,
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let (names, xml) = entries(&out);
+    assert!(
+        names.iter().any(|n| n == "resources/scenes/cantilever.toml"),
+        "{names:?}"
+    );
+    assert!(
+        names.iter().any(|n| n == "resources/meshes/beam_coarse.msh"),
+        "{names:?}"
+    );
+    assert!(xml.contains("canGetAndSetFMUState=\"true\""));
+
+    let out = dir.join("drop.fmu");
+    let drop = scene("sphere_drop.toml");
+    let o = ferrodyn(&[
+        "export",
+        "fmu",
+        drop.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--library",
+        lib,
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let (_, xml) = entries(&out);
+    assert!(
+        xml.contains("canGetAndSetFMUState=\"false\""),
+        "contact has memory: {xml}"
+    );
+}
+
+#[test]
+fn refusals_say_why() {
+    let dir = common::scratch_dir("export_fmu", "refusals");
+    let out = dir.join("x.fmu");
+    let arm = scene("hil_arm.toml");
+    let o = ferrodyn(&[
+        "export",
+        "fmu",
+        arm.to_str().unwrap(),
+        "--fmi",
+        "4",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("unknown FMI version"));
+    let missing = dir.join("missing.so");
+    let o = ferrodyn(&[
+        "export",
+        "fmu",
+        arm.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--library",
+        missing.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("missing.so"));
+}
