@@ -4,7 +4,7 @@
 
 use anyhow::{bail, ensure, Result};
 use ferrodyn_host::compile::compile;
-use ferrodyn_host::export::fmu::{resources_scene, token, variables, Causality, Variable};
+use ferrodyn_host::export::fmu::{resources_scene, variables, Causality, Variable};
 use ferrodyn_host::scene::Scene;
 use ferrodyn_host::simulation::{ResumePoint, Simulation};
 use std::path::Path;
@@ -48,8 +48,7 @@ impl Instance {
     /// Reads the scene from `resources`, checks it against the importer's `expected` token
     /// (instantiation token or GUID) and compiles it.
     pub fn new(name: &str, resources: &Path, expected: &str) -> Result<Self> {
-        let (scene, text) = resources_scene(resources)?;
-        let token = token(&text);
+        let (scene, token) = resources_scene(resources)?;
         ensure!(
             token == expected,
             "the token {expected} is not this FMU's ({token}): the resources hold another scene"
@@ -312,7 +311,7 @@ impl<'a> Reader<'a> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use ferrodyn_host::export::fmu::SCENE_INDEX;
+    use ferrodyn_host::export::fmu::{token, SCENE_INDEX};
     use std::path::PathBuf;
 
     /// A resources folder holding scenes/hil_arm.toml, and the scene's token.
@@ -381,5 +380,30 @@ pub(crate) mod tests {
         assert_eq!(outputs(&mut a), before);
         assert_eq!(a.phase, Phase::Step);
         a.do_step(a.time(), 0.001).unwrap();
+    }
+
+    #[test]
+    fn settings_in_the_index_set_the_step() {
+        let (dir, _) = hil_arm_resources("settings");
+        let text = std::fs::read_to_string(dir.join("hil_arm.toml")).unwrap();
+        let settings = "--dt 0.0005\n--integrator semi-implicit-euler\n";
+        std::fs::write(dir.join(SCENE_INDEX), format!("hil_arm.toml\n{settings}")).unwrap();
+        assert!(
+            Instance::new("test", &dir, &token(&text)).is_err(),
+            "the token covers the settings"
+        );
+        let mut a = Instance::new("test", &dir, &token(&format!("{text}{settings}"))).unwrap();
+        a.enter_initialization(0.0).unwrap();
+        a.exit_initialization().unwrap();
+        assert!(
+            a.do_step(0.0, 0.0007).is_err(),
+            "not a multiple of the exported step"
+        );
+        a.do_step(0.0, 0.001).unwrap();
+        assert_eq!(a.time(), 0.001);
+
+        std::fs::write(dir.join(SCENE_INDEX), "hil_arm.toml\n--warp 9\n").unwrap();
+        let e = Instance::new("test", &dir, "").err().unwrap();
+        assert!(e.to_string().contains("unknown setting '--warp 9'"), "{e}");
     }
 }

@@ -165,6 +165,16 @@ enum ExportTarget {
         /// The FMU library [default: libferrodyn_fmu.so next to this executable].
         #[arg(long)]
         library: Option<PathBuf>,
+        /// Integrator [default: the scene's] (`ferrodyn run --integrator` with the same name
+        /// gives the same outputs).
+        #[arg(long)]
+        integrator: Option<String>,
+        /// Internal step (s) [default: the scene's].
+        #[arg(long)]
+        dt: Option<f64>,
+        /// Stop time of the default experiment (s) [default: the scene's end time].
+        #[arg(long)]
+        end: Option<f64>,
     },
 }
 
@@ -358,8 +368,19 @@ fn execute(command: Command) -> Result<()> {
                     fmi,
                     out,
                     library,
+                    integrator,
+                    dt,
+                    end,
                 },
-        } => commands::export_fmu(&scene, &fmi, &out, library.as_deref()),
+        } => {
+            let overrides = Overrides {
+                end,
+                dt,
+                integrator,
+                ..Overrides::default()
+            };
+            commands::export_fmu(&scene, &fmi, &overrides, &out, library.as_deref())
+        }
         Command::Run {
             scene,
             out,

@@ -150,3 +150,103 @@ fn refusals_say_why() {
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("missing.so"));
 }
+
+/// The text of entry `name` of the zip at `path`.
+fn entry_text(path: &Path, name: &str) -> String {
+    let mut zip = zip::ZipArchive::new(std::fs::File::open(path).unwrap()).unwrap();
+    let mut text = String::new();
+    zip.by_name(name).unwrap().read_to_string(&mut text).unwrap();
+    text
+}
+
+#[test]
+fn settings_given_at_export_travel_in_the_fmu_and_change_its_token() {
+    let dir = common::scratch_dir("export_fmu", "settings");
+    let library = dir.join("stand-in.so");
+    std::fs::write(&library, b"x").unwrap();
+    let arm = scene("hil_arm.toml");
+    let text = std::fs::read_to_string(&arm).unwrap();
+    let out = dir.join("arm.fmu");
+    let o = ferrodyn(&[
+        "export",
+        "fmu",
+        arm.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--library",
+        library.to_str().unwrap(),
+        "--integrator",
+        "semi-implicit-euler",
+        "--dt",
+        "5e-4",
+        "--end",
+        "0.25",
+    ]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("export with --integrator semi-implicit-euler (was rk4)"),
+        "{stderr}"
+    );
+    let (_, xml) = entries(&out);
+    assert!(xml.contains("stopTime=\"0.25\" stepSize=\"0.0005\""), "{xml}");
+    assert!(xml.contains("fixedInternalStepSize=\"0.0005\""), "{xml}");
+    let index = entry_text(&out, "resources/ferrodyn-scene.txt");
+    let settings = "--end 0.25\n--dt 0.0005\n--integrator semi-implicit-euler\n";
+    assert_eq!(index, format!("hil_arm.toml\n{settings}"));
+    // The token covers the settings: the library refuses a description made without them.
+    assert!(xml.contains(&token(&format!("{text}{settings}"))));
+    assert!(!xml.contains(&token(&text)));
+
+    // A setting the scene could not have is refused as `ferrodyn run` refuses it.
+    let o = ferrodyn(&[
+        "export",
+        "fmu",
+        arm.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--library",
+        library.to_str().unwrap(),
+        "--integrator",
+        "leapfrog",
+    ]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("unknown integrator 'leapfrog'"));
+}
+
+#[test]
+fn a_mesh_shape_travels_with_its_obj_file() {
+    let dir = common::scratch_dir("export_fmu", "shape");
+    std::fs::create_dir_all(dir.join("shapes")).unwrap();
+    std::fs::write(
+        dir.join("shapes/ramp.obj"),
+        "v -1 -1 0\nv 1 -1 0\nv 1 1 0.5\nv -1 1 0.5\nf 1 2 3 4\n",
+    )
+    .unwrap();
+    let scene = dir.join("ramp.toml");
+    std::fs::write(
+        &scene,
+        "[simulation]\nend_time = 0.1\nstep = 1e-3\n\n[[body]]\nid = 1\nname = \"ball\"\nmass = 1.0\n\
+         inertia = { Ixx = 1.0, Iyy = 1.0, Izz = 1.0 }\npos = [0.0, 0.0, 1.0]\n\n\
+         [[shape]]\nname = \"ball\"\nbody = \"ball\"\ntype = \"sphere\"\nradius = 0.1\n\n\
+         [[shape]]\nname = \"ramp\"\nbody = \"ground\"\ntype = \"mesh\"\nmesh = \"shapes/ramp.obj\"\n",
+    )
+    .unwrap();
+    let library = dir.join("stand-in.so");
+    std::fs::write(&library, b"x").unwrap();
+    let out = dir.join("ramp.fmu");
+    let o = ferrodyn(&[
+        "export",
+        "fmu",
+        scene.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--library",
+        library.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let (names, _) = entries(&out);
+    for expected in ["resources/ramp.toml", "resources/shapes/ramp.obj"] {
+        assert!(names.iter().any(|n| n == expected), "{expected} in {names:?}");
+    }
+}

@@ -31,23 +31,34 @@ pub fn export_rust(path: &Path, precision: &str, overrides: &Overrides, out: Opt
     Ok(())
 }
 
-/// Writes the FMU of the scene at `path` for FMI `version` ("3" or "2") to `out`, with the
-/// library built next to this executable (or `library`).
-pub fn export_fmu(path: &Path, version: &str, out: &Path, library: Option<&Path>) -> Result<()> {
+/// Writes the FMU of the scene at `path` for FMI `version` ("3" or "2"), with the
+/// `[simulation]` settings of `overrides`, to `out`, with the library built next to this
+/// executable (or `library`).
+pub fn export_fmu(
+    path: &Path,
+    version: &str,
+    overrides: &Overrides,
+    out: &Path,
+    library: Option<&Path>,
+) -> Result<()> {
     let version = FmiVersion::parse(version)?;
     let library = match library {
         Some(l) => l.to_path_buf(),
         None => find_library()?,
     };
-    let (count, caps) = write_fmu(path, version, &library, out)?;
+    let written = write_fmu(path, version, overrides, &library, out)?;
+    for change in &written.changes {
+        eprintln!("export with {change}");
+    }
     let fmi = match version {
         FmiVersion::V2 => "2.0",
         FmiVersion::V3 => "3.0",
     };
-    let state = if caps.state { "" } else { "out" };
+    let state = if written.caps.state { "" } else { "out" };
     eprintln!(
-        "wrote {} (FMI {fmi} co-simulation, {count} variables, with{state} FMU state; library {})",
+        "wrote {} (FMI {fmi} co-simulation, {} variables, with{state} FMU state; library {})",
         out.display(),
+        written.variables,
         library.display()
     );
     Ok(())

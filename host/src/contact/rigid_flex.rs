@@ -374,6 +374,7 @@ mod tests {
             geometry,
             elastic: Elastic::STEEL,
             curvature_radius: None,
+            mesh_file: None,
         }
     }
 

@@ -7,6 +7,7 @@
 //! The variables ([`variables`]) are laid out here once, for the model description and for the
 //! library: the time, the `[[input]]` ports, the sensor channels.
 
+use crate::commands::Overrides;
 use crate::compile::compile;
 use crate::scene::Scene;
 use anyhow::{anyhow, bail, Context, Result};
@@ -103,17 +104,60 @@ pub fn variables(scene: &Scene) -> Vec<Variable> {
     out
 }
 
-/// The file in `resources/` that names the scene's path inside `resources/`.
+/// The file in `resources/` that names the scene's path inside `resources/` (first line) and
+/// the `[simulation]` settings given at export (one `--flag value` a line, as on the command
+/// line).
 pub const SCENE_INDEX: &str = "ferrodyn-scene.txt";
 
-/// The scene an FMU carries in its `resources` folder, and its text (for the token).
+/// The lines of [`SCENE_INDEX`] after the scene's path: the settings of `overrides`.
+pub fn settings_lines(overrides: &Overrides) -> String {
+    let mut lines = String::new();
+    let mut line = |flag: &str, value: Option<String>| {
+        if let Some(v) = value {
+            let _ = writeln!(lines, "{flag} {v}");
+        }
+    };
+    line("--end", overrides.end.map(|v| format!("{v:?}")));
+    line("--dt", overrides.dt.map(|v| format!("{v:?}")));
+    line("--integrator", overrides.integrator.clone());
+    line("--rtol", overrides.rtol.map(|v| format!("{v:?}")));
+    line("--formulation", overrides.formulation.clone());
+    lines
+}
+
+/// The settings [`settings_lines`] wrote.
+fn parse_settings(lines: &str) -> Result<Overrides> {
+    let mut o = Overrides::default();
+    for line in lines.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let (flag, value) = line.split_once(' ').unwrap_or((line, ""));
+        let number = || {
+            value
+                .parse::<f64>()
+                .map_err(|_| anyhow!("{SCENE_INDEX}: {flag} takes a number, not '{value}'"))
+        };
+        match flag {
+            "--end" => o.end = Some(number()?),
+            "--dt" => o.dt = Some(number()?),
+            "--integrator" => o.integrator = Some(value.to_string()),
+            "--rtol" => o.rtol = Some(number()?),
+            "--formulation" => o.formulation = Some(value.to_string()),
+            _ => bail!("{SCENE_INDEX}: unknown setting '{line}'"),
+        }
+    }
+    Ok(o)
+}
+
+/// The scene an FMU carries in its `resources` folder with the settings given at export
+/// applied, and its token (of the scene's text and those settings).
 pub fn resources_scene(resources: &Path) -> Result<(Scene, String)> {
     let index = resources.join(SCENE_INDEX);
-    let relative = std::fs::read_to_string(&index).with_context(|| format!("reading {}", index.display()))?;
+    let listing = std::fs::read_to_string(&index).with_context(|| format!("reading {}", index.display()))?;
+    let (relative, settings) = listing.split_once('\n').unwrap_or((&listing, ""));
     let path = resources.join(relative.trim());
     let text = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
-    let scene = Scene::parse(&path, &text)?;
-    Ok((scene, text))
+    let mut scene = Scene::parse(&path, &text)?;
+    parse_settings(settings)?.apply(&mut scene.simulation)?;
+    Ok((scene, token(&format!("{text}{settings}"))))
 }
 
 /// The instantiation token (3.0) / GUID (2.0) of a scene: a 128-bit FNV-1a hash of its text,
@@ -158,10 +202,10 @@ pub struct Capabilities {
     pub state: bool,
 }
 
-/// The `modelDescription.xml` of `scene` (read from `text`) in `version`.
+/// The `modelDescription.xml` of `scene` with its token in `version`.
 pub fn model_description(
     scene: &Scene,
-    text: &str,
+    token: &str,
     identifier: &str,
     version: FmiVersion,
     caps: Capabilities,
@@ -185,7 +229,7 @@ pub fn model_description(
             let _ = writeln!(
                 x,
                 "<fmiModelDescription fmiVersion=\"3.0\" modelName=\"{identifier}\" instantiationToken=\"{}\" description=\"{}\" generationTool=\"{tool}\" variableNamingConvention=\"flat\">",
-                token(text),
+                token,
                 escape(&description)
             );
             let _ = writeln!(
@@ -232,7 +276,7 @@ pub fn model_description(
             let _ = writeln!(
                 x,
                 "<fmiModelDescription fmiVersion=\"2.0\" modelName=\"{identifier}\" guid=\"{}\" description=\"{}\" generationTool=\"{tool}\" variableNamingConvention=\"flat\" numberOfEventIndicators=\"0\">",
-                token(text),
+                token,
                 escape(&description)
             );
             let _ = writeln!(
@@ -306,17 +350,32 @@ pub fn find_library() -> Result<PathBuf> {
     )
 }
 
-/// Writes the FMU of the scene at `scene_path` in `version` to `out`, with the library at
-/// `library`; returns the variables' count and whether FMU states are claimed.
+/// What [`write_fmu`] wrote.
+#[derive(Clone, Debug)]
+pub struct Written {
+    /// Variables in the model description.
+    pub variables: usize,
+    /// What the FMU claims.
+    pub caps: Capabilities,
+    /// The settings that changed the scene's `[simulation]`, as `--flag value (was old)`.
+    pub changes: Vec<String>,
+}
+
+/// Writes the FMU of the scene at `scene_path` in `version` with the `[simulation]` settings
+/// of `overrides` to `out`, with the library at `library`.
 pub fn write_fmu(
     scene_path: &Path,
     version: FmiVersion,
+    overrides: &Overrides,
     library: &Path,
     out: &Path,
-) -> Result<(usize, Capabilities)> {
+) -> Result<Written> {
     let text =
         std::fs::read_to_string(scene_path).with_context(|| format!("reading {}", scene_path.display()))?;
-    let scene = Scene::parse(scene_path, &text)?;
+    let mut scene = Scene::parse(scene_path, &text)?;
+    let changes = overrides.apply(&mut scene.simulation)?;
+    let settings = settings_lines(overrides);
+    let token = token(&format!("{text}{settings}"));
     // The library compiles the scene at instantiation: fail here instead, with the reason.
     let sim = compile(&scene)?;
     let caps = Capabilities {
@@ -340,7 +399,7 @@ pub fn write_fmu(
     };
     add(
         "modelDescription.xml",
-        model_description(&scene, &text, &identifier, version, caps).as_bytes(),
+        model_description(&scene, &token, &identifier, version, caps).as_bytes(),
     )?;
     add(
         &format!("{}/{identifier}.so", version.binary_dir()),
@@ -348,7 +407,7 @@ pub fn write_fmu(
     )?;
     add(
         &format!("resources/{SCENE_INDEX}"),
-        format!("{scene_entry}\n").as_bytes(),
+        format!("{scene_entry}\n{settings}").as_bytes(),
     )?;
     add(&format!("resources/{scene_entry}"), text.as_bytes())?;
     for (entry, path) in &meshes {
@@ -357,7 +416,11 @@ pub fn write_fmu(
     }
     zip.finish()
         .with_context(|| format!("writing {}", out.display()))?;
-    Ok((variables(&scene).len(), caps))
+    Ok(Written {
+        variables: variables(&scene).len(),
+        caps,
+        changes,
+    })
 }
 
 /// Where the scene and its mesh files go in `resources/`: their paths relative to the
@@ -370,6 +433,10 @@ fn resource_layout(scene_path: &Path, scene: &Scene) -> Result<(String, Vec<(Str
         if flexible.mesh_path.is_file() {
             meshes.push(absolute(&flexible.mesh_path)?);
         }
+    }
+    let shapes = scene.contact.iter().flat_map(|c| &c.shapes);
+    for file in shapes.filter_map(|s| s.mesh_file.as_ref()) {
+        meshes.push(absolute(file)?);
     }
     meshes.sort();
     meshes.dedup();
@@ -434,8 +501,20 @@ mod tests {
     fn descriptions_claim_states_only_when_asked() {
         let (scene, text) = hil_arm();
         for version in [FmiVersion::V2, FmiVersion::V3] {
-            let with = model_description(&scene, &text, "hil_arm", version, Capabilities { state: true });
-            let without = model_description(&scene, &text, "hil_arm", version, Capabilities { state: false });
+            let with = model_description(
+                &scene,
+                &token(&text),
+                "hil_arm",
+                version,
+                Capabilities { state: true },
+            );
+            let without = model_description(
+                &scene,
+                &token(&text),
+                "hil_arm",
+                version,
+                Capabilities { state: false },
+            );
             assert!(with.contains("FMUState=\"true\"") || with.contains("FMUstate=\"true\""));
             assert!(!without.contains("\"true\" canSerialize"));
             assert!(with.contains(&token(&text)));

@@ -142,6 +142,7 @@ fn shape(c: &Checker, s: &Spanned<RawShape>, bodies: &Names) -> Result<Shape, Sc
     let body = body_of(c, bodies, "body", &r.body)?;
     let positive = |field, v: &Option<_>| c.number(field, c.required(&at, field, v)?, Rule::Positive);
     let kind = r.kind.get_ref().as_str();
+    let mut mesh_file = None;
     let geometry = match kind {
         "sphere" => Geometry::Sphere {
             radius: positive("radius", &r.radius)?,
@@ -179,8 +180,10 @@ fn shape(c: &Checker, s: &Spanned<RawShape>, bodies: &Names) -> Result<Shape, Sc
         "mesh" => {
             let file = c.required(&at, "mesh", &r.mesh)?;
             let folder = c.source.path.parent().unwrap_or(std::path::Path::new("."));
-            let (vertices, triangles) = read_obj(&folder.join(file.get_ref()))
-                .map_err(|e| c.invalid(&file.span(), "mesh", e.to_string()))?;
+            let path = folder.join(file.get_ref());
+            let (vertices, triangles) =
+                read_obj(&path).map_err(|e| c.invalid(&file.span(), "mesh", e.to_string()))?;
+            mesh_file = Some(path);
             Geometry::TriMesh { vertices, triangles }
         }
         other => {
@@ -239,6 +242,7 @@ fn shape(c: &Checker, s: &Spanned<RawShape>, bodies: &Names) -> Result<Shape, Sc
         geometry,
         elastic,
         curvature_radius,
+        mesh_file,
     })
 }
 

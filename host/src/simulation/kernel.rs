@@ -32,6 +32,15 @@ pub trait Views: Dynamics<f64> + Sized + 'static {
     fn resume_clock(&self, _data: &mut Self::Data, _reading: [f64; 2]) -> bool {
         false
     }
+    /// What the integrator advances (see [`System::carried_state`]): the state unless the
+    /// family integrates something else.
+    fn carried_state<'a>(&'a self, data: &'a Self::Data) -> &'a [f64] {
+        self.state(data)
+    }
+    /// Sets what [`Views::carried_state`] gives.
+    fn set_carried_state(&self, data: &mut Self::Data, values: &[f64]) -> Result<(), KernelError> {
+        self.set_state(data, values)
+    }
 }
 
 /// [`Views::clock_reading`] and [`Views::resume_clock`] for a family whose data has them.
@@ -78,6 +87,13 @@ impl Views for FlexModel {
         Some(nodes(self, data.state()))
     }
     clock_views!();
+    // The displacements from the reference, which the state rounds.
+    fn carried_state<'a>(&'a self, data: &'a Self::Data) -> &'a [f64] {
+        data.displacements()
+    }
+    fn set_carried_state(&self, data: &mut Self::Data, values: &[f64]) -> Result<(), KernelError> {
+        data.set_displacements(self, values)
+    }
 }
 
 impl Views for CoupledModel {
@@ -87,6 +103,7 @@ impl Views for CoupledModel {
     fn flexible<'a>(&'a self, data: &'a Self::Data) -> Option<FlexibleState<'a>> {
         Some(nodes(self.flex(), data.flex().state()))
     }
+    clock_views!();
 }
 
 /// A kernel model with its data, integrator and contacts.
@@ -174,6 +191,12 @@ impl<M: Views> System for KernelSystem<M> {
     }
     fn resume_clock(&mut self, reading: [f64; 2]) -> bool {
         self.clock_reading().is_some() && self.model.resume_clock(&mut self.data, reading)
+    }
+    fn carried_state(&self) -> &[f64] {
+        self.model.carried_state(&self.data)
+    }
+    fn set_carried_state(&mut self, values: &[f64]) -> Result<(), KernelError> {
+        self.model.set_carried_state(&mut self.data, values)
     }
     fn take_over(&mut self, old: &mut dyn System) -> bool {
         match old.as_any_mut().downcast_mut::<Self>() {

@@ -49,7 +49,8 @@ pub struct ResumePoint {
     pub clock: [f64; 2],
     /// Steps taken.
     pub steps: u64,
-    /// The flat state ([`Simulation::state`]).
+    /// What the integrator advances ([`System::carried_state`]: the flat state, or a
+    /// flexible body's displacements it is formed from).
     pub state: Vec<f64>,
     /// The input ports' values ([`Simulation::inputs`]).
     pub inputs: Vec<f64>,
@@ -132,7 +133,7 @@ impl Simulation {
         Some(ResumePoint {
             clock: self.system.clock_reading()?,
             steps: self.steps,
-            state: self.state().to_vec(),
+            state: self.system.carried_state().to_vec(),
             inputs: self.inputs().to_vec(),
         })
     }
@@ -142,7 +143,7 @@ impl Simulation {
         if self.system.clock_reading().is_none() {
             anyhow::bail!("this simulation cannot be resumed exactly (see Simulation::resume_point)");
         }
-        let (state, inputs) = (self.state().len(), self.inputs().len());
+        let (state, inputs) = (self.system.carried_state().len(), self.inputs().len());
         if point.state.len() != state || point.inputs.len() != inputs {
             anyhow::bail!(
                 "the saved point has {} state values and {} inputs; this simulation {state} and {inputs}",
@@ -153,11 +154,11 @@ impl Simulation {
         if let Some(bad) = point.inputs.iter().chain(&point.clock).find(|v| !v.is_finite()) {
             anyhow::bail!("the saved point holds {bad}");
         }
-        let old = self.state().to_vec();
-        self.system.set_state(&point.state)?;
+        let old = self.system.carried_state().to_vec();
+        self.system.set_carried_state(&point.state)?;
         for (index, &value) in point.inputs.iter().enumerate() {
             if let Err(e) = self.system.set_input(index, value) {
-                self.system.set_state(&old)?;
+                self.system.set_carried_state(&old)?;
                 return Err(e);
             }
         }

@@ -47,6 +47,17 @@ pub trait System: Any {
     fn resume_clock(&mut self, _reading: [f64; 2]) -> bool {
         false
     }
+    /// What the integrator advances from step to step, which [`Simulation::resume_point`]
+    /// saves: the state, or what it is formed from (a flexible body's displacements).
+    ///
+    /// [`Simulation::resume_point`]: super::Simulation::resume_point
+    fn carried_state(&self) -> &[f64] {
+        self.state()
+    }
+    /// Sets what [`System::carried_state`] gives; time is kept.
+    fn set_carried_state(&mut self, values: &[f64]) -> Result<(), KernelError> {
+        self.set_state(values)
+    }
     /// The values of the input ports (`[[input]]`, in port units).
     fn inputs(&self) -> &[f64] {
         &[]

@@ -194,6 +194,8 @@ pub struct Shape {
     /// Curvature radius used in R* (m); `None`: the geometry's own (sphere: its radius; plane:
     /// flat; box: smallest half extent; cylinder, cone: radius; mesh: flat).
     pub curvature_radius: Option<f64>,
+    /// The OBJ file a mesh was read from (an FMU carries it in its resources).
+    pub mesh_file: Option<std::path::PathBuf>,
 }
 
 impl Shape {
@@ -207,6 +209,7 @@ impl Shape {
             geometry,
             elastic: Elastic::STEEL,
             curvature_radius: None,
+            mesh_file: None,
         }
     }
     /// The same placed at `position` with `orientation` on its body.

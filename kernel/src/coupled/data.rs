@@ -85,6 +85,19 @@ impl<R: Real, St: Storage> Data<R, St> {
         self.rigid.time()
     }
 
+    /// The clock's time and the rounding its compensated sum carries: with
+    /// [`Data::resume_clock`], a saved run goes on bit for bit (state save and restore).
+    pub fn clock_reading(&self) -> [R; 2] {
+        self.rigid.clock_reading()
+    }
+
+    /// Moves the clock (of both parts, which step together) to a [`Data::clock_reading`];
+    /// state and counters kept.
+    pub fn resume_clock(&mut self, reading: [R; 2]) {
+        self.rigid.resume_clock(reading);
+        self.flex.resume_clock(reading);
+    }
+
     /// The rigid part (its state mirrors the coupled state after every step).
     pub fn rigid(&self) -> &rigid::Data<R, St> {
         &self.rigid

@@ -367,6 +367,22 @@ impl<R: Real, St: Storage> Data<R, St> {
         ud.copy_from_slice(ed);
     }
 
+    /// Sets the displacements `[u | u̇]` (as [`Data::displacements`] gives them) and the
+    /// state formed from them. The state `[e | ė]` rounds u, so this is what a saved run goes
+    /// on from bit for bit (with [`Data::resume_clock`]); on error nothing changes.
+    pub fn set_displacements(&mut self, model: &Model<R, St>, values: &[R]) -> Result<(), KernelError> {
+        let n = NODE_COORDS * self.node_count;
+        check_state(values, 2 * n, self.time(), |k| {
+            Item::Node((k % n.max(1)) / NODE_COORDS)
+        })?;
+        let Some(displacement) = self.displacement.as_flattened_mut().get_mut(..2 * n) else {
+            return Err(KernelError::StateSizeMismatch);
+        };
+        displacement.copy_from_slice(values);
+        self.show_state(model);
+        Ok(())
+    }
+
     /// Writes the state `[e | ė]` from the displacements: e = e_ref + u, ė = u̇.
     fn show_state(&mut self, model: &Model<R, St>) {
         let n = NODE_COORDS * self.node_count;
