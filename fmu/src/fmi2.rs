@@ -7,6 +7,7 @@ use crate::boundary::{
     guard, instantiate, put, quietly, resources_folder, slice, slice_mut, text, Log2, Logger, Status,
 };
 use crate::instance::{Instance, Phase};
+use crate::state_calls;
 use std::ffi::{c_char, c_int, c_void};
 
 type Comp = *mut c_void;
@@ -218,27 +219,15 @@ pub unsafe extern "C" fn fmi2GetBooleanStatus(c: Comp, kind: c_int, value: *mut 
 #[no_mangle]
 pub unsafe extern "C" fn fmi2GetFMUstate(c: Comp, state: *mut *mut c_void) -> Status {
     guard(c, "fmi2GetFMUstate", |h| {
-        anyhow::ensure!(!state.is_null(), "FMUstate is a null pointer");
-        let saved = h.instance.get_state()?;
-        // SAFETY: non-null, points to a pointer by the caller's contract.
-        let existing = unsafe { *state };
-        if existing.is_null() {
-            // SAFETY: as above.
-            unsafe { *state = h.new_state(saved) };
-        } else {
-            *h.state_mut(existing)? = saved;
-        }
-        Ok(())
+        // SAFETY: passed on from the caller.
+        unsafe { state_calls::get(h, state) }
     })
 }
 
 /// Goes back to a saved state.
 #[no_mangle]
 pub extern "C" fn fmi2SetFMUstate(c: Comp, state: *mut c_void) -> Status {
-    guard(c, "fmi2SetFMUstate", |h| {
-        let saved = h.state(state)?.clone();
-        h.instance.set_state(&saved)
-    })
+    guard(c, "fmi2SetFMUstate", |h| state_calls::set(h, state))
 }
 
 /// Frees `*state` and sets it to null (null: nothing to free).
@@ -248,18 +237,8 @@ pub extern "C" fn fmi2SetFMUstate(c: Comp, state: *mut c_void) -> Status {
 #[no_mangle]
 pub unsafe extern "C" fn fmi2FreeFMUstate(c: Comp, state: *mut *mut c_void) -> Status {
     guard(c, "fmi2FreeFMUstate", |h| {
-        if state.is_null() {
-            return Ok(());
-        }
-        // SAFETY: non-null, points to a pointer by the caller's contract.
-        let ptr = unsafe { *state };
-        if ptr.is_null() {
-            return Ok(());
-        }
-        h.free_state(ptr)?;
-        // SAFETY: as above.
-        unsafe { *state = std::ptr::null_mut() };
-        Ok(())
+        // SAFETY: passed on from the caller.
+        unsafe { state_calls::free(h, state) }
     })
 }
 
@@ -270,9 +249,8 @@ pub unsafe extern "C" fn fmi2FreeFMUstate(c: Comp, state: *mut *mut c_void) -> S
 #[no_mangle]
 pub unsafe extern "C" fn fmi2SerializedFMUstateSize(c: Comp, state: *mut c_void, size: *mut usize) -> Status {
     guard(c, "fmi2SerializedFMUstateSize", |h| {
-        let n = h.instance.serialized_size(h.state(state)?);
-        // SAFETY: writable or null by the caller's contract.
-        unsafe { put(size, n, "size") }
+        // SAFETY: passed on from the caller.
+        unsafe { state_calls::serialized_size(h, state, size) }
     })
 }
 
@@ -288,15 +266,8 @@ pub unsafe extern "C" fn fmi2SerializeFMUstate(
     size: usize,
 ) -> Status {
     guard(c, "fmi2SerializeFMUstate", |h| {
-        let data = h.instance.serialize(h.state(state)?);
-        anyhow::ensure!(
-            size == data.len(),
-            "size {size}: the serialized state has {} bytes",
-            data.len()
-        );
-        // SAFETY: room for `size` bytes by the caller's contract.
-        unsafe { slice_mut(bytes, size, "serializedState")? }.copy_from_slice(&data);
-        Ok(())
+        // SAFETY: passed on from the caller.
+        unsafe { state_calls::serialize(h, state, bytes, size) }
     })
 }
 
@@ -312,15 +283,8 @@ pub unsafe extern "C" fn fmi2DeSerializeFMUstate(
     state: *mut *mut c_void,
 ) -> Status {
     guard(c, "fmi2DeSerializeFMUstate", |h| {
-        // SAFETY: `size` bytes by the caller's contract.
-        let saved = h
-            .instance
-            .deserialize(unsafe { slice(bytes, size, "serializedState")? })?;
-        anyhow::ensure!(!state.is_null(), "FMUstate is a null pointer");
-        let ptr = h.new_state(saved);
-        // SAFETY: non-null and writable by the caller's contract.
-        unsafe { *state = ptr };
-        Ok(())
+        // SAFETY: passed on from the caller.
+        unsafe { state_calls::deserialize(h, bytes, size, state) }
     })
 }
 

@@ -7,6 +7,7 @@ use crate::boundary::{
     guard, instantiate, put, quietly, resources_folder, slice, slice_mut, text, Log3, Logger, Status,
 };
 use crate::instance::Instance;
+use crate::state_calls;
 use std::ffi::{c_char, c_void};
 
 type Inst = *mut c_void;
@@ -243,27 +244,15 @@ pub unsafe extern "C" fn fmi3DoStep(
 #[no_mangle]
 pub unsafe extern "C" fn fmi3GetFMUState(instance: Inst, state: *mut *mut c_void) -> Status {
     guard(instance, "fmi3GetFMUState", |h| {
-        anyhow::ensure!(!state.is_null(), "FMUState is a null pointer");
-        let saved = h.instance.get_state()?;
-        // SAFETY: non-null, points to a pointer by the caller's contract.
-        let existing = unsafe { *state };
-        if existing.is_null() {
-            // SAFETY: as above.
-            unsafe { *state = h.new_state(saved) };
-        } else {
-            *h.state_mut(existing)? = saved;
-        }
-        Ok(())
+        // SAFETY: passed on from the caller.
+        unsafe { state_calls::get(h, state) }
     })
 }
 
 /// Goes back to a saved state.
 #[no_mangle]
 pub extern "C" fn fmi3SetFMUState(instance: Inst, state: *mut c_void) -> Status {
-    guard(instance, "fmi3SetFMUState", |h| {
-        let saved = h.state(state)?.clone();
-        h.instance.set_state(&saved)
-    })
+    guard(instance, "fmi3SetFMUState", |h| state_calls::set(h, state))
 }
 
 /// Frees `*state` and sets it to null (null: nothing to free).
@@ -273,18 +262,8 @@ pub extern "C" fn fmi3SetFMUState(instance: Inst, state: *mut c_void) -> Status 
 #[no_mangle]
 pub unsafe extern "C" fn fmi3FreeFMUState(instance: Inst, state: *mut *mut c_void) -> Status {
     guard(instance, "fmi3FreeFMUState", |h| {
-        if state.is_null() {
-            return Ok(());
-        }
-        // SAFETY: non-null, points to a pointer by the caller's contract.
-        let ptr = unsafe { *state };
-        if ptr.is_null() {
-            return Ok(());
-        }
-        h.free_state(ptr)?;
-        // SAFETY: as above.
-        unsafe { *state = std::ptr::null_mut() };
-        Ok(())
+        // SAFETY: passed on from the caller.
+        unsafe { state_calls::free(h, state) }
     })
 }
 
@@ -299,9 +278,8 @@ pub unsafe extern "C" fn fmi3SerializedFMUStateSize(
     size: *mut usize,
 ) -> Status {
     guard(instance, "fmi3SerializedFMUStateSize", |h| {
-        let n = h.instance.serialized_size(h.state(state)?);
-        // SAFETY: writable or null by the caller's contract.
-        unsafe { put(size, n, "size") }
+        // SAFETY: passed on from the caller.
+        unsafe { state_calls::serialized_size(h, state, size) }
     })
 }
 
@@ -317,15 +295,8 @@ pub unsafe extern "C" fn fmi3SerializeFMUState(
     size: usize,
 ) -> Status {
     guard(instance, "fmi3SerializeFMUState", |h| {
-        let data = h.instance.serialize(h.state(state)?);
-        anyhow::ensure!(
-            size == data.len(),
-            "size {size}: the serialized state has {} bytes",
-            data.len()
-        );
-        // SAFETY: room for `size` bytes by the caller's contract.
-        unsafe { slice_mut(bytes, size, "serializedState")? }.copy_from_slice(&data);
-        Ok(())
+        // SAFETY: passed on from the caller.
+        unsafe { state_calls::serialize(h, state, bytes, size) }
     })
 }
 
@@ -341,15 +312,8 @@ pub unsafe extern "C" fn fmi3DeserializeFMUState(
     state: *mut *mut c_void,
 ) -> Status {
     guard(instance, "fmi3DeserializeFMUState", |h| {
-        // SAFETY: `size` bytes by the caller's contract.
-        let saved = h
-            .instance
-            .deserialize(unsafe { slice(bytes, size, "serializedState")? })?;
-        anyhow::ensure!(!state.is_null(), "FMUState is a null pointer");
-        let ptr = h.new_state(saved);
-        // SAFETY: non-null and writable by the caller's contract.
-        unsafe { *state = ptr };
-        Ok(())
+        // SAFETY: passed on from the caller.
+        unsafe { state_calls::deserialize(h, bytes, size, state) }
     })
 }
 

@@ -19,3 +19,4 @@ mod boundary;
 mod fmi2;
 mod fmi3;
 mod instance;
+mod state_calls;
