@@ -352,15 +352,12 @@ fn execute(command: Command) -> Result<()> {
                     dt,
                     end,
                 },
-        } => {
-            let overrides = Overrides {
-                end,
-                dt,
-                integrator,
-                ..Overrides::default()
-            };
-            commands::export_rust(&scene, &precision, &overrides, out.as_deref())
-        }
+        } => commands::export_rust(
+            &scene,
+            &precision,
+            &export_overrides(end, dt, integrator),
+            out.as_deref(),
+        ),
         Command::Export {
             target:
                 ExportTarget::Fmu {
@@ -372,15 +369,13 @@ fn execute(command: Command) -> Result<()> {
                     dt,
                     end,
                 },
-        } => {
-            let overrides = Overrides {
-                end,
-                dt,
-                integrator,
-                ..Overrides::default()
-            };
-            commands::export_fmu(&scene, &fmi, &overrides, &out, library.as_deref())
-        }
+        } => commands::export_fmu(
+            &scene,
+            &fmi,
+            &export_overrides(end, dt, integrator),
+            &out,
+            library.as_deref(),
+        ),
         Command::Run {
             scene,
             out,
@@ -410,6 +405,16 @@ fn execute(command: Command) -> Result<()> {
             };
             commands::run(&options).map(|_| ())
         }
+    }
+}
+
+/// The `[simulation]` settings `export rust` and `export fmu` take.
+fn export_overrides(end: Option<f64>, dt: Option<f64>, integrator: Option<String>) -> Overrides {
+    Overrides {
+        end,
+        dt,
+        integrator,
+        ..Overrides::default()
     }
 }
 

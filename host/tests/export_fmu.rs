@@ -16,6 +16,20 @@ fn ferrodyn(args: &[&str]) -> std::process::Output {
         .expect("ferrodyn runs")
 }
 
+/// `ferrodyn export fmu SCENE -o OUT --library LIBRARY` and `extra` arguments.
+fn export_fmu(scene: &Path, out: &Path, library: &Path, extra: &[&str]) -> std::process::Output {
+    let args = [
+        "export",
+        "fmu",
+        scene.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--library",
+        library.to_str().unwrap(),
+    ];
+    ferrodyn(&[&args[..], extra].concat())
+}
+
 fn scene(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenes").join(name)
 }
@@ -46,16 +60,7 @@ fn the_fmu_holds_description_library_and_scene_per_version() {
         ("2", "binaries/linux64/hil_arm.so", "guid"),
     ] {
         let out = dir.join(format!("arm{version}.fmu"));
-        let args = [
-            "export",
-            "fmu",
-            arm.to_str().unwrap(),
-            "--fmi",
-            version,
-            "-o",
-            out.to_str().unwrap(),
-        ];
-        let o = ferrodyn(&[&args[..], &["--library", library.to_str().unwrap()]].concat());
+        let o = export_fmu(&arm, &out, &library, &["--fmi", version]);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         let (names, xml) = entries(&out);
         for expected in [
@@ -80,16 +85,7 @@ fn a_flexible_scene_carries_its_mesh_and_contact_scenes_claim_no_state() {
     let library = dir.join("stand-in.so");
     std::fs::write(&library, b"x").unwrap();
     let out = dir.join("cantilever.fmu");
-    let lib = library.to_str().unwrap();
-    let o = ferrodyn(&[
-        "export",
-        "fmu",
-        scene("cantilever.toml").to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-        "--library",
-        lib,
-    ]);
+    let o = export_fmu(&scene("cantilever.toml"), &out, &library, &[]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let (names, xml) = entries(&out);
     assert!(
@@ -103,16 +99,7 @@ fn a_flexible_scene_carries_its_mesh_and_contact_scenes_claim_no_state() {
     assert!(xml.contains("canGetAndSetFMUState=\"true\""));
 
     let out = dir.join("drop.fmu");
-    let drop = scene("sphere_drop.toml");
-    let o = ferrodyn(&[
-        "export",
-        "fmu",
-        drop.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-        "--library",
-        lib,
-    ]);
+    let o = export_fmu(&scene("sphere_drop.toml"), &out, &library, &[]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let (_, xml) = entries(&out);
     assert!(
@@ -137,16 +124,7 @@ fn refusals_say_why() {
     ]);
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("unknown FMI version"));
-    let missing = dir.join("missing.so");
-    let o = ferrodyn(&[
-        "export",
-        "fmu",
-        arm.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-        "--library",
-        missing.to_str().unwrap(),
-    ]);
+    let o = export_fmu(&arm, &out, &dir.join("missing.so"), &[]);
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("missing.so"));
 }
@@ -167,21 +145,15 @@ fn settings_given_at_export_travel_in_the_fmu_and_change_its_token() {
     let arm = scene("hil_arm.toml");
     let text = std::fs::read_to_string(&arm).unwrap();
     let out = dir.join("arm.fmu");
-    let o = ferrodyn(&[
-        "export",
-        "fmu",
-        arm.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-        "--library",
-        library.to_str().unwrap(),
+    let settings = [
         "--integrator",
         "semi-implicit-euler",
         "--dt",
         "5e-4",
         "--end",
         "0.25",
-    ]);
+    ];
+    let o = export_fmu(&arm, &out, &library, &settings);
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "{stderr}");
     assert!(
@@ -199,17 +171,7 @@ fn settings_given_at_export_travel_in_the_fmu_and_change_its_token() {
     assert!(!xml.contains(&token(&text)));
 
     // A setting the scene could not have is refused as `ferrodyn run` refuses it.
-    let o = ferrodyn(&[
-        "export",
-        "fmu",
-        arm.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-        "--library",
-        library.to_str().unwrap(),
-        "--integrator",
-        "leapfrog",
-    ]);
+    let o = export_fmu(&arm, &out, &library, &["--integrator", "leapfrog"]);
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("unknown integrator 'leapfrog'"));
 }
@@ -235,15 +197,7 @@ fn a_mesh_shape_travels_with_its_obj_file() {
     let library = dir.join("stand-in.so");
     std::fs::write(&library, b"x").unwrap();
     let out = dir.join("ramp.fmu");
-    let o = ferrodyn(&[
-        "export",
-        "fmu",
-        scene.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-        "--library",
-        library.to_str().unwrap(),
-    ]);
+    let o = export_fmu(&scene, &out, &library, &[]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let (names, _) = entries(&out);
     for expected in ["resources/ramp.toml", "resources/shapes/ramp.obj"] {
