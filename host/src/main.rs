@@ -1,7 +1,7 @@
 //! The `ferrodyn` command-line program.
 
 use anyhow::{Context, Result};
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 use ferrodyn_host::commands::{self, Overrides, RunOptions};
 use ferrodyn_host::view::colormap::Field;
 use ferrodyn_host::view::window::ViewSettings;
@@ -137,16 +137,8 @@ enum ExportTarget {
         /// Scalar type: f32 or f64 (f64 is bit-identical to `ferrodyn run`).
         #[arg(long, default_value = "f32")]
         precision: String,
-        /// Integrator: rk4, semi-implicit-euler or velocity-verlet [default: the scene's]
-        /// (`ferrodyn run --integrator` with the same name steps the same model).
-        #[arg(long)]
-        integrator: Option<String>,
-        /// Step (s), the firmware's period [default: the scene's].
-        #[arg(long)]
-        dt: Option<f64>,
-        /// End time (s), which sets STEPS [default: the scene's].
-        #[arg(long)]
-        end: Option<f64>,
+        #[command(flatten)]
+        settings: ExportSettings,
         /// Output file [default: standard output].
         #[arg(short, long)]
         out: Option<PathBuf>,
@@ -165,17 +157,35 @@ enum ExportTarget {
         /// The FMU library [default: libferrodyn_fmu.so next to this executable].
         #[arg(long)]
         library: Option<PathBuf>,
-        /// Integrator [default: the scene's] (`ferrodyn run --integrator` with the same name
-        /// gives the same outputs).
-        #[arg(long)]
-        integrator: Option<String>,
-        /// Internal step (s) [default: the scene's].
-        #[arg(long)]
-        dt: Option<f64>,
-        /// Stop time of the default experiment (s) [default: the scene's end time].
-        #[arg(long)]
-        end: Option<f64>,
+        #[command(flatten)]
+        settings: ExportSettings,
     },
+}
+
+/// The `[simulation]` settings an export can change, as `ferrodyn run` takes them.
+#[derive(Args)]
+struct ExportSettings {
+    /// Integrator [default: the scene's]; `ferrodyn run --integrator` with the same name steps
+    /// the same model (the firmware: rk4, semi-implicit-euler or velocity-verlet).
+    #[arg(long)]
+    integrator: Option<String>,
+    /// Step (s): the firmware's period, the FMU's internal step [default: the scene's].
+    #[arg(long)]
+    dt: Option<f64>,
+    /// End time (s): the firmware's STEPS, the FMU's default stop time [default: the scene's].
+    #[arg(long)]
+    end: Option<f64>,
+}
+
+impl ExportSettings {
+    fn overrides(self) -> Overrides {
+        Overrides {
+            end: self.end,
+            dt: self.dt,
+            integrator: self.integrator,
+            ..Overrides::default()
+        }
+    }
 }
 
 #[derive(Subcommand)]
@@ -348,16 +358,9 @@ fn execute(command: Command) -> Result<()> {
                     scene,
                     precision,
                     out,
-                    integrator,
-                    dt,
-                    end,
+                    settings,
                 },
-        } => commands::export_rust(
-            &scene,
-            &precision,
-            &export_overrides(end, dt, integrator),
-            out.as_deref(),
-        ),
+        } => commands::export_rust(&scene, &precision, &settings.overrides(), out.as_deref()),
         Command::Export {
             target:
                 ExportTarget::Fmu {
@@ -365,17 +368,9 @@ fn execute(command: Command) -> Result<()> {
                     fmi,
                     out,
                     library,
-                    integrator,
-                    dt,
-                    end,
+                    settings,
                 },
-        } => commands::export_fmu(
-            &scene,
-            &fmi,
-            &export_overrides(end, dt, integrator),
-            &out,
-            library.as_deref(),
-        ),
+        } => commands::export_fmu(&scene, &fmi, &settings.overrides(), &out, library.as_deref()),
         Command::Run {
             scene,
             out,
@@ -405,16 +400,6 @@ fn execute(command: Command) -> Result<()> {
             };
             commands::run(&options).map(|_| ())
         }
-    }
-}
-
-/// The `[simulation]` settings `export rust` and `export fmu` take.
-fn export_overrides(end: Option<f64>, dt: Option<f64>, integrator: Option<String>) -> Overrides {
-    Overrides {
-        end,
-        dt,
-        integrator,
-        ..Overrides::default()
     }
 }
 
