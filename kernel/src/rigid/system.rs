@@ -12,6 +12,7 @@ use super::body::BodyRef;
 use super::constraint::{evaluate_joint, SideState};
 use super::data::WorkView;
 use super::force::{side, Wrench};
+use super::joint::{DrivenCoordinate, JointKind};
 use super::model::ModelView;
 use crate::loads::{ExternalForces, ExternalLoads};
 use crate::math::{Quat, Vec3};
@@ -114,6 +115,9 @@ impl<'a, R: Real> RigidSystem<'a, R> {
                 return Err(bad);
             }
             let rot = quat.to_matrix();
+            if s.x != x || s.rot != rot {
+                *self.work.factor_time = None;
+            }
             *s = SideState {
                 x,
                 rot,
@@ -138,10 +142,46 @@ impl<'a, R: Real> RigidSystem<'a, R> {
         }
     }
 
-    /// W = M⁻¹ Φ_qᵀ (per row and side) and the skyline matrix Φ_q M⁻¹ Φ_qᵀ, factorized.
+    /// Whether `matrix` and `minv_jt` already hold the factor for the poses in `sides` at time
+    /// t: the factor depends on the poses only (and on t through rotation drives), so the one
+    /// made by the projection after a step serves the first evaluation of the next step, bit
+    /// for bit. Never with mass overrides (they change with the flexible coordinates).
+    fn factor_is_current(&self, t: R) -> bool {
+        let time_dependent = || {
+            self.model.joints.iter().any(|j| {
+                matches!(
+                    j.kind,
+                    JointKind::Driving {
+                        coordinate: DrivenCoordinate::Rotation,
+                        ..
+                    }
+                )
+            })
+        };
+        self.mass_override.is_empty()
+            && self
+                .work
+                .factor_time
+                .is_some_and(|factored| factored == t || !time_dependent())
+    }
+
+    /// W = M⁻¹ Φ_qᵀ (per row and side) and the skyline matrix Φ_q M⁻¹ Φ_qᵀ, factorized
+    /// (kept when `factor_is_current`). Needs `kinematics` at the same poses first.
+    fn factor_constraint_matrix(&mut self, t: R) -> Result<(), KernelError> {
+        if self.factor_is_current(t) {
+            return Ok(());
+        }
+        *self.work.factor_time = None;
+        self.build_and_factor()?;
+        if self.mass_override.is_empty() {
+            *self.work.factor_time = Some(t);
+        }
+        Ok(())
+    }
+
     /// Assembled joint block by joint block: entry (r, c) sums J_r·W_c over the bodies the two
     /// joints share, which are found once per pair of joints.
-    fn factor_constraint_matrix(&mut self) -> Result<(), KernelError> {
+    fn build_and_factor(&mut self) -> Result<(), KernelError> {
         let m = self.model;
         for (_, sides, rows) in m.joint_rows() {
             for (k, side) in sides.into_iter().enumerate() {
@@ -288,7 +328,7 @@ impl<'a, R: Real> RigidSystem<'a, R> {
             return Ok(());
         }
         self.constraints(t);
-        self.factor_constraint_matrix()?;
+        self.factor_constraint_matrix(t)?;
         let st = m.stabilization;
         let two_alpha = R::TWO * st.baumgarte_alpha;
         let beta2 = st.baumgarte_beta * st.baumgarte_beta;
@@ -348,7 +388,7 @@ impl<'a, R: Real> RigidSystem<'a, R> {
                     time: t.to_f64(),
                 });
             }
-            self.factor_constraint_matrix()?;
+            self.factor_constraint_matrix(t)?;
             if residual <= st.projection_tolerance {
                 break;
             }
