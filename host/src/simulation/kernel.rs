@@ -203,7 +203,10 @@ impl<M: Views> System for KernelSystem<M> {
             Some(old) => {
                 std::mem::swap(&mut self.data, &mut old.data);
                 std::mem::swap(&mut self.contact, &mut old.contact);
-                true
+                // The data may cache work of the old model (the rigid model keeps the factor
+                // of its constraint matrix for the next step): setting the state drops it.
+                let state = self.model.state(&self.data).to_vec();
+                self.model.set_state(&mut self.data, &state).is_ok()
             }
             None => false,
         }
