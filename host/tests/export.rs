@@ -205,3 +205,43 @@ fn scenes_that_cannot_be_exported_say_why() {
         "{message}"
     );
 }
+
+#[test]
+fn a_sensor_scale_gives_port_units_in_the_export_and_is_validated() {
+    // An encoder in counts of a 4096-count revolution: port value = angle / (2π/4096).
+    let counts = "[[sensor]]\nname = \"encoder\"\njoint = \"motor\"\nscale = 0.0015339807878856412";
+    let scene = edited(
+        "hil_arm.toml",
+        "[[sensor]]\nname = \"encoder\"\njoint = \"motor\"",
+        counts,
+    )
+    .unwrap();
+    let code = rust_module(&scene, Precision::F32).unwrap();
+    for expected in [
+        "Port { name: \"encoder_angle\", unit: \"rad\", scale: 0.0015339807878856412 },",
+        "Port { name: \"encoder_rate\", unit: \"rad/s\", scale: 0.0015339807878856412 },",
+        "outputs[0] = (wrap(s(0.0) + q[0])) / s(0.0015339807878856412);",
+        "outputs[1] = (rate[0]) / s(0.0015339807878856412);",
+        // The unscaled tip is written as before.
+        "Port { name: \"tip_x\", unit: \"m\", scale: 1.0 },",
+    ] {
+        assert!(code.contains(expected), "missing `{expected}` in\n{code}");
+    }
+    let bad = |value: &str| {
+        let text = format!("[[sensor]]\nname = \"encoder\"\njoint = \"motor\"\nscale = {value}");
+        edited(
+            "hil_arm.toml",
+            "[[sensor]]\nname = \"encoder\"\njoint = \"motor\"",
+            &text,
+        )
+        .err()
+        .unwrap_or_else(|| panic!("scale = {value} accepted"))
+    };
+    let message = bad("0.0");
+    assert!(
+        message.contains("sensor \"encoder\": scale: must not be 0"),
+        "{message}"
+    );
+    let message = bad("nan");
+    assert!(message.contains("sensor \"encoder\": scale:"), "{message}");
+}

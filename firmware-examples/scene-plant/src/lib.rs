@@ -1,5 +1,5 @@
 //! Plant models generated from the scene files listed in `scenes.txt` (chain5, skew_tree,
-//! hil_arm, arm, beam6) at build time (`build.rs`, the host's `ferrodyn export
+//! hil_arm, servo_arm, arm, beam6) at build time (`build.rs`, the host's `ferrodyn export
 //! rust`), in f32 and f64, as cross-check scenarios: `chain-fw` runs them on the microcontroller, `xcheck`
 //! on the host, and CI compares the f64 hashes with `ferrodyn run` of the same scene files.
 #![no_std]
@@ -22,6 +22,8 @@ generated!(skew_tree_f32, "skew_tree_f32.rs");
 generated!(skew_tree_f64, "skew_tree_f64.rs");
 generated!(hil_arm_f32, "hil_arm_f32.rs");
 generated!(hil_arm_f64, "hil_arm_f64.rs");
+generated!(servo_arm_f32, "servo_arm_f32.rs");
+generated!(servo_arm_f64, "servo_arm_f64.rs");
 generated!(arm_f32, "arm_f32.rs");
 generated!(arm_f64, "arm_f64.rs");
 generated!(beam6_f32, "beam6_f32.rs");
@@ -85,13 +87,15 @@ macro_rules! flexible_scenario {
 }
 
 /// The scenarios of the scene files.
-pub const SCENARIOS: [Scenario; 10] = [
+pub const SCENARIOS: [Scenario; 12] = [
     scenario!(chain5_f32, "scene:chain5 f32 rk4"),
     scenario!(chain5_f64, "scene:chain5 f64 rk4"),
     scenario!(skew_tree_f32, "scene:skew_tree f32 rk4"),
     scenario!(skew_tree_f64, "scene:skew_tree f64 rk4"),
     scenario!(hil_arm_f32, "scene:hil_arm f32 rk4"),
     scenario!(hil_arm_f64, "scene:hil_arm f64 rk4"),
+    scenario!(servo_arm_f32, "scene:servo_arm f32 rk4"),
+    scenario!(servo_arm_f64, "scene:servo_arm f64 rk4"),
     scenario!(arm_f32, "scene:arm f32 rk4"),
     scenario!(arm_f64, "scene:arm f64 rk4"),
     flexible_scenario!(beam6_f32, "scene:beam6 f32 rk4"),

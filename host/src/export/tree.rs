@@ -7,7 +7,7 @@ use crate::compile::{choose, tree_parts, Choice, LinkBody, SceneTree, TreeLink, 
 use crate::scene::{Scene, SceneError};
 use crate::sensor::SensorKind;
 use ferrodyn_kernel::rigid::{joint_angle, BodyRef, JointKind};
-use ferrodyn_kernel::tree::{MultiJoint, TreeJoint};
+use ferrodyn_kernel::tree::{MultiJoint, Servo, TreeJoint};
 use std::fmt::Write;
 
 /// The module of `scene`, stepped by the kernel integrator `method`.
@@ -28,13 +28,20 @@ pub(super) fn module(scene: &Scene, precision: Precision, method: &str) -> Resul
     };
     let parts = tree_parts(scene, &links)?;
     let ports = ports(scene, &links, &parts);
+    // `Servo` only where a link has one: the modules of scenes without servos stay as they were.
+    let servos = parts.tree.links.iter().any(|l| l.servo != Servo::Force);
+    let imports = if servos {
+        "use ferrodyn_kernel::tree::{Data, Link, Model, Servo};"
+    } else {
+        "use ferrodyn_kernel::tree::{Data, Link, Model};"
+    };
     let kind = Kind {
         summary: format!(
             "{} links, {} degrees of freedom in joint coordinates",
             parts.tree.links.len(),
             parts.model.velocity_count()
         ),
-        imports: "use ferrodyn_kernel::tree::{Data, Link, Model};",
+        imports,
         capacities: format!("Fixed<{}>", parts.model.slots()),
         capacities_doc: format!(
             "max(links, ⌈(positions + velocities) / 2⌉) = {}",
@@ -73,9 +80,18 @@ pub fn model() -> Result<Model<Scalar, Capacities>, BuildError> {{
             (Some(MultiJoint::Spherical), _) => format!("spherical({parent}, {origin})"),
             (Some(MultiJoint::Free), _) => format!("free({parent}, {origin})"),
         };
+        let servo = match link.servo {
+            Servo::Force => String::new(),
+            Servo::Position { kp, kd } => format!(
+                ".with_servo(Servo::Position {{ kp: s({}), kd: s({}) }})",
+                lit(kp),
+                lit(kd)
+            ),
+            Servo::Velocity { kv } => format!(".with_servo(Servo::Velocity {{ kv: s({}) }})", lit(kv)),
+        };
         let _ = writeln!(
             out,
-            "    b.add_link(Link::{joint}.with_mass(s({}), {}, {}).with_damping(s({})))?;",
+            "    b.add_link(Link::{joint}.with_mass(s({}), {}, {}).with_damping(s({})){servo})?;",
             lit(link.mass),
             vec3(link.cg),
             mat3(&link.inertia),
@@ -133,10 +149,7 @@ fn ports(scene: &Scene, links: &[TreeLink], parts: &TreeParts) -> Ports {
         .iter()
         .map(|i| Input {
             name: i.name.clone(),
-            unit: match model.joints()[i.value.joint].kind {
-                JointKind::Prismatic => "N",
-                _ => "N·m",
-            },
+            unit: input_unit(i.value.servo, model.joints()[i.value.joint].kind),
             scale: i.value.scale,
             value: i.value.value,
             velocity: at(i.value.joint).1,
@@ -161,11 +174,13 @@ fn ports(scene: &Scene, links: &[TreeLink], parts: &TreeParts) -> Ports {
                 outputs.push(Output {
                     name: format!("{}_angle", sensor.name),
                     unit: "rad",
+                    scale: sensor.scale,
                     value: format!("wrap(s({}) + {sign}q[{position}])", lit(start)),
                 });
                 outputs.push(Output {
                     name: format!("{}_rate", sensor.name),
                     unit: "rad/s",
+                    scale: sensor.scale,
                     value: format!("{sign}rate[{velocity}]"),
                 });
             }
@@ -181,6 +196,7 @@ fn ports(scene: &Scene, links: &[TreeLink], parts: &TreeParts) -> Ports {
                     outputs.push(Output {
                         name: format!("{}_{axis}", sensor.name),
                         unit: "m",
+                        scale: sensor.scale,
                         value: format!("states[{link}].point({local}).to_array()[{k}]"),
                     });
                 }
@@ -188,6 +204,7 @@ fn ports(scene: &Scene, links: &[TreeLink], parts: &TreeParts) -> Ports {
                     outputs.push(Output {
                         name: format!("{}_{axis}", sensor.name),
                         unit: "m/s",
+                        scale: sensor.scale,
                         value: format!("states[{link}].point_velocity({local}).to_array()[{k}]"),
                     });
                 }
@@ -199,5 +216,19 @@ fn ports(scene: &Scene, links: &[TreeLink], parts: &TreeParts) -> Ports {
         inputs,
         outputs,
         prelude,
+    }
+}
+
+/// The SI unit of an input's physical value (port value × scale): the joint's force, or the
+/// servo's set-point.
+fn input_unit(servo: Servo<f64>, joint: JointKind<f64>) -> &'static str {
+    let prismatic = matches!(joint, JointKind::Prismatic);
+    match (servo, prismatic) {
+        (Servo::Force, false) => "N·m",
+        (Servo::Force, true) => "N",
+        (Servo::Position { .. }, false) => "rad",
+        (Servo::Position { .. }, true) => "m",
+        (Servo::Velocity { .. }, false) => "rad/s",
+        (Servo::Velocity { .. }, true) => "m/s",
     }
 }

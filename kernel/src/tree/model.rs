@@ -1,5 +1,6 @@
 //! Links, joints and the immutable tree model.
 
+use super::servo::Servo;
 use crate::math::{Mat3, Vec3};
 use crate::rigid::Body;
 use crate::storage::{full, List, Storage};
@@ -99,6 +100,8 @@ pub struct Link<R> {
     pub inertia: Mat3<R>,
     /// Viscous joint damping (N·m·s/rad or N·s/m), ≥ 0.
     pub damping: R,
+    /// What the joint's input commands: its force, or a servo's set-point (1-DOF joints only).
+    pub servo: Servo<R>,
 }
 
 impl<R: Real> Link<R> {
@@ -171,6 +174,12 @@ impl<R: Real> Link<R> {
         self
     }
 
+    /// Makes the joint's input the set-point of `servo` (revolute and prismatic joints).
+    pub fn with_servo(mut self, servo: Servo<R>) -> Self {
+        self.servo = servo;
+        self
+    }
+
     /// Checks link `index` and returns it with a unit axis. Mass properties are checked as a
     /// [`Body`]'s, so errors call link k "body k" (and its joint "joint k").
     fn validated(mut self, index: usize) -> Result<Self, BuildError> {
@@ -194,6 +203,7 @@ impl<R: Real> Link<R> {
                 reason: "damping must be ≥ 0",
             });
         }
+        self.servo.validate(index, self.velocity_count())?;
         let zero_axis = BuildError::ZeroLengthAxis { item: joint };
         match self.multi {
             None | Some(MultiJoint::Cylindrical) => {
