@@ -118,6 +118,11 @@ fn the_exported_module_has_the_model_state_and_ports_of_the_scene() {
         "Port { name: \"tip_vz\", unit: \"m/s\", scale: 1.0 },",
         "data.set_input(0, s(1e-6) * ports[0])?;",
         "outputs[0] = wrap(s(0.0) + q[0]);",
+        // Built in place (scene-plant: in the firmware's static room), or by value.
+        "pub fn new_builder() -> Builder<Scalar, Capacities> {",
+        "pub fn add_to(b: &mut Builder<Scalar, Capacities>) -> Result<(), BuildError> {",
+        "pub fn set_initial(model: &Model<Scalar, Capacities>, data: &mut Data<Scalar, Capacities>)",
+        "let mut data = Data::new(model);\n    set_initial(model, &mut data)?;",
     ] {
         assert!(code.contains(expected), "missing `{expected}` in\n{code}");
     }

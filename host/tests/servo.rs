@@ -153,7 +153,7 @@ fn the_servo_exports_with_its_gains_and_set_point_unit() {
     let scene = servo_arm(&[]).unwrap();
     let code = rust_module(&scene, Precision::F32).unwrap();
     for expected in [
-        "use ferrodyn_kernel::tree::{Data, Link, Model, Servo};",
+        "use ferrodyn_kernel::tree::{Builder, Data, Link, Model, Servo};",
         ".with_damping(s(0.0)).with_servo(Servo::Position { kp: s(20.0), kd: s(0.5) }))?;",
         "Port { name: \"angle\", unit: \"rad\", scale: 0.001 },",
         "data.set_input(0, s(-300.0) * s(0.001))?;",

@@ -30,20 +30,29 @@ generated!(beam6_f32, "beam6_f32.rs");
 generated!(beam6_f64, "beam6_f64.rs");
 
 /// The scenario of a generated scene: run from its initial state for its steps (to its end
-/// time), named `scene:<stem> <precision> <integrator>`.
+/// time), named `scene:<stem> <precision> <integrator>`; its model and data built in place in
+/// the firmware's room (a `plant::Tree` variant of its capacities).
 macro_rules! scenario {
     ($module:ident, $name:literal) => {
         Scenario {
             name: $name,
-            run: |_, hooks: &mut dyn Hooks| -> Result<Report, PlantError> {
-                use ferrodyn_kernel::Real;
-                let model = $module::model()?;
-                let mut data = $module::initial_data(&model)?;
+            run: |room, hooks: &mut dyn Hooks| -> Result<Report, PlantError> {
+                use ferrodyn_kernel::{tree, Real};
+                use plant::{Lodge, Tree};
+                let lodged = room.lodge(|| Tree {
+                    builder: $module::new_builder(),
+                    data: None,
+                });
+                let Tree { builder, data } = lodged.ok_or(PlantError::Room)?;
+                $module::add_to(builder)?;
+                let model = builder.build_in_place()?;
+                let data = tree::Data::new_in(data, model);
+                $module::set_initial(model, data)?;
                 let step = $module::Scalar::from_f64($module::STEP);
                 let steps = $module::STEPS as u32;
                 plant::run(
-                    &model,
-                    &mut data,
+                    model,
+                    data,
                     &mut $module::Integrator::default(),
                     step,
                     steps,

@@ -31,9 +31,9 @@ pub(super) fn module(scene: &Scene, precision: Precision, method: &str) -> Resul
     // `Servo` only where a link has one: the modules of scenes without servos stay as they were.
     let servos = parts.tree.links.iter().any(|l| l.servo != Servo::Force);
     let imports = if servos {
-        "use ferrodyn_kernel::tree::{Data, Link, Model, Servo};"
+        "use ferrodyn_kernel::tree::{Builder, Data, Link, Model, Servo};"
     } else {
-        "use ferrodyn_kernel::tree::{Data, Link, Model};"
+        "use ferrodyn_kernel::tree::{Builder, Data, Link, Model};"
     };
     let kind = Kind {
         summary: format!(
@@ -60,9 +60,23 @@ fn model_fn(out: &mut String, tree: &SceneTree) {
     let _ = write!(
         out,
         "
-/// The model, built as `ferrodyn run` builds it.
+/// An empty builder with the scene's gravity. Make it where the model is to stay (a `static`
+/// on a microcontroller), then [`add_to`] it and `build_in_place`: the model never passes
+/// through the stack.
+pub fn new_builder() -> Builder<Scalar, Capacities> {{
+    Model::builder({gravity})
+}}
+
+/// The model, built as `ferrodyn run` builds it (on the stack: see [`new_builder`]).
+#[allow(dead_code)]
 pub fn model() -> Result<Model<Scalar, Capacities>, BuildError> {{
-    let mut b = Model::builder({gravity});
+    let mut b = new_builder();
+    add_to(&mut b)?;
+    b.build()
+}}
+
+/// Adds the scene's links to `b`.
+pub fn add_to(b: &mut Builder<Scalar, Capacities>) -> Result<(), BuildError> {{
 ",
         gravity = vec3(tree.gravity)
     );
@@ -98,15 +112,24 @@ pub fn model() -> Result<Model<Scalar, Capacities>, BuildError> {{
             lit(link.damping),
         );
     }
-    out.push_str("    b.build()\n}\n");
+    out.push_str("    Ok(())\n}\n");
 }
 
 fn initial_data_fn(out: &mut String, tree: &SceneTree, ports: &Ports) {
     out.push_str(
         "
-/// The data at the scene's initial state: joint rates, and the inputs at their scene values.
+/// The data at the scene's initial state: joint rates, and the inputs at their scene values
+/// (on the stack: see [`set_initial`]).
+#[allow(dead_code)]
 pub fn initial_data(model: &Model<Scalar, Capacities>) -> Result<Data<Scalar, Capacities>, BuildError> {
     let mut data = Data::new(model);
+    set_initial(model, &mut data)?;
+    Ok(data)
+}
+
+/// Puts fresh `data` of `model` (`Data::new`, or `Data::new_in` where it is to stay) at the
+/// scene's initial state: joint rates, and the inputs at their scene values.
+pub fn set_initial(model: &Model<Scalar, Capacities>, data: &mut Data<Scalar, Capacities>) -> Result<(), BuildError> {
 ",
     );
     for (k, rates) in tree.rates.iter().enumerate() {
@@ -126,7 +149,7 @@ pub fn initial_data(model: &Model<Scalar, Capacities>) -> Result<Data<Scalar, Ca
             lit(input.scale)
         );
     }
-    out.push_str("    Ok(data)\n}\n");
+    out.push_str("    Ok(())\n}\n");
 }
 
 /// The link a joint moves (every joint of a tree scene moves one).

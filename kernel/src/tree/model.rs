@@ -351,10 +351,17 @@ impl<R: Real, St: Storage> Builder<R, St> {
         Ok(index)
     }
     /// Finishes the model.
-    pub fn build(self) -> Result<Model<R, St>, BuildError> {
+    pub fn build(mut self) -> Result<Model<R, St>, BuildError> {
+        self.build_in_place()?;
+        Ok(self.model)
+    }
+    /// [`Builder::build`] without moving the model out: it is finished where the builder is
+    /// (a `static` on a microcontroller, so that the model never passes through the stack)
+    /// and borrowed from there. Adding links afterwards and building again is allowed.
+    pub fn build_in_place(&mut self) -> Result<&Model<R, St>, BuildError> {
         if !self.model.gravity.is_finite() {
             return Err(BuildError::NonFinite { item: Item::Ground });
         }
-        Ok(self.model)
+        Ok(&self.model)
     }
 }
