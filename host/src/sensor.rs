@@ -43,6 +43,9 @@ pub struct Sensor {
     pub kind: SensorKind,
     /// Drawn in `sensors.png`.
     pub plot: bool,
+    /// SI units per port unit of an exported model's outputs (port value = SI value / scale);
+    /// sensors.csv and the plots stay in SI.
+    pub scale: f64,
 }
 
 impl Sensor {

@@ -118,6 +118,11 @@ fn the_exported_module_has_the_model_state_and_ports_of_the_scene() {
         "Port { name: \"tip_vz\", unit: \"m/s\", scale: 1.0 },",
         "data.set_input(0, s(1e-6) * ports[0])?;",
         "outputs[0] = wrap(s(0.0) + q[0]);",
+        // Built in place (scene-plant: in the firmware's static room), or by value.
+        "pub fn new_builder() -> Builder<Scalar, Capacities> {",
+        "pub fn add_to(b: &mut Builder<Scalar, Capacities>) -> Result<(), BuildError> {",
+        "pub fn set_initial(model: &Model<Scalar, Capacities>, data: &mut Data<Scalar, Capacities>)",
+        "let mut data = Data::new(model);\n    set_initial(model, &mut data)?;",
     ] {
         assert!(code.contains(expected), "missing `{expected}` in\n{code}");
     }
@@ -204,4 +209,44 @@ fn scenes_that_cannot_be_exported_say_why() {
         message.contains("integrator dopri45: a firmware steps at a fixed period"),
         "{message}"
     );
+}
+
+#[test]
+fn a_sensor_scale_gives_port_units_in_the_export_and_is_validated() {
+    // An encoder in counts of a 4096-count revolution: port value = angle / (2π/4096).
+    let counts = "[[sensor]]\nname = \"encoder\"\njoint = \"motor\"\nscale = 0.0015339807878856412";
+    let scene = edited(
+        "hil_arm.toml",
+        "[[sensor]]\nname = \"encoder\"\njoint = \"motor\"",
+        counts,
+    )
+    .unwrap();
+    let code = rust_module(&scene, Precision::F32).unwrap();
+    for expected in [
+        "Port { name: \"encoder_angle\", unit: \"rad\", scale: 0.0015339807878856412 },",
+        "Port { name: \"encoder_rate\", unit: \"rad/s\", scale: 0.0015339807878856412 },",
+        "outputs[0] = (wrap(s(0.0) + q[0])) / s(0.0015339807878856412);",
+        "outputs[1] = (rate[0]) / s(0.0015339807878856412);",
+        // The unscaled tip is written as before.
+        "Port { name: \"tip_x\", unit: \"m\", scale: 1.0 },",
+    ] {
+        assert!(code.contains(expected), "missing `{expected}` in\n{code}");
+    }
+    let bad = |value: &str| {
+        let text = format!("[[sensor]]\nname = \"encoder\"\njoint = \"motor\"\nscale = {value}");
+        edited(
+            "hil_arm.toml",
+            "[[sensor]]\nname = \"encoder\"\njoint = \"motor\"",
+            &text,
+        )
+        .err()
+        .unwrap_or_else(|| panic!("scale = {value} accepted"))
+    };
+    let message = bad("0.0");
+    assert!(
+        message.contains("sensor \"encoder\": scale: must not be 0"),
+        "{message}"
+    );
+    let message = bad("nan");
+    assert!(message.contains("sensor \"encoder\": scale:"), "{message}");
 }

@@ -94,6 +94,14 @@ pub struct Flex<R: Real, St: Storage> {
     pub data: Option<flex::Data<R, St>>,
 }
 
+/// A tree model (joint coordinates) being built or built, in place, and its data.
+pub struct Tree<R: Real, St: Storage> {
+    /// The builder, holding the model.
+    pub builder: tree::Builder<R, St>,
+    /// The data, once the model is built.
+    pub data: Option<tree::Data<R, St>>,
+}
+
 /// Puts a `T` in a [`Room`] (replacing whatever was there) and borrows it from there.
 pub trait Lodge<T> {
     /// Replaces the contents with `make()` (an empty builder: no list buffer is written) and
@@ -135,6 +143,13 @@ room!(
     ChainF64(Rigid<f64, Chain5>),
     BeamF32(Flex<f32, Beam6>),
     BeamF64(Flex<f64, Beam6>),
+    // The trees generated from scene files (scene-plant), by their capacities.
+    Tree1F32(Tree<f32, Fixed<1>>),
+    Tree1F64(Tree<f64, Fixed<1>>),
+    Tree3F32(Tree<f32, Fixed<3>>),
+    Tree3F64(Tree<f64, Fixed<3>>),
+    Tree5F32(Tree<f32, Fixed<5>>),
+    Tree5F64(Tree<f64, Fixed<5>>),
 );
 
 /// Links of the chain scenario.

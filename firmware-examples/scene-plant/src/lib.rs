@@ -1,5 +1,5 @@
 //! Plant models generated from the scene files listed in `scenes.txt` (chain5, skew_tree,
-//! hil_arm, arm, beam6) at build time (`build.rs`, the host's `ferrodyn export
+//! hil_arm, servo_arm, arm, beam6) at build time (`build.rs`, the host's `ferrodyn export
 //! rust`), in f32 and f64, as cross-check scenarios: `chain-fw` runs them on the microcontroller, `xcheck`
 //! on the host, and CI compares the f64 hashes with `ferrodyn run` of the same scene files.
 #![no_std]
@@ -22,26 +22,37 @@ generated!(skew_tree_f32, "skew_tree_f32.rs");
 generated!(skew_tree_f64, "skew_tree_f64.rs");
 generated!(hil_arm_f32, "hil_arm_f32.rs");
 generated!(hil_arm_f64, "hil_arm_f64.rs");
+generated!(servo_arm_f32, "servo_arm_f32.rs");
+generated!(servo_arm_f64, "servo_arm_f64.rs");
 generated!(arm_f32, "arm_f32.rs");
 generated!(arm_f64, "arm_f64.rs");
 generated!(beam6_f32, "beam6_f32.rs");
 generated!(beam6_f64, "beam6_f64.rs");
 
 /// The scenario of a generated scene: run from its initial state for its steps (to its end
-/// time), named `scene:<stem> <precision> <integrator>`.
+/// time), named `scene:<stem> <precision> <integrator>`; its model and data built in place in
+/// the firmware's room (a `plant::Tree` variant of its capacities).
 macro_rules! scenario {
     ($module:ident, $name:literal) => {
         Scenario {
             name: $name,
-            run: |_, hooks: &mut dyn Hooks| -> Result<Report, PlantError> {
-                use ferrodyn_kernel::Real;
-                let model = $module::model()?;
-                let mut data = $module::initial_data(&model)?;
+            run: |room, hooks: &mut dyn Hooks| -> Result<Report, PlantError> {
+                use ferrodyn_kernel::{tree, Real};
+                use plant::{Lodge, Tree};
+                let lodged = room.lodge(|| Tree {
+                    builder: $module::new_builder(),
+                    data: None,
+                });
+                let Tree { builder, data } = lodged.ok_or(PlantError::Room)?;
+                $module::add_to(builder)?;
+                let model = builder.build_in_place()?;
+                let data = tree::Data::new_in(data, model);
+                $module::set_initial(model, data)?;
                 let step = $module::Scalar::from_f64($module::STEP);
                 let steps = $module::STEPS as u32;
                 plant::run(
-                    &model,
-                    &mut data,
+                    model,
+                    data,
                     &mut $module::Integrator::default(),
                     step,
                     steps,
@@ -85,13 +96,15 @@ macro_rules! flexible_scenario {
 }
 
 /// The scenarios of the scene files.
-pub const SCENARIOS: [Scenario; 10] = [
+pub const SCENARIOS: [Scenario; 12] = [
     scenario!(chain5_f32, "scene:chain5 f32 rk4"),
     scenario!(chain5_f64, "scene:chain5 f64 rk4"),
     scenario!(skew_tree_f32, "scene:skew_tree f32 rk4"),
     scenario!(skew_tree_f64, "scene:skew_tree f64 rk4"),
     scenario!(hil_arm_f32, "scene:hil_arm f32 rk4"),
     scenario!(hil_arm_f64, "scene:hil_arm f64 rk4"),
+    scenario!(servo_arm_f32, "scene:servo_arm f32 rk4"),
+    scenario!(servo_arm_f64, "scene:servo_arm f64 rk4"),
     scenario!(arm_f32, "scene:arm f32 rk4"),
     scenario!(arm_f64, "scene:arm f64 rk4"),
     flexible_scenario!(beam6_f32, "scene:beam6 f32 rk4"),

@@ -80,7 +80,15 @@ pub fn tree_parts(scene: &Scene, links: &[TreeLink]) -> Result<TreeParts, SceneE
     let mut mirror_data = mirror.new_data();
     assemble(&mirror, &mut mirror_data)
         .map_err(|e| super::initial_error(scene, "assembling the initial configuration", e))?;
-    let tree = tree_model(links, &mirror, &mirror_data);
+    let mut tree = tree_model(links, &mirror, &mirror_data);
+    // A servo input's gains belong to its joint's link (the model); its set-point is the
+    // input value (the data).
+    for input in &scene.inputs {
+        let link = links.iter().position(|l| l.joint == Some(input.value.joint));
+        if let Some(link) = link.and_then(|k| tree.links.get_mut(k)) {
+            link.servo = input.value.servo;
+        }
+    }
     let model = tree.model(scene, links)?;
     Ok(TreeParts {
         mirror,

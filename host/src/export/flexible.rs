@@ -153,6 +153,7 @@ fn ports(scene: &Scene) -> Ports {
                 outputs.push(Output {
                     name: format!("{}_{axis}", sensor.name),
                     unit: "m",
+                    scale: sensor.scale,
                     value: format!(
                         "data.position({node}).to_array()[{k}] - s({})",
                         lit(rest.to_array()[k])

@@ -167,10 +167,12 @@ pub(super) struct Input {
     pub velocity: usize,
 }
 
-/// An output channel: its port and the Rust expression of its value.
+/// An output channel: its port, its sensor's scale (SI units per port unit) and the Rust
+/// expression of its SI value.
 pub(super) struct Output {
     pub name: String,
     pub unit: &'static str,
+    pub scale: f64,
     pub value: String,
 }
 
@@ -214,15 +216,18 @@ impl Ports {
         for o in &self.outputs {
             let _ = writeln!(
                 out,
-                "    Port {{ name: {:?}, unit: {:?}, scale: 1.0 }},",
-                o.name, o.unit
+                "    Port {{ name: {:?}, unit: {:?}, scale: {} }},",
+                o.name,
+                o.unit,
+                lit(o.scale)
             );
         }
         out.push_str("];\n");
         let _ = write!(
             out,
             "
-/// Sets the actuators from the input ports (port units; × scale gives N·m or N).
+/// Sets the actuators from the input ports (port units; × scale gives the SI unit of `INPUTS`:
+/// a joint's torque or force, or a servo's set-point from the initial configuration).
 #[allow(unused_variables)]
 pub fn set_inputs(data: &mut Data<Scalar, Capacities>, ports: &[Scalar; {n}]) -> Result<(), BuildError> {{
 "
@@ -239,7 +244,7 @@ pub fn set_inputs(data: &mut Data<Scalar, Capacities>, ports: &[Scalar; {n}]) ->
         let _ = write!(
             out,
             "
-/// Writes the sensor outputs (SI units) at the current state.
+/// Writes the sensor outputs at the current state, in port units: SI value / `OUTPUTS` scale.
 #[allow(unused_variables)]
 pub fn read_outputs(model: &Model<Scalar, Capacities>, data: &Data<Scalar, Capacities>, outputs: &mut [Scalar; {m}]) {{
 "
@@ -248,7 +253,12 @@ pub fn read_outputs(model: &Model<Scalar, Capacities>, data: &Data<Scalar, Capac
             let _ = writeln!(out, "    {line}");
         }
         for (k, o) in self.outputs.iter().enumerate() {
-            let _ = writeln!(out, "    outputs[{k}] = {};", o.value);
+            // Unscaled channels are written as they were (no division by one).
+            if o.scale == 1.0 {
+                let _ = writeln!(out, "    outputs[{k}] = {};", o.value);
+            } else {
+                let _ = writeln!(out, "    outputs[{k}] = ({}) / s({});", o.value, lit(o.scale));
+            }
         }
         out.push_str(
             "}

@@ -7,7 +7,7 @@ use crate::compile::{choose, tree_parts, Choice, LinkBody, SceneTree, TreeLink, 
 use crate::scene::{Scene, SceneError};
 use crate::sensor::SensorKind;
 use ferrodyn_kernel::rigid::{joint_angle, BodyRef, JointKind};
-use ferrodyn_kernel::tree::{MultiJoint, TreeJoint};
+use ferrodyn_kernel::tree::{MultiJoint, Servo, TreeJoint};
 use std::fmt::Write;
 
 /// The module of `scene`, stepped by the kernel integrator `method`.
@@ -28,13 +28,20 @@ pub(super) fn module(scene: &Scene, precision: Precision, method: &str) -> Resul
     };
     let parts = tree_parts(scene, &links)?;
     let ports = ports(scene, &links, &parts);
+    // `Servo` only where a link has one: the modules of scenes without servos stay as they were.
+    let servos = parts.tree.links.iter().any(|l| l.servo != Servo::Force);
+    let imports = if servos {
+        "use ferrodyn_kernel::tree::{Builder, Data, Link, Model, Servo};"
+    } else {
+        "use ferrodyn_kernel::tree::{Builder, Data, Link, Model};"
+    };
     let kind = Kind {
         summary: format!(
             "{} links, {} degrees of freedom in joint coordinates",
             parts.tree.links.len(),
             parts.model.velocity_count()
         ),
-        imports: "use ferrodyn_kernel::tree::{Data, Link, Model};",
+        imports,
         capacities: format!("Fixed<{}>", parts.model.slots()),
         capacities_doc: format!(
             "max(links, ⌈(positions + velocities) / 2⌉) = {}",
@@ -53,9 +60,23 @@ fn model_fn(out: &mut String, tree: &SceneTree) {
     let _ = write!(
         out,
         "
-/// The model, built as `ferrodyn run` builds it.
+/// An empty builder with the scene's gravity. Make it where the model is to stay (a `static`
+/// on a microcontroller), then [`add_to`] it and `build_in_place`: the model never passes
+/// through the stack.
+pub fn new_builder() -> Builder<Scalar, Capacities> {{
+    Model::builder({gravity})
+}}
+
+/// The model, built as `ferrodyn run` builds it (on the stack: see [`new_builder`]).
+#[allow(dead_code)]
 pub fn model() -> Result<Model<Scalar, Capacities>, BuildError> {{
-    let mut b = Model::builder({gravity});
+    let mut b = new_builder();
+    add_to(&mut b)?;
+    b.build()
+}}
+
+/// Adds the scene's links to `b`.
+pub fn add_to(b: &mut Builder<Scalar, Capacities>) -> Result<(), BuildError> {{
 ",
         gravity = vec3(tree.gravity)
     );
@@ -73,24 +94,42 @@ pub fn model() -> Result<Model<Scalar, Capacities>, BuildError> {{
             (Some(MultiJoint::Spherical), _) => format!("spherical({parent}, {origin})"),
             (Some(MultiJoint::Free), _) => format!("free({parent}, {origin})"),
         };
+        let servo = match link.servo {
+            Servo::Force => String::new(),
+            Servo::Position { kp, kd } => format!(
+                ".with_servo(Servo::Position {{ kp: s({}), kd: s({}) }})",
+                lit(kp),
+                lit(kd)
+            ),
+            Servo::Velocity { kv } => format!(".with_servo(Servo::Velocity {{ kv: s({}) }})", lit(kv)),
+        };
         let _ = writeln!(
             out,
-            "    b.add_link(Link::{joint}.with_mass(s({}), {}, {}).with_damping(s({})))?;",
+            "    b.add_link(Link::{joint}.with_mass(s({}), {}, {}).with_damping(s({})){servo})?;",
             lit(link.mass),
             vec3(link.cg),
             mat3(&link.inertia),
             lit(link.damping),
         );
     }
-    out.push_str("    b.build()\n}\n");
+    out.push_str("    Ok(())\n}\n");
 }
 
 fn initial_data_fn(out: &mut String, tree: &SceneTree, ports: &Ports) {
     out.push_str(
         "
-/// The data at the scene's initial state: joint rates, and the inputs at their scene values.
+/// The data at the scene's initial state: joint rates, and the inputs at their scene values
+/// (on the stack: see [`set_initial`]).
+#[allow(dead_code)]
 pub fn initial_data(model: &Model<Scalar, Capacities>) -> Result<Data<Scalar, Capacities>, BuildError> {
     let mut data = Data::new(model);
+    set_initial(model, &mut data)?;
+    Ok(data)
+}
+
+/// Puts fresh `data` of `model` (`Data::new`, or `Data::new_in` where it is to stay) at the
+/// scene's initial state: joint rates, and the inputs at their scene values.
+pub fn set_initial(model: &Model<Scalar, Capacities>, data: &mut Data<Scalar, Capacities>) -> Result<(), BuildError> {
 ",
     );
     for (k, rates) in tree.rates.iter().enumerate() {
@@ -110,7 +149,7 @@ pub fn initial_data(model: &Model<Scalar, Capacities>) -> Result<Data<Scalar, Ca
             lit(input.scale)
         );
     }
-    out.push_str("    Ok(data)\n}\n");
+    out.push_str("    Ok(())\n}\n");
 }
 
 /// The link a joint moves (every joint of a tree scene moves one).
@@ -133,10 +172,7 @@ fn ports(scene: &Scene, links: &[TreeLink], parts: &TreeParts) -> Ports {
         .iter()
         .map(|i| Input {
             name: i.name.clone(),
-            unit: match model.joints()[i.value.joint].kind {
-                JointKind::Prismatic => "N",
-                _ => "N·m",
-            },
+            unit: input_unit(i.value.servo, model.joints()[i.value.joint].kind),
             scale: i.value.scale,
             value: i.value.value,
             velocity: at(i.value.joint).1,
@@ -161,11 +197,13 @@ fn ports(scene: &Scene, links: &[TreeLink], parts: &TreeParts) -> Ports {
                 outputs.push(Output {
                     name: format!("{}_angle", sensor.name),
                     unit: "rad",
+                    scale: sensor.scale,
                     value: format!("wrap(s({}) + {sign}q[{position}])", lit(start)),
                 });
                 outputs.push(Output {
                     name: format!("{}_rate", sensor.name),
                     unit: "rad/s",
+                    scale: sensor.scale,
                     value: format!("{sign}rate[{velocity}]"),
                 });
             }
@@ -181,6 +219,7 @@ fn ports(scene: &Scene, links: &[TreeLink], parts: &TreeParts) -> Ports {
                     outputs.push(Output {
                         name: format!("{}_{axis}", sensor.name),
                         unit: "m",
+                        scale: sensor.scale,
                         value: format!("states[{link}].point({local}).to_array()[{k}]"),
                     });
                 }
@@ -188,6 +227,7 @@ fn ports(scene: &Scene, links: &[TreeLink], parts: &TreeParts) -> Ports {
                     outputs.push(Output {
                         name: format!("{}_{axis}", sensor.name),
                         unit: "m/s",
+                        scale: sensor.scale,
                         value: format!("states[{link}].point_velocity({local}).to_array()[{k}]"),
                     });
                 }
@@ -199,5 +239,19 @@ fn ports(scene: &Scene, links: &[TreeLink], parts: &TreeParts) -> Ports {
         inputs,
         outputs,
         prelude,
+    }
+}
+
+/// The SI unit of an input's physical value (port value × scale): the joint's force, or the
+/// servo's set-point.
+fn input_unit(servo: Servo<f64>, joint: JointKind<f64>) -> &'static str {
+    let prismatic = matches!(joint, JointKind::Prismatic);
+    match (servo, prismatic) {
+        (Servo::Force, false) => "N·m",
+        (Servo::Force, true) => "N",
+        (Servo::Position { .. }, false) => "rad",
+        (Servo::Position { .. }, true) => "m",
+        (Servo::Velocity { .. }, false) => "rad/s",
+        (Servo::Velocity { .. }, true) => "m/s",
     }
 }

@@ -50,7 +50,8 @@ pub struct RawScene {
 }
 
 /// `[[input]]`: an actuator port on a joint (torque on a revolute joint, force on a
-/// prismatic one), set by the rig (firmware) or held at `value` (`ferrodyn run`).
+/// prismatic one, or a servo's set-point), set by the rig (firmware) or held at `value`
+/// (`ferrodyn run`).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawInput {
@@ -62,6 +63,15 @@ pub struct RawInput {
     pub scale: Option<Num>,
     /// The port value held by `ferrodyn run` (default 0).
     pub value: Option<Num>,
+    /// What the port commands: `torque` (revolute) or `force` (prismatic), the default, or
+    /// the set-point of a `position` or `velocity` servo.
+    pub kind: Option<Spanned<String>>,
+    /// Position servo stiffness (N·m/rad or N/m).
+    pub kp: Option<Num>,
+    /// Position servo damping (N·m·s/rad or N·s/m, default 0).
+    pub kd: Option<Num>,
+    /// Velocity servo gain (N·m·s/rad or N·s/m).
+    pub kv: Option<Num>,
 }
 
 /// `[[sensor]]`: a body-fixed point (`body`, `point`) or a joint's angle (`joint`).
@@ -80,6 +90,9 @@ pub struct RawSensor {
     pub flexible: Option<Spanned<String>>,
     /// Body in whose frame a flexible node's displacement is measured (default: global).
     pub frame: Option<Spanned<String>>,
+    /// SI units per port unit of an exported model's outputs: port value = SI value / scale
+    /// (default 1; sensors.csv stays in SI).
+    pub scale: Option<Num>,
     /// Draw it in sensors.png (default true).
     #[serde(default = "yes")]
     pub plot: bool,

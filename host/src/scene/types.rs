@@ -11,6 +11,7 @@ use ferrodyn_kernel::ancf::Material;
 use ferrodyn_kernel::flex::Fixity;
 use ferrodyn_kernel::math::Vec3;
 use ferrodyn_kernel::rigid::{Body, Force, Joint};
+use ferrodyn_kernel::tree::Servo;
 
 /// A validated item with its name and the line it was declared on.
 #[derive(Debug, Clone)]
@@ -35,12 +36,15 @@ impl<T> Named<T> {
 /// An actuator input on a joint (`[[input]]`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct InputSpec {
-    /// The joint (index): a revolute (torque, N·m) or prismatic (force, N) joint.
+    /// The joint (index): a revolute (torque, N·m; set-point rad, rad/s) or prismatic
+    /// (force, N; set-point m, m/s) joint.
     pub joint: usize,
     /// SI units per port unit.
     pub scale: f64,
     /// The port value `ferrodyn run` holds.
     pub value: f64,
+    /// What the port commands: the joint force, or a servo's set-point (with its gains).
+    pub servo: Servo<f64>,
 }
 
 /// A rigid body with its user id.

@@ -144,6 +144,11 @@ fn sensors(
         let r = s.get_ref();
         c.item = Some(ItemName::new("sensor", r.name.get_ref()));
         names.add(c, &r.name)?;
+        let scale = c.number_or("scale", &r.scale, Rule::Finite, 1.0)?;
+        if scale == 0.0 {
+            let at = r.scale.as_ref().map_or(s.span(), |v| v.span());
+            return Err(c.invalid(&at, "scale", "must not be 0".into()));
+        }
         if let Some(flexible) = &r.flexible {
             let kind = flexible_node(
                 c,
@@ -157,6 +162,7 @@ fn sensors(
                 name: r.name.get_ref().clone(),
                 kind,
                 plot: r.plot,
+                scale,
             });
             continue;
         }
@@ -197,6 +203,7 @@ fn sensors(
             name: r.name.get_ref().clone(),
             kind,
             plot: r.plot,
+            scale,
         });
     }
     Ok(sensors)

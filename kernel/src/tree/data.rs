@@ -4,7 +4,7 @@ use super::dynamics::LinkWork;
 use super::{Coordinates, Model, MultiJoint};
 use crate::math::Quat;
 use crate::rigid::{SideState, Wrench};
-use crate::storage::{sized, Storage};
+use crate::storage::{resize, sized, List, Storage};
 use crate::{BuildError, Clock, Item, Real, StepStats, STAGE_BUFFERS};
 
 /// All mutable data of a [`Model`] kept in its storage `St`: time, the state `[q | v]`, joint
@@ -66,18 +66,7 @@ impl<R: Real, St: Storage> Data<R, St> {
         // Identity quaternions; the state is built before `Self` so that the data is made in
         // place (returning a mutated local copies all of it through the stack).
         let mut state: St::Bodies<[R; 2]> = sized(pairs, [R::ZERO; 2]);
-        let mut offset = 0;
-        for link in model.links.iter() {
-            let quaternion = match link.multi {
-                Some(MultiJoint::Spherical) => Some(offset),
-                Some(MultiJoint::Free) => Some(offset + 3),
-                _ => None,
-            };
-            if let Some(w) = quaternion.and_then(|i| state.as_flattened_mut().get_mut(i)) {
-                *w = R::ONE;
-            }
-            offset += link.position_count();
-        }
+        identity_quaternions(model, &mut state);
         Self {
             clock: Clock::new(),
             count: nq,
@@ -89,6 +78,43 @@ impl<R: Real, St: Storage> Data<R, St> {
             wrench: sized(n, Wrench::default()),
         }
     }
+    /// Fresh data for `model` (as [`Data::new`]) made in `slot` and borrowed from there: on a
+    /// microcontroller `slot` is a `static` (or part of one), so the data never passes through
+    /// the stack.
+    pub fn new_in<'s>(slot: &'s mut Option<Self>, model: &Model<R, St>) -> &'s mut Self {
+        let data = slot.insert(Self {
+            clock: Clock::new(),
+            count: 0,
+            state: List::empty(),
+            stages: core::array::from_fn(|_| List::empty()),
+            input: List::empty(),
+            work: List::empty(),
+            sides: List::empty(),
+            wrench: List::empty(),
+        });
+        data.reset(model);
+        data
+    }
+
+    /// Makes this the fresh data of `model` (zero coordinates, at rest, zero inputs, t = 0),
+    /// in place.
+    pub fn reset(&mut self, model: &Model<R, St>) {
+        let n = model.links.len();
+        let (nq, nv) = (model.position_count(), model.velocity_count());
+        let pairs = model.slots();
+        self.clock = Clock::new();
+        self.count = nq;
+        resize(&mut self.state, pairs, [R::ZERO; 2]);
+        identity_quaternions(model, &mut self.state);
+        for stage in &mut self.stages {
+            resize(stage, pairs, [R::ZERO; 2]);
+        }
+        resize(&mut self.input, nv, R::ZERO);
+        resize(&mut self.work, n, LinkWork::default());
+        resize(&mut self.sides, n, SideState::GROUND);
+        resize(&mut self.wrench, n, Wrench::default());
+    }
+
     /// Simulation time.
     pub fn time(&self) -> R {
         self.clock.time
@@ -300,5 +326,52 @@ fn check<R: Real>(joint: usize, count: usize, value: R) -> Result<(), BuildError
         })
     } else {
         Ok(())
+    }
+}
+
+/// Sets the real part of every spherical and free joint's quaternion in `state` (zero
+/// coordinates elsewhere) to one: the identity rotation.
+fn identity_quaternions<R: Real, St: Storage>(model: &Model<R, St>, state: &mut St::Bodies<[R; 2]>) {
+    let mut offset = 0;
+    for link in model.links.iter() {
+        let quaternion = match link.multi {
+            Some(MultiJoint::Spherical) => Some(offset),
+            Some(MultiJoint::Free) => Some(offset + 3),
+            _ => None,
+        };
+        if let Some(w) = quaternion.and_then(|i| state.as_flattened_mut().get_mut(i)) {
+            *w = R::ONE;
+        }
+        offset += link.position_count();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::{Mat3, Vec3};
+    use crate::tree::Link;
+    use crate::Fixed;
+
+    #[test]
+    fn data_made_in_place_equals_new_data_and_reset_restarts_it() {
+        // A ball joint (quaternion) and a hinge: 5 positions, 4 rates, 5 slots.
+        let mut b = Model::<f64, Fixed<5>>::builder(Vec3::new(0.0, 0.0, -9.81));
+        let inertia = Mat3::diagonal(Vec3::new(0.02, 0.02, 0.01));
+        let ball = Link::spherical(None, Vec3::ZERO).with_mass(1.0, Vec3::new(0.0, 0.0, -0.5), inertia);
+        let hinge = Link::revolute(Some(0), Vec3::new(0.0, 0.0, -1.0), Vec3::Y);
+        b.add_link(ball).unwrap();
+        b.add_link(hinge.with_mass(1.0, Vec3::new(0.0, 0.0, -0.5), inertia))
+            .unwrap();
+        let model = b.build_in_place().unwrap();
+        let fresh = Data::new(model);
+        let mut slot = None;
+        let data = Data::new_in(&mut slot, model);
+        assert_eq!((data.state(), data.inputs()), (fresh.state(), fresh.inputs()));
+        assert_eq!(data.state()[0], 1.0); // identity quaternion
+        data.set_velocity(1, 0.5).unwrap();
+        data.set_input(3, 2.0).unwrap();
+        data.reset(model);
+        assert_eq!((data.state(), data.inputs()), (fresh.state(), fresh.inputs()));
     }
 }

@@ -3,6 +3,7 @@
 //! spatial quantity in world axes about the world origin.
 
 use super::joint::{self, vec_at, Ldl, Subspace, MAX_DOF};
+use super::servo::{joint_force, spring_energy};
 use super::spatial::{Spatial, SpatialInertia, Sym3};
 use super::{Data, Link, Model, MultiJoint, TreeJoint};
 use crate::dynamics::check_state;
@@ -326,17 +327,19 @@ fn joint_accelerations<R: Real>(
         loads.apply(t, work);
     }
     // Pass 2, tips to base: fold each articulated body into its parent.
-    let mut end_v = rate.len();
+    let (mut end_q, mut end_v) = (q.len(), rate.len());
     for (k, link) in links.iter().enumerate().rev() {
         let Some((done, [w, ..])) = work.split_at_mut_checked(k) else {
             return Err(KernelError::StateSizeMismatch);
         };
+        end_q = end_q.wrapping_sub(link.position_count());
         let Some(joint) = link.multi else {
             end_v = end_v.wrapping_sub(1);
-            let (Some(&rate), Some(&input)) = (rate.get(end_v), input.get(end_v)) else {
+            let (Some(&q), Some(&rate), Some(&input)) = (q.get(end_q), rate.get(end_v), input.get(end_v))
+            else {
                 return Err(KernelError::StateSizeMismatch);
             };
-            scalar_pivot(w, link, rate, input, (end_v, k), t)?;
+            scalar_pivot(w, link, (q, rate, input), (end_v, k), t)?;
             if let Some(parent) = link.parent.and_then(|p| done.get_mut(p)) {
                 fold(w, parent);
             }
@@ -375,13 +378,13 @@ fn joint_accelerations<R: Real>(
 }
 
 /// The articulated pivot of a 1-DOF joint on link `k` (velocity coordinate `row`): its inertia
-/// along the axis, the inverse pivot and the joint's drive (input − damping − bias).
+/// along the axis, the inverse pivot and the joint's drive (joint force − bias) at coordinate
+/// `q`, rate `rate` and input `input`.
 #[inline(always)]
 fn scalar_pivot<R: Real>(
     w: &mut LinkWork<R>,
     link: &Link<R>,
-    rate: R,
-    input: R,
+    (q, rate, input): (R, R, R),
     (row, k): (usize, usize),
     t: R,
 ) -> Result<(), KernelError> {
@@ -400,7 +403,7 @@ fn scalar_pivot<R: Real>(
     }
     w.inertia_axis = u;
     w.inverse_pivot = R::ONE / pivot;
-    w.drive = input - link.damping * rate - axis.dot(w.bias_force);
+    w.drive = joint_force(link, q, rate, input) - axis.dot(w.bias_force);
     Ok(())
 }
 
@@ -596,12 +599,12 @@ fn joint_accelerations_1dof<R: Real>(
         loads.apply(t, work);
     }
     // Pass 2, tips to base: fold each articulated body into its parent.
-    let inputs = links.iter().zip(rate).zip(input).enumerate().rev();
-    for (k, ((link, &rate), &input)) in inputs {
+    let inputs = links.iter().zip(q).zip(rate).zip(input).enumerate().rev();
+    for (k, (((link, &q), &rate), &input)) in inputs {
         let Some((done, [w, ..])) = work.split_at_mut_checked(k) else {
             return Err(KernelError::StateSizeMismatch);
         };
-        scalar_pivot(w, link, rate, input, (k, k), t)?;
+        scalar_pivot(w, link, (q, rate, input), (k, k), t)?;
         if let Some(parent) = link.parent.and_then(|p| done.get_mut(p)) {
             fold(w, parent);
         }
@@ -1004,8 +1007,9 @@ pub fn link_states<R: Real, St: Storage>(
     states
 }
 
-/// Kinetic energy ½ Σ vᵀ I v and gravitational potential energy −Σ m g·c (zero at the world
-/// origin, as [`crate::rigid::energy`] for the Cartesian model).
+/// Kinetic energy ½ Σ vᵀ I v and potential energy: gravitational, −Σ m g·c (zero at the world
+/// origin, as [`crate::rigid::energy`] for the Cartesian model), plus the position servos'
+/// springs ½ kp (r − q)² ([`super::Servo`]).
 pub fn energy<R: Real, St: Storage>(model: &Model<R, St>, data: &Data<R, St>) -> Energy<R> {
     let mut energy = Energy::default();
     for (link, m) in model.links.iter().zip(motions(model, data).iter()) {
@@ -1013,6 +1017,7 @@ pub fn energy<R: Real, St: Storage>(model: &Model<R, St>, data: &Data<R, St>) ->
         energy.kinetic += R::HALF * m.velocity.dot(rigid.apply_rigid(link.mass, moment, m.velocity));
         energy.potential -= link.mass * model.gravity.dot(m.pose.point(link.cg));
     }
+    energy.potential += spring_energy(model, data);
     energy
 }
 

@@ -7,7 +7,9 @@
 //! Use it for chains and trees (robot arms, pendulums, floating robots, the HIL plant): far
 //! fewer coordinates than the Cartesian [`crate::rigid::Model`] (one to seven per link instead
 //! of 13), no constraint drift, no projection, and much cheaper steps. It cannot close loops
-//! and has no driving joints or force elements: use the Cartesian model for those. External
+//! and has no driving joints or force elements: use the Cartesian model for those. A revolute or
+//! prismatic joint's input is its torque or force, or the set-point of a position or velocity
+//! servo ([`Servo`], [`Link::with_servo`]) acting inside the dynamics. External
 //! forces ([`crate::Dynamics::step_with`]) act on the links.
 //!
 //! The state is `[q | v]`: every joint's position coordinates, then every joint's velocity
@@ -50,8 +52,10 @@ mod data;
 mod dynamics;
 mod joint;
 mod model;
+mod servo;
 mod spatial;
 
 pub use data::Data;
 pub use dynamics::{accelerations, energy, link_states, LinkState, Pose};
 pub use model::{Builder, Coordinates, Link, Model, MultiJoint, TreeJoint};
+pub use servo::Servo;

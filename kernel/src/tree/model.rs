@@ -1,5 +1,6 @@
 //! Links, joints and the immutable tree model.
 
+use super::servo::Servo;
 use crate::math::{Mat3, Vec3};
 use crate::rigid::Body;
 use crate::storage::{full, List, Storage};
@@ -99,6 +100,8 @@ pub struct Link<R> {
     pub inertia: Mat3<R>,
     /// Viscous joint damping (N·m·s/rad or N·s/m), ≥ 0.
     pub damping: R,
+    /// What the joint's input commands: its force, or a servo's set-point (1-DOF joints only).
+    pub servo: Servo<R>,
 }
 
 impl<R: Real> Link<R> {
@@ -171,6 +174,12 @@ impl<R: Real> Link<R> {
         self
     }
 
+    /// Makes the joint's input the set-point of `servo` (revolute and prismatic joints).
+    pub fn with_servo(mut self, servo: Servo<R>) -> Self {
+        self.servo = servo;
+        self
+    }
+
     /// Checks link `index` and returns it with a unit axis. Mass properties are checked as a
     /// [`Body`]'s, so errors call link k "body k" (and its joint "joint k").
     fn validated(mut self, index: usize) -> Result<Self, BuildError> {
@@ -194,6 +203,7 @@ impl<R: Real> Link<R> {
                 reason: "damping must be ≥ 0",
             });
         }
+        self.servo.validate(index, self.velocity_count())?;
         let zero_axis = BuildError::ZeroLengthAxis { item: joint };
         match self.multi {
             None | Some(MultiJoint::Cylindrical) => {
@@ -341,10 +351,17 @@ impl<R: Real, St: Storage> Builder<R, St> {
         Ok(index)
     }
     /// Finishes the model.
-    pub fn build(self) -> Result<Model<R, St>, BuildError> {
+    pub fn build(mut self) -> Result<Model<R, St>, BuildError> {
+        self.build_in_place()?;
+        Ok(self.model)
+    }
+    /// [`Builder::build`] without moving the model out: it is finished where the builder is
+    /// (a `static` on a microcontroller, so that the model never passes through the stack)
+    /// and borrowed from there. Adding links afterwards and building again is allowed.
+    pub fn build_in_place(&mut self) -> Result<&Model<R, St>, BuildError> {
         if !self.model.gravity.is_finite() {
             return Err(BuildError::NonFinite { item: Item::Ground });
         }
-        Ok(self.model)
+        Ok(&self.model)
     }
 }
