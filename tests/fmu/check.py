@@ -30,6 +30,7 @@ SCENES = [
     ("pendulum", []),
     ("chain5_motor", []),
     ("hil_arm", []),
+    ("servo_arm", []),
     ("beam6", []),
     ("cantilever", ["--end", "2e-3"]),
 ]

@@ -82,12 +82,17 @@ pub fn variables(scene: &Scene) -> Vec<Variable> {
         description: "Simulation time (s)".into(),
     }];
     for input in &scene.inputs {
+        let joint = &scene.joints[input.value.joint];
+        let (quantity, unit) = input.value.quantity(joint.value.kind);
         out.push(Variable {
             reference: out.len() as u32,
             name: input.name.clone(),
             causality: Causality::Input,
             start: Some(input.value.value),
-            description: format!("actuator input, SI units per port unit: {}", input.value.scale),
+            description: format!(
+                "{quantity} of joint {} ({unit}) = value × {}",
+                joint.name, input.value.scale
+            ),
         });
     }
     for sensor in &scene.sensors {

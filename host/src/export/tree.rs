@@ -6,7 +6,7 @@ use super::rust::{header, lit, mat3, vec3, Input, Kind, Output, Ports, Precision
 use crate::compile::{choose, tree_parts, Choice, LinkBody, SceneTree, TreeLink, TreeParts};
 use crate::scene::{Scene, SceneError};
 use crate::sensor::SensorKind;
-use ferrodyn_kernel::rigid::{joint_angle, BodyRef, JointKind};
+use ferrodyn_kernel::rigid::{joint_angle, BodyRef};
 use ferrodyn_kernel::tree::{MultiJoint, Servo, TreeJoint};
 use std::fmt::Write;
 
@@ -172,7 +172,7 @@ fn ports(scene: &Scene, links: &[TreeLink], parts: &TreeParts) -> Ports {
         .iter()
         .map(|i| Input {
             name: i.name.clone(),
-            unit: input_unit(i.value.servo, model.joints()[i.value.joint].kind),
+            unit: i.value.quantity(model.joints()[i.value.joint].kind).1,
             scale: i.value.scale,
             value: i.value.value,
             velocity: at(i.value.joint).1,
@@ -239,19 +239,5 @@ fn ports(scene: &Scene, links: &[TreeLink], parts: &TreeParts) -> Ports {
         inputs,
         outputs,
         prelude,
-    }
-}
-
-/// The SI unit of an input's physical value (port value × scale): the joint's force, or the
-/// servo's set-point.
-fn input_unit(servo: Servo<f64>, joint: JointKind<f64>) -> &'static str {
-    let prismatic = matches!(joint, JointKind::Prismatic);
-    match (servo, prismatic) {
-        (Servo::Force, false) => "N·m",
-        (Servo::Force, true) => "N",
-        (Servo::Position { .. }, false) => "rad",
-        (Servo::Position { .. }, true) => "m",
-        (Servo::Velocity { .. }, false) => "rad/s",
-        (Servo::Velocity { .. }, true) => "m/s",
     }
 }

@@ -10,7 +10,7 @@ use crate::spec::{ContactMaterial, Formulation, IntegratorSpec, Proximity, Shape
 use ferrodyn_kernel::ancf::Material;
 use ferrodyn_kernel::flex::Fixity;
 use ferrodyn_kernel::math::Vec3;
-use ferrodyn_kernel::rigid::{Body, Force, Joint};
+use ferrodyn_kernel::rigid::{Body, Force, Joint, JointKind};
 use ferrodyn_kernel::tree::Servo;
 
 /// A validated item with its name and the line it was declared on.
@@ -45,6 +45,22 @@ pub struct InputSpec {
     pub value: f64,
     /// What the port commands: the joint force, or a servo's set-point (with its gains).
     pub servo: Servo<f64>,
+}
+
+impl InputSpec {
+    /// What the physical value (port value × scale) is on a joint of `kind`, and its SI unit:
+    /// the joint's torque or force, or the servo's set-point.
+    pub fn quantity(&self, kind: JointKind<f64>) -> (&'static str, &'static str) {
+        let prismatic = matches!(kind, JointKind::Prismatic);
+        match (self.servo, prismatic) {
+            (Servo::Force, false) => ("torque", "N·m"),
+            (Servo::Force, true) => ("force", "N"),
+            (Servo::Position { .. }, false) => ("position set-point", "rad"),
+            (Servo::Position { .. }, true) => ("position set-point", "m"),
+            (Servo::Velocity { .. }, false) => ("velocity set-point", "rad/s"),
+            (Servo::Velocity { .. }, true) => ("velocity set-point", "m/s"),
+        }
+    }
 }
 
 /// A rigid body with its user id.
