@@ -3,7 +3,7 @@
 //! [`crate::compile::flexible_model`] hands the builder, at rest in its reference state, with
 //! its node sensors as outputs.
 
-use super::rust::{header, lit, refused, vec3, Kind, Output, Ports, Precision};
+use super::rust::{header, lit, refused, vec3, Kind, Output, Ports, Precision, MODEL_FN};
 use crate::compile::flexible_model;
 use crate::scene::{Scene, SceneError};
 use crate::sensor::SensorKind;
@@ -108,19 +108,13 @@ pub fn new_builder() -> Builder<Scalar, Capacities> {{
     Model::builder({}, {})
 }}
 
-/// The model, built as `ferrodyn run` builds it (on the stack: see [`new_builder`]).
-#[allow(dead_code)]
-pub fn model() -> Result<Model<Scalar, Capacities>, BuildError> {{
-    let mut b = new_builder();
-    add_to(&mut b)?;
-    b.build()
-}}
-
+{model_fn}
 /// Adds the scene's bodies (materials, nodes, elements, fixities, loads) to `b`.
 pub fn add_to(b: &mut Builder<Scalar, Capacities>) -> Result<(), BuildError> {{
 ",
         first.map_or_else(String::new, |m| material(&m)),
-        vec3(scene.simulation.gravity)
+        vec3(scene.simulation.gravity),
+        model_fn = MODEL_FN,
     );
     let mut offset = 0;
     for spec in &scene.flexibles {

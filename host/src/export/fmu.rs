@@ -162,7 +162,7 @@ pub fn resources_scene(resources: &Path) -> Result<(Scene, String)> {
     let text = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
     let mut scene = Scene::parse(&path, &text)?;
     parse_settings(settings)?.apply(&mut scene.simulation)?;
-    Ok((scene, token(&format!("{text}{settings}"))))
+    Ok((scene, packed_token(&text, settings)))
 }
 
 /// The instantiation token (3.0) / GUID (2.0) of a scene: a 128-bit FNV-1a hash of its text,
@@ -183,6 +183,12 @@ pub fn token(text: &str) -> String {
         b >> 48,
         b & 0xffff_ffff_ffff
     )
+}
+
+/// The token of an FMU carrying the scene `text` with the [`settings_lines`] `settings`: the
+/// library refuses to instantiate when either differs from what was exported.
+fn packed_token(text: &str, settings: &str) -> String {
+    token(&format!("{text}{settings}"))
 }
 
 /// The C identifier an FMU's library is named by: the scene's file stem, other characters
@@ -380,7 +386,7 @@ pub fn write_fmu(
     let mut scene = Scene::parse(scene_path, &text)?;
     let changes = overrides.apply(&mut scene.simulation)?;
     let settings = settings_lines(overrides);
-    let token = token(&format!("{text}{settings}"));
+    let token = packed_token(&text, &settings);
     // The library compiles the scene at instantiation: fail here instead, with the reason.
     let sim = compile(&scene)?;
     let caps = Capabilities {

@@ -99,6 +99,18 @@ pub(super) struct Kind<'a> {
     pub capacities_doc: String,
 }
 
+/// The generated `model()`, the same for every family: its builder from `new_builder()`, its
+/// parts from `add_to`, then built on the stack.
+pub(super) const MODEL_FN: &str =
+    "/// The model, built as `ferrodyn run` builds it (on the stack: see [`new_builder`]).
+#[allow(dead_code)]
+pub fn model() -> Result<Model<Scalar, Capacities>, BuildError> {
+    let mut b = new_builder();
+    add_to(&mut b)?;
+    b.build()
+}
+";
+
 /// The module's header: what it is, the scalar, capacities, step, steps, integrator and the
 /// literal helpers the rest uses.
 pub(super) fn header(out: &mut String, scene: &Scene, precision: Precision, method: &str, kind: &Kind) {

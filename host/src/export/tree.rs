@@ -2,7 +2,7 @@
 //! [`crate::compile::tree_parts`] makes them, the initial joint rates and inputs, and the ports
 //! read from the joint coordinates and the link states.
 
-use super::rust::{header, lit, mat3, vec3, Input, Kind, Output, Ports, Precision};
+use super::rust::{header, lit, mat3, vec3, Input, Kind, Output, Ports, Precision, MODEL_FN};
 use crate::compile::{choose, tree_parts, Choice, LinkBody, SceneTree, TreeLink, TreeParts};
 use crate::scene::{Scene, SceneError};
 use crate::sensor::SensorKind;
@@ -67,18 +67,12 @@ pub fn new_builder() -> Builder<Scalar, Capacities> {{
     Model::builder({gravity})
 }}
 
-/// The model, built as `ferrodyn run` builds it (on the stack: see [`new_builder`]).
-#[allow(dead_code)]
-pub fn model() -> Result<Model<Scalar, Capacities>, BuildError> {{
-    let mut b = new_builder();
-    add_to(&mut b)?;
-    b.build()
-}}
-
+{model_fn}
 /// Adds the scene's links to `b`.
 pub fn add_to(b: &mut Builder<Scalar, Capacities>) -> Result<(), BuildError> {{
 ",
-        gravity = vec3(tree.gravity)
+        gravity = vec3(tree.gravity),
+        model_fn = MODEL_FN,
     );
     for link in &tree.links {
         let parent = link.parent.map_or("None".into(), |p| format!("Some({p})"));
