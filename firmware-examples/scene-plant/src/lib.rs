@@ -31,23 +31,25 @@ generated!(beam6_f64, "beam6_f64.rs");
 
 /// The scenario of a generated scene: run from its initial state for its steps (to its end
 /// time), named `scene:<stem> <precision> <integrator>`; its model and data built in place in
-/// the firmware's room (a `plant::Tree` variant of its capacities).
-macro_rules! scenario {
-    ($module:ident, $name:literal) => {
+/// the firmware's room, in the room variant `$room` of its capacities (`plant::Tree` or
+/// `plant::Flex`) with the data of kernel family `$family`, then `$init` (a tree's
+/// `set_initial`) where the family's fresh data is not yet the scene's initial state.
+macro_rules! lodged_scenario {
+    ($module:ident, $name:literal, $room:ident, $family:ident $(, $init:ident)?) => {
         Scenario {
             name: $name,
             run: |room, hooks: &mut dyn Hooks| -> Result<Report, PlantError> {
-                use ferrodyn_kernel::{tree, Real};
-                use plant::{Lodge, Tree};
-                let lodged = room.lodge(|| Tree {
+                use ferrodyn_kernel::{$family, Real};
+                use plant::{$room, Lodge};
+                let lodged = room.lodge(|| $room {
                     builder: $module::new_builder(),
                     data: None,
                 });
-                let Tree { builder, data } = lodged.ok_or(PlantError::Room)?;
+                let $room { builder, data } = lodged.ok_or(PlantError::Room)?;
                 $module::add_to(builder)?;
                 let model = builder.build_in_place()?;
-                let data = tree::Data::new_in(data, model);
-                $module::set_initial(model, data)?;
+                let data = $family::Data::new_in(data, model);
+                $($module::$init(model, data)?;)?
                 let step = $module::Scalar::from_f64($module::STEP);
                 let steps = $module::STEPS as u32;
                 plant::run(
@@ -63,35 +65,18 @@ macro_rules! scenario {
     };
 }
 
-/// The scenario of a generated flexible scene, its model built in place in the firmware's
-/// room (its capacities are those of a room variant: `plant::Beam6`).
+/// A generated tree's scenario ([`lodged_scenario`]).
+macro_rules! scenario {
+    ($module:ident, $name:literal) => {
+        lodged_scenario!($module, $name, Tree, tree, set_initial)
+    };
+}
+
+/// A generated flexible scene's scenario ([`lodged_scenario`]; its capacities are those of a
+/// room variant: `plant::Beam6`).
 macro_rules! flexible_scenario {
     ($module:ident, $name:literal) => {
-        Scenario {
-            name: $name,
-            run: |room, hooks: &mut dyn Hooks| -> Result<Report, PlantError> {
-                use ferrodyn_kernel::{flex, Real};
-                use plant::{Flex, Lodge};
-                let lodged = room.lodge(|| Flex {
-                    builder: $module::new_builder(),
-                    data: None,
-                });
-                let Flex { builder, data } = lodged.ok_or(PlantError::Room)?;
-                $module::add_to(builder)?;
-                let model = builder.build_in_place()?;
-                let data = flex::Data::new_in(data, model);
-                let step = $module::Scalar::from_f64($module::STEP);
-                let steps = $module::STEPS as u32;
-                plant::run(
-                    model,
-                    data,
-                    &mut $module::Integrator::default(),
-                    step,
-                    steps,
-                    hooks,
-                )
-            },
-        }
+        lodged_scenario!($module, $name, Flex, flex)
     };
 }
 
