@@ -403,6 +403,28 @@ impl Dynamics<f64> for WithInitial<'_> {
     }
 }
 
+/// `profile-tree LINKS STEPS`: RK4 steps of the chain in joint coordinates from rest and
+/// nothing else, for callgrind (`benches/peers/profile.sh`).
+fn profile_tree(links: &str, steps: &str) -> Result<(), Box<dyn std::error::Error>> {
+    fn go<const N: usize>(steps: usize) -> Result<(), Box<dyn std::error::Error>> {
+        let model: Box<tree::Model<f64, Fixed<N>>> = Box::new(revolute_chain_tree(&ChainSpec::standard(N))?);
+        let mut data = Box::new(model.new_data());
+        for _ in 0..steps {
+            step(&*model, &mut data, &mut Rk4, DT)?;
+        }
+        println!("{N} links in joint coordinates, {steps} RK4 steps");
+        Ok(())
+    }
+    let steps: usize = steps.parse()?;
+    match links.parse::<usize>()? {
+        5 => go::<5>(steps),
+        20 => go::<20>(steps),
+        50 => go::<50>(steps),
+        100 => go::<100>(steps),
+        n => Err(format!("no chain of {n} links in this example").into()),
+    }
+}
+
 /// `profile LINKS STEPS`: RK4 steps of a chain from rest and nothing else, for callgrind
 /// (`benches/peers/profile.sh`).
 fn profile(links: &str, steps: &str) -> Result<(), Box<dyn std::error::Error>> {
@@ -438,11 +460,12 @@ fn main() {
             .map_err(Into::into)
             .and_then(|s| std::fs::write(path, s).map_err(Into::into)),
         ["profile", links, steps] => profile(links, steps),
+        ["profile-tree", links, steps] => profile_tree(links, steps),
         ["run", models, out] => run(models, out, &[Pass::Time, Pass::Accuracy]),
         ["time", models, out] => run(models, out, &[Pass::Time]),
         ["accuracy", models, out] => run(models, out, &[Pass::Accuracy]),
         _ => Err::<(), Box<dyn std::error::Error>>(
-            "usage: peer_models models OUT.json | peer_models run|time|accuracy MODELS.json OUT.json | peer_models profile LINKS STEPS".into(),
+            "usage: peer_models models OUT.json | peer_models run|time|accuracy MODELS.json OUT.json | peer_models profile[-tree] LINKS STEPS".into(),
         ),
     };
     if let Err(e) = result {

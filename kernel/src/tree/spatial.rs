@@ -229,6 +229,11 @@ impl<R: Real> SpatialInertia<R> {
             self.coupling.tr_mul_vec(m.angular) + self.linear.mul_vec(m.linear),
         )
     }
+    /// `(I a, I b)` in one sweep over the entries, each product as [`Self::apply`] forms it.
+    #[inline(always)]
+    pub fn apply_pair(&self, a: Spatial<R>, b: Spatial<R>) -> (Spatial<R>, Spatial<R>) {
+        (self.apply(a), self.apply(b))
+    }
     /// The force `I m` of a motion `m` for a rigid inertia made by [`Self::rigid`] of `mass`
     /// and first moment `h` = m c (the zeros of its blocks skipped).
     #[inline(always)]
