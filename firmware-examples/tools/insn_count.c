@@ -13,7 +13,8 @@
  *         (addresses from `nm`, Thumb bit cleared); the report goes to stderr (or -D file).
  *
  * With `profile=N` (and `profile_section=K` to restrict it to section K) it also prints, at exit, the N translated blocks (by start address) that
- * executed the most instructions inside windows: map them to functions with `nm -n`.
+ * executed the most instructions inside windows, as `PROFILE <start> <instructions> <block length>`:
+ * map them to functions with `nm -n`, or to source lines with tools/line_profile.py.
  *
  * Debian ships no QEMU plugin header, so the few declarations of the plugin API used here
  * (stable since QEMU 4.2, API version 1 as in QEMU 7.2) are written out below.
@@ -174,7 +175,8 @@ static void on_plugin_exit(qemu_plugin_id_t id, void *udata)
                 best = &profile_slots[i];
         if (!best)
             break;
-        snprintf(line, sizeof line, "PROFILE 0x%08" PRIx64 " %" PRIu64 "\n", best->pc, best->in_window);
+        snprintf(line, sizeof line, "PROFILE 0x%08" PRIx64 " %" PRIu64 " %" PRIu64 "\n", best->pc, best->in_window,
+                 best->n);
         qemu_plugin_outs(line);
         best->in_window = 0;
     }
