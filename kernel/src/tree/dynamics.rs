@@ -120,67 +120,79 @@ fn coordinate_axis<R: Real>(axis: Vec3<R>) -> Option<(usize, R)> {
     }
 }
 
-/// `r · Rot(eᵢ, θ)` from sin θ and cos θ: a plane rotation of the two other columns of `r`
-/// (12 products instead of the 39 of Rodrigues and a matrix product). The same bits as those
-/// except column i, which stays exact where Rodrigues gives (1 − cos) + cos.
+/// `r · Rot(eᵢ, θ)` from sin θ and cos θ into `out`: a plane rotation of the two other columns
+/// of `r` (12 products instead of the 39 of Rodrigues and a matrix product). The same bits as
+/// those except column i, which stays exact where Rodrigues gives (1 − cos) + cos. Written
+/// entry by entry into `out`: a returned matrix is copied with `memcpy` on the Cortex-M7 (f64).
 #[inline(always)]
-fn turned_about_column<R: Real>(r: &Mat3<R>, i: usize, sin: R, cos: R) -> Mat3<R> {
+fn turn_about_column<R: Real>(out: &mut Mat3<R>, r: &Mat3<R>, i: usize, sin: R, cos: R) {
     match i {
-        0 => plane_rotation::<R, 1, 2>(r, sin, cos),
-        1 => plane_rotation::<R, 2, 0>(r, sin, cos),
-        _ => plane_rotation::<R, 0, 1>(r, sin, cos),
+        0 => plane_rotation::<R, 0, 1, 2>(out, r, sin, cos),
+        1 => plane_rotation::<R, 1, 2, 0>(out, r, sin, cos),
+        _ => plane_rotation::<R, 2, 0, 1>(out, r, sin, cos),
     }
 }
 
-/// Columns J and K of `r` turned in their plane (constant indices: straight-line code).
+/// Column I of `r` kept, columns J and K turned in their plane (constant indices: straight-line
+/// code).
 #[inline(always)]
-fn plane_rotation<R: Real, const J: usize, const K: usize>(r: &Mat3<R>, sin: R, cos: R) -> Mat3<R> {
-    let mut out = *r;
+fn plane_rotation<R: Real, const I: usize, const J: usize, const K: usize>(
+    out: &mut Mat3<R>,
+    r: &Mat3<R>,
+    sin: R,
+    cos: R,
+) {
     for (o, row) in out.m.iter_mut().zip(r.m.iter()) {
         let (a, b) = (row[J], row[K]);
+        o[I] = row[I];
         o[J] = a * cos + b * sin;
         o[K] = b * cos - a * sin;
     }
-    out
 }
 
-/// The motion of `link` into `me` given its parent's (the ground's is the default) and its
-/// joint's coordinate and rate. Returns the joint's relative velocity S q̇.
+/// The motion of `link` into `me` given its parent's (`None`: the ground, at rest at the world
+/// origin) and its joint's coordinate and rate. Returns the joint's relative velocity S q̇.
+/// A root's frame is the world's: no product with an identity rotation, and no ground motion
+/// materialised (on the Cortex-M7 that cost a clear and three copies of it per evaluation).
 #[inline(always)]
 fn link_motion<R: Real>(
     link: &Link<R>,
-    parent: &LinkMotion<R>,
+    parent: Option<&LinkMotion<R>>,
     q: R,
     rate: R,
     me: &mut LinkMotion<R>,
 ) -> Spatial<R> {
-    let frame = &parent.pose;
     let aligned = coordinate_axis(link.axis);
-    let axis = match aligned {
-        Some((i, sign)) => frame.rotation.column(i) * sign,
-        None => frame.rotation.mul_vec(link.axis),
+    let axis = match (parent, aligned) {
+        (None, _) => link.axis,
+        (Some(p), Some((i, sign))) => p.pose.rotation.column(i) * sign,
+        (Some(p), None) => p.pose.rotation.mul_vec(link.axis),
     };
     match link.joint {
         TreeJoint::Revolute => {
             let (sin, cos) = q.sin_cos();
-            let origin = frame.point(link.origin);
-            me.pose.rotation = match aligned {
-                Some((i, sign)) => turned_about_column(&frame.rotation, i, sin * sign, cos),
-                None => frame.rotation.mul_mat(&rotation(link.axis, sin, cos)),
-            };
+            let origin = parent.map_or(link.origin, |p| p.pose.point(link.origin));
+            match (parent, aligned) {
+                (None, _) => me.pose.rotation = rotation(link.axis, sin, cos),
+                (Some(p), Some((i, sign))) => {
+                    turn_about_column(&mut me.pose.rotation, &p.pose.rotation, i, sin * sign, cos)
+                }
+                (Some(p), None) => me.pose.rotation = p.pose.rotation.mul_mat(&rotation(link.axis, sin, cos)),
+            }
             me.pose.origin = origin;
             // Turning about the line through `origin` moves the point at the world origin
             // with origin × axis.
             me.axis = Spatial::new(axis, origin.cross(axis));
         }
         TreeJoint::Prismatic => {
-            me.pose.origin = frame.point(link.origin + link.axis * q);
-            me.pose.rotation = frame.rotation;
+            let slid = link.origin + link.axis * q;
+            me.pose.origin = parent.map_or(slid, |p| p.pose.point(slid));
+            me.pose.rotation = parent.map_or(Mat3::IDENTITY, |p| p.pose.rotation);
             me.axis = Spatial::new(Vec3::ZERO, axis);
         }
     }
     let relative = me.axis.scale(rate);
-    me.velocity = parent.velocity.add(relative);
+    me.velocity = parent.map_or(relative, |p| p.velocity.add(relative));
     relative
 }
 
@@ -227,13 +239,7 @@ fn kinematics<R: Real, M: AsMut<LinkMotion<R>> + AsRef<LinkMotion<R>>>(
                 };
                 at_q += 1;
                 at_v += 1;
-                link_motion(
-                    link,
-                    parent.unwrap_or(&LinkMotion::default()),
-                    q,
-                    rate,
-                    me.as_mut(),
-                );
+                link_motion(link, parent, q, rate, me.as_mut());
             }
             Some(joint) => {
                 let (nq, nv) = (joint.positions(), joint.velocities());
@@ -650,10 +656,8 @@ fn joint_accelerations_1dof<R: Real>(
         let Some((done, [w, ..])) = work.split_at_mut_checked(k) else {
             return Err(KernelError::StateSizeMismatch);
         };
-        let relative = match link.parent.and_then(|p| done.get(p)) {
-            Some(parent) => link_motion(link, &parent.motion, q, rate, &mut w.motion),
-            None => link_motion(link, &LinkMotion::default(), q, rate, &mut w.motion),
-        };
+        let parent = link.parent.and_then(|p| done.get(p)).map(|p| &p.motion);
+        let relative = link_motion(link, parent, q, rate, &mut w.motion);
         w.bias_acceleration = w.motion.velocity.cross_motion(relative);
         rigid_terms(link, w);
     }
@@ -1126,7 +1130,8 @@ mod tests {
                 axis[i] = sign;
                 let axis = Vec3::new(axis[0], axis[1], axis[2]);
                 assert_eq!(coordinate_axis(axis), Some((i, sign)));
-                let fast = turned_about_column(&r, i, sin * sign, cos);
+                let mut fast = Mat3::ZERO;
+                turn_about_column(&mut fast, &r, i, sin * sign, cos);
                 let full = r.mul_mat(&rotation(axis, sin, cos));
                 for row in 0..3 {
                     for col in 0..3 {
