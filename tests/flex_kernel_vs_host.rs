@@ -139,11 +139,11 @@ proptest! {
     /// 8e-3 for gradients, 3e-2 for velocities and 0.16 for gradient rates; the issue's
     /// per-coordinate |e₃₂ − e₆₄| / max(1, |e₆₄|) over the whole state gave 4e-3 to 0.12.
     ///
-    /// Measured now, worst of 40 random blocks (two samples): positions ≤ 5.9e-6, gradients
-    /// ≤ 2.4e-5, velocities ≤ 1.5e-5, gradient rates ≤ 1.6e-4 (226 blocks: 8.8e-6, 4.0e-5,
+    /// Measured now, worst of 40 random blocks (four samples): positions ≤ 9.6e-6, gradients
+    /// ≤ 2.4e-5, velocities ≤ 2.1e-5, gradient rates ≤ 1.6e-4 (226 blocks: 8.8e-6, 4.0e-5,
     /// 1.8e-5, 1.6e-4; median gradient rates 6.5e-5, one block in 13 above 1e-4). Before u
-    /// carried its rounding (plain f32 sum): velocities ≤ 3.1e-5, gradient rates ≤ 2.5e-4,
-    /// median 1.2e-4. What the gradient rates show is f32 rounding at the displacements:
+    /// carried its rounding (plain f32 sum; three samples): positions ≤ 8.9e-6, gradients
+    /// ≤ 2.4e-5, velocities ≤ 3.1e-5, gradient rates ≤ 2.5e-4 (median 1.2e-4). What the gradient rates show is f32 rounding at the displacements:
     /// each error of ε₃₂|u| excites the stiffest (gradient) modes, whose rate is ω_max ≈ 1.4/h
     /// times larger. Stored in plain f32, u took such an error every step and kept it (an f64
     /// run rounding its displacements to f32 after every step: 1.8e-4); with the carry, what

@@ -32,14 +32,17 @@ pub trait OdeSystem<R: Real> {
     fn accept_step(&mut self, t: R, y: &mut [R]) -> Result<u32, KernelError>;
 }
 
-/// `y ← y0 + dt·k` componentwise: the plain stage argument.
+/// `y ← y0 + dt·k` componentwise: the plain stage argument. Not inlined: one copy per scalar
+/// type, not one per system and call site (flash on a microcontroller).
+#[inline(never)]
 pub(crate) fn stage_argument<R: Real>(y: &mut [R], y0: &[R], dt: R, k: &[R]) {
     for ((yi, y0i), ki) in y.iter_mut().zip(y0).zip(k) {
         *yi = *y0i + dt * *ki;
     }
 }
 
-/// `y ← y0 + increment` componentwise: the plain end of a step.
+/// `y ← y0 + increment` componentwise: the plain end of a step. Not inlined (as above).
+#[inline(never)]
 pub(crate) fn add_increment<R: Real>(y: &mut [R], y0: &[R], increment: &[R]) {
     for ((yi, y0i), d) in y.iter_mut().zip(y0).zip(increment) {
         *yi = *y0i + *d;
