@@ -24,6 +24,8 @@ pub trait OdeSystem<R: Real> {
     /// Ends a step: `y ← y0 + increment` (the increment as the method formed it). A system may
     /// sum more carefully (a flexible body in f32 carries the rounding of its displacements);
     /// it may overwrite `increment`, a scratch buffer. Called before [`OdeSystem::accept_step`].
+    /// [`Rk4`](super::Rk4) calls this and [`OdeSystem::stage_argument`]; the other methods
+    /// sum plainly (a flexible body's carry then stays as it is, at most half an f32 ulp).
     fn finish_step(&mut self, y: &mut [R], y0: &[R], increment: &mut [R]) {
         add_increment(y, y0, increment);
     }
