@@ -20,6 +20,10 @@ pub struct Data<R: Real, St: Storage> {
     /// f32 the coordinates of a node at |X| would be rounded to ε₃₂|X| every stage, a strain
     /// of ε₃₂|X|/h; the displacements are rounded relative to themselves.
     pub(crate) displacement: St::Nodes<[R; NODE_STATE]>,
+    /// The rounding the displacements u carry (f32 only, zero in f64): u + carry is the
+    /// displacement to twice the precision. Rounding u to f32 after every step, ε₃₂|u|, would
+    /// excite the stiffest modes by as much every step and let it add up.
+    pub(crate) carry: St::Nodes<[R; NODE_COORDS]>,
     pub(crate) stages: [St::Nodes<[R; NODE_STATE]>; STAGE_BUFFERS],
     /// Generalized forces per node coordinate (workspace).
     pub(crate) force: St::Nodes<[R; NODE_COORDS]>,
@@ -36,6 +40,7 @@ impl<R: Real, St: Storage> Clone for Data<R, St> {
             node_count: self.node_count,
             state: self.state.clone(),
             displacement: self.displacement.clone(),
+            carry: self.carry.clone(),
             stages: self.stages.clone(),
             force: self.force.clone(),
             free: self.free.clone(),
@@ -77,6 +82,7 @@ impl<R: Real, St: Storage> Data<R, St> {
         self.node_count = n;
         resize(&mut self.state, n, [R::ZERO; NODE_STATE]);
         resize(&mut self.displacement, n, [R::ZERO; NODE_STATE]);
+        resize(&mut self.carry, n, [R::ZERO; NODE_COORDS]);
         for stage in &mut self.stages {
             resize(stage, n, [R::ZERO; NODE_STATE]);
         }
@@ -94,6 +100,7 @@ impl<R: Real, St: Storage> Data<R, St> {
             node_count: 0,
             state: List::empty(),
             displacement: List::empty(),
+            carry: List::empty(),
             stages: core::array::from_fn(|_| List::empty()),
             force: List::empty(),
             free: List::empty(),
@@ -130,6 +137,23 @@ impl<R: Real, St: Storage> Data<R, St> {
     /// as of the last step or reset; [`Data::state`] shows e = e_ref + u formed from it.
     pub fn displacements(&self) -> &[R] {
         &self.displacement.as_flattened()[..NODE_STATE * self.node_count]
+    }
+    /// The rounding the position part of [`Data::displacements`] carries (12 per node; zero in
+    /// f64, where the sum is plain): with [`Data::resume_carry`] after
+    /// [`Data::set_displacements`], a saved f32 run goes on bit for bit.
+    pub fn carry(&self) -> &[R] {
+        &self.carry.as_flattened()[..NODE_COORDS * self.node_count]
+    }
+    /// Sets what [`Data::carry`] gives (call after [`Data::set_displacements`], which clears
+    /// it); on error nothing changes.
+    pub fn resume_carry(&mut self, values: &[R]) -> Result<(), crate::KernelError> {
+        let n = NODE_COORDS * self.node_count;
+        crate::dynamics::check_state(values, n, self.time(), |k| crate::Item::Node(k / NODE_COORDS))?;
+        let carry = self.carry.as_flattened_mut().get_mut(..n);
+        carry
+            .ok_or(crate::KernelError::StateSizeMismatch)?
+            .copy_from_slice(values);
+        Ok(())
     }
     /// The 12 coordinates of a node (r, ∂r/∂X, ∂r/∂Y, ∂r/∂Z); empty for an unknown node.
     pub fn coordinates(&self, node: usize) -> &[R] {

@@ -8,6 +8,7 @@ use super::data::Data;
 use super::model::{Model, FIXED};
 use crate::ancf::{ElementError, Material, TetElement, ELEMENT_COORDS, NODE_COORDS};
 use crate::dynamics::check_state;
+use crate::integrators::{add_increment, stage_argument};
 use crate::math::skyline::{self, SkylineLayout};
 use crate::math::Vec3;
 use crate::storage::Storage;
@@ -264,8 +265,16 @@ pub(crate) struct FlexSystem<'a, R> {
     pub free: &'a mut [R],
     /// Where the coordinates e = e_ref + u are formed for the external forces (12 per node).
     pub positions: &'a mut [R],
+    /// The rounding the displacements u carry (12 per node, see `Data::carry`).
+    pub carry: &'a mut [R],
     /// Caller-supplied forces (None: none).
     pub external: Option<&'a mut dyn ExternalForces<R>>,
+}
+
+/// Whether the displacements carry their rounding: in f32. f64 keeps the plain sum (and the
+/// bits of its references): its rounding, ε₆₄|u|, is 5·10⁸ times smaller.
+fn compensated<R: Real>() -> bool {
+    R::BYTES == 4
 }
 
 /// Coordinate `i` of the undeformed reference (12 per node): X for r, the identity for the
@@ -311,6 +320,48 @@ impl<R: Real> OdeSystem<R> for FlexSystem<'_, R> {
             *x += h * *v;
         }
     }
+    /// In f32, the position part with the carry: y0 + carry + dt·k to the nearest f32.
+    fn stage_argument(&mut self, y: &mut [R], y0: &[R], dt: R, k: &[R]) {
+        let n = self.position_len();
+        if !compensated::<R>() || self.carry.len() < n {
+            return stage_argument(y, y0, dt, k);
+        }
+        let (u, ud) = y.split_at_mut(n.min(y.len()));
+        let (u0, ud0) = y0.split_at(n.min(y0.len()));
+        let (du, dud) = k.split_at(n.min(k.len()));
+        for (((u, u0), d), c) in u.iter_mut().zip(u0).zip(du).zip(self.carry.iter()) {
+            *u = *u0 + (dt * *d + *c);
+        }
+        stage_argument(ud, ud0, dt, dud);
+    }
+    /// In f32, the displacements u are summed with their carry (Knuth's two-sum: u + carry
+    /// holds the sum to twice the precision): u alone, rounded by ε₃₂|u| every step, would
+    /// excite the stiffest modes by that much every step, and those errors add up. The forces
+    /// still see u rounded to f32: an error made anew at every evaluation, not carried on.
+    /// The carry is kept only for a finite result, the one way `accept_step` fails the step.
+    /// In f64, the plain sum (its bits kept).
+    fn finish_step(&mut self, y: &mut [R], y0: &[R], increment: &mut [R]) {
+        let n = self.position_len();
+        if !compensated::<R>() || self.carry.len() < n || y.len() < n {
+            add_increment(y, y0, increment);
+            return;
+        }
+        let (u, ud) = y.split_at_mut(n);
+        let (u0, ud0) = y0.split_at(n.min(y0.len()));
+        let (du, dud) = increment.split_at_mut(n.min(increment.len()));
+        // The new carry goes into the increment's place until the step proves finite.
+        for (((u, u0), d), c) in u.iter_mut().zip(u0).zip(du.iter_mut()).zip(self.carry.iter()) {
+            let a = *d + *c;
+            let sum = *u0 + a;
+            let b = sum - *u0;
+            *d = (*u0 - (sum - b)) + (a - b);
+            *u = sum;
+        }
+        add_increment(ud, ud0, dud);
+        if u.iter().chain(ud.iter()).all(|x| x.is_finite()) {
+            self.carry.copy_from_slice(&du[..n]);
+        }
+    }
     fn accept_step(&mut self, t: R, y: &mut [R]) -> Result<u32, KernelError> {
         match y.iter().position(|x| !x.is_finite()) {
             Some(i) => Err(KernelError::NonFinite {
@@ -336,6 +387,7 @@ impl<R: Real, St: Storage> Data<R, St> {
             force: self.force.as_flattened_mut(),
             free: self.free.as_flattened_mut(),
             positions: positions.get_mut(..n).unwrap_or(&mut []),
+            carry: self.carry.as_flattened_mut().get_mut(..n).unwrap_or(&mut []),
             external: None,
         };
         (y, Stages { k }, system)
@@ -343,24 +395,27 @@ impl<R: Real, St: Storage> Data<R, St> {
 
     /// Takes up what was written into the state `[e | ė]` since the last step (by
     /// [`Dynamics::set_state`], [`Data::coordinates_mut`], a coupled model...): every entry
-    /// that is no longer e_ref + u (or u̇) sets its displacement (rate). Untouched entries keep
-    /// their displacement to the last bit.
+    /// that is no longer e_ref + u (or u̇) sets its displacement (rate), without carry.
+    /// Untouched entries keep their displacement and carry to the last bit.
     pub(crate) fn take_up_state(&mut self, model: &Model<R, St>) {
         let n = NODE_COORDS * self.node_count;
-        let (Some(state), Some(displacement)) = (
+        let (Some(state), Some(displacement), Some(carry)) = (
             self.state.as_flattened().get(..2 * n),
             self.displacement.as_flattened_mut().get_mut(..2 * n),
+            self.carry.as_flattened_mut().get_mut(..n),
         ) else {
             return;
         };
         let (e, ed) = state.split_at(n);
         let (u, ud) = displacement.split_at_mut(n);
         let nodes = e.chunks_exact(NODE_COORDS).zip(u.chunks_exact_mut(NODE_COORDS));
-        for ((e, u), x) in nodes.zip(model.nodes.iter()) {
+        let nodes = nodes.zip(carry.chunks_exact_mut(NODE_COORDS));
+        for (((e, u), carry), x) in nodes.zip(model.nodes.iter()) {
             let reference = crate::ancf::node_reference_coordinates(*x);
-            for ((e, u), r) in e.iter().zip(u.iter_mut()).zip(reference) {
+            for (((e, u), c), r) in e.iter().zip(u.iter_mut()).zip(carry.iter_mut()).zip(reference) {
                 if *e != r + *u {
                     *u = *e - r;
+                    *c = R::ZERO;
                 }
             }
         }
@@ -368,8 +423,9 @@ impl<R: Real, St: Storage> Data<R, St> {
     }
 
     /// Sets the displacements `[u | u̇]` (as [`Data::displacements`] gives them) and the
-    /// state formed from them. The state `[e | ė]` rounds u, so this is what a saved run goes
-    /// on from bit for bit (with [`Data::resume_clock`]); on error nothing changes.
+    /// state formed from them, without carry. The state `[e | ė]` rounds u, so this is what a
+    /// saved run goes on from bit for bit (with [`Data::resume_clock`], and in f32
+    /// [`Data::resume_carry`]); on error nothing changes.
     pub fn set_displacements(&mut self, model: &Model<R, St>, values: &[R]) -> Result<(), KernelError> {
         let n = NODE_COORDS * self.node_count;
         check_state(values, 2 * n, self.time(), |k| {
@@ -379,6 +435,9 @@ impl<R: Real, St: Storage> Data<R, St> {
             return Err(KernelError::StateSizeMismatch);
         };
         displacement.copy_from_slice(values);
+        for c in self.carry.as_flattened_mut() {
+            *c = R::ZERO;
+        }
         self.show_state(model);
         Ok(())
     }

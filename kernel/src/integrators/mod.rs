@@ -33,7 +33,7 @@ pub use adaptive_config::AdaptiveConfig;
 pub use dopri45::{Dopri45, DormandPrince54};
 pub use embedded::{EmbeddedPair, EmbeddedRk, Tableau, MAX_STAGES};
 pub use method::{Method, METHOD_NAMES};
-pub(crate) use ode::Clock;
+pub(crate) use ode::{add_increment, stage_argument, Clock};
 pub use ode::{Integrator, OdeSystem, Stages, StepStats, STAGE_BUFFERS};
 pub use rk4::Rk4;
 pub use rkf45::{Fehlberg45, Rkf45};

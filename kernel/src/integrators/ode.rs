@@ -16,9 +16,39 @@ pub trait OdeSystem<R: Real> {
     /// Advances the positions of `y` by `h` with the velocities held in `y` (exact on the
     /// rotation group for quaternions). Used by the split (symplectic) integrators.
     fn advance_positions(&mut self, y: &mut [R], h: R);
+    /// Forms a stage argument `y ← y0 + dt·k` (`y0` the state at the start of the step). A
+    /// system may add what its state carries beyond `y0` (see [`OdeSystem::finish_step`]).
+    fn stage_argument(&mut self, y: &mut [R], y0: &[R], dt: R, k: &[R]) {
+        stage_argument(y, y0, dt, k);
+    }
+    /// Ends a step: `y ← y0 + increment` (the increment as the method formed it). A system may
+    /// sum more carefully (a flexible body in f32 carries the rounding of its displacements);
+    /// it may overwrite `increment`, a scratch buffer. Called before [`OdeSystem::accept_step`].
+    /// [`Rk4`](super::Rk4) calls this and [`OdeSystem::stage_argument`]; the other methods
+    /// sum plainly (a flexible body's carry then stays as it is, at most half an f32 ulp).
+    fn finish_step(&mut self, y: &mut [R], y0: &[R], increment: &mut [R]) {
+        add_increment(y, y0, increment);
+    }
     /// Called after every accepted step: normalises quaternions, projects onto the constraint
     /// manifold, checks for NaN. Returns the number of projection iterations performed.
     fn accept_step(&mut self, t: R, y: &mut [R]) -> Result<u32, KernelError>;
+}
+
+/// `y ← y0 + dt·k` componentwise: the plain stage argument. Not inlined: one copy per scalar
+/// type, not one per system and call site (flash on a microcontroller).
+#[inline(never)]
+pub(crate) fn stage_argument<R: Real>(y: &mut [R], y0: &[R], dt: R, k: &[R]) {
+    for ((yi, y0i), ki) in y.iter_mut().zip(y0).zip(k) {
+        *yi = *y0i + dt * *ki;
+    }
+}
+
+/// `y ← y0 + increment` componentwise: the plain end of a step. Not inlined (as above).
+#[inline(never)]
+pub(crate) fn add_increment<R: Real>(y: &mut [R], y0: &[R], increment: &[R]) {
+    for ((yi, y0i), d) in y.iter_mut().zip(y0).zip(increment) {
+        *yi = *y0i + *d;
+    }
 }
 
 /// Counters of one call to [`Integrator::step`].

@@ -37,22 +37,18 @@ fn rk4_step<R: Real, S: OdeSystem<R>>(
     let [k1, k2, k3, k4] = k;
     let half = R::HALF * h;
     system.derivative(t, y, k1)?;
-    stage(y, y0, half, k1);
+    system.stage_argument(y, y0, half, k1);
     system.derivative(t + half, y, k2)?;
-    stage(y, y0, half, k2);
+    system.stage_argument(y, y0, half, k2);
     system.derivative(t + half, y, k3)?;
-    stage(y, y0, h, k3);
+    system.stage_argument(y, y0, h, k3);
     system.derivative(t + h, y, k4)?;
     let sixth = h / R::from_f64(6.0);
-    for ((((yi, y0i), a), b), (c, d)) in y
-        .iter_mut()
-        .zip(y0.iter())
-        .zip(k1.iter())
-        .zip(k2.iter())
-        .zip(k3.iter().zip(k4.iter()))
-    {
-        *yi = *y0i + sixth * (*a + R::TWO * *b + R::TWO * *c + *d);
+    // The increment, in k1 (no longer needed).
+    for (((a, b), c), d) in k1.iter_mut().zip(k2.iter()).zip(k3.iter()).zip(k4.iter()) {
+        *a = sixth * (*a + R::TWO * *b + R::TWO * *c + *d);
     }
+    system.finish_step(y, y0, k1);
     let projection_iterations = system.accept_step(t + h, y)?;
     Ok(StepStats {
         accepted: 1,
@@ -60,13 +56,6 @@ fn rk4_step<R: Real, S: OdeSystem<R>>(
         evaluations: 4,
         projection_iterations,
     })
-}
-
-/// Stage argument `y ← y0 + dt·k`.
-fn stage<R: Real>(y: &mut [R], y0: &[R], dt: R, k: &[R]) {
-    for ((yi, y0i), ki) in y.iter_mut().zip(y0).zip(k) {
-        *yi = *y0i + dt * *ki;
-    }
 }
 
 #[cfg(test)]
