@@ -146,7 +146,13 @@ impl<'a, R: Real> RowBuilder<'a, R> {
 }
 
 /// Φ = a·b with a on side ka, b on side kb (a×b formed once: b×a = −a×b exactly).
-fn dot_row<R: Real>(sides: [&SideState<R>; 2], a: &Moving<R>, ka: usize, b: &Moving<R>, kb: usize) -> ConstraintRow<R> {
+fn dot_row<R: Real>(
+    sides: [&SideState<R>; 2],
+    a: &Moving<R>,
+    ka: usize,
+    b: &Moving<R>,
+    kb: usize,
+) -> ConstraintRow<R> {
     let gamma = -(a.acc.dot(b.val) + R::TWO * a.vel.dot(b.vel) + a.val.dot(b.acc));
     let mut rb = RowBuilder::new(sides, a.val.dot(b.val), gamma);
     let axb = a.val.cross(b.val);
@@ -165,7 +171,10 @@ pub(crate) fn evaluate_joint<R: Real>(
     out: &mut [ConstraintRow<R>],
 ) {
     let sides = [si, sj];
-    let (pi, pj) = (Point::of(si, joint.frame_i.origin), Point::of(sj, joint.frame_j.origin));
+    let (pi, pj) = (
+        Point::of(si, joint.frame_i.origin),
+        Point::of(sj, joint.frame_j.origin),
+    );
     let d = pj.motion.minus(&pi.motion);
     // Only the frame axes a joint's rows use are formed.
     let axis_i = |k: usize| Moving::axis(si, joint.frame_i.axes.column(k));
@@ -249,7 +258,9 @@ pub(crate) fn evaluate_joint<R: Real>(
                     r.gamma += f.accel;
                     r
                 }
-                DrivenCoordinate::Rotation => rotation_drive_row(sides, &axis_i(0), &axis_i(1), &axis_j(0), f),
+                DrivenCoordinate::Rotation => {
+                    rotation_drive_row(sides, &axis_i(0), &axis_i(1), &axis_j(0), f)
+                }
             };
             put(out, 0, row);
         }
