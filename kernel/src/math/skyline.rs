@@ -88,11 +88,7 @@ fn factorize_rows<R: Real>(
             let (Some(ui), Some(lj)) = (ui.get(c - len..), done.get(dj - len..dj)) else {
                 continue;
             };
-            let mut s = uij[0];
-            for k in 0..len.min(ui.len()).min(lj.len()) {
-                s -= ui[k] * lj[k];
-            }
-            uij[0] = s;
+            uij[0] = subtract_products(uij[0], ui, lj);
         }
         // l_ij = u_ij / d_j, d_i = a_ii − Σ_j u_ij l_ij.
         let original = rest[0];
@@ -120,6 +116,21 @@ fn factorize_rows<R: Real>(
         }
     }
     Ok(dependent)
+}
+
+/// s − Σ u_k l_k, subtracted in order over the common length; two terms a round, so that
+/// the short loops of a narrow profile carry no unrolled prologue.
+#[inline(always)]
+fn subtract_products<R: Real>(mut s: R, u: &[R], l: &[R]) -> R {
+    let (mut u2, mut l2) = (u.chunks_exact(2), l.chunks_exact(2));
+    for (u, l) in (&mut u2).zip(&mut l2) {
+        s -= u[0] * l[0];
+        s -= u[1] * l[1];
+    }
+    if let (Some(u), Some(l)) = (u2.remainder().first(), l2.remainder().first()) {
+        s -= *u * *l;
+    }
+    s
 }
 
 /// Solves A x = b with the factor from [`factorize`]; `x` holds b on entry.
