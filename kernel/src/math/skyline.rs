@@ -135,24 +135,27 @@ fn subtract_products<R: Real>(mut s: R, u: &[R], l: &[R]) -> R {
 
 /// Solves A x = b with the factor from [`factorize`]; `x` holds b on entry.
 pub(crate) fn solve<R: Real>(layout: &SkylineLayout<'_>, a: &[R], x: &mut [R]) {
-    let n = layout.rows();
-    let row = |i: usize| &a[layout.index(i, layout.first[i])..layout.index(i, i)];
-    for i in 0..n {
-        let fi = layout.first[i];
-        let mut s = x[i];
-        for (l, xk) in row(i).iter().zip(&x[fi..i]) {
-            s -= *l * *xk;
-        }
-        x[i] = s;
+    let (first, diag) = (layout.first, layout.diag);
+    // Row i of L: the entries left of its diagonal, columns first[i] .. i − 1.
+    let row = |i: usize, fi: usize, di: usize| a.get(di + fi - i..di).unwrap_or(&[]);
+    for (i, (&fi, &di)) in first.iter().zip(diag).enumerate() {
+        let Some((xi, done)) = x.get_mut(..=i).and_then(|x| x.split_last_mut()) else {
+            break;
+        };
+        *xi = subtract_products(*xi, row(i, fi, di), done.get(fi..).unwrap_or(&[]));
     }
-    for i in 0..n {
+    for (xi, &di) in x.iter_mut().zip(diag) {
         // A dependent row of a semidefinite factor (d = +∞) gets a zero unknown.
-        x[i] /= a[layout.index(i, i)];
+        if let Some(d) = a.get(di) {
+            *xi /= *d;
+        }
     }
-    for i in (0..n).rev() {
-        let (fi, xi) = (layout.first[i], x[i]);
-        for (l, xk) in row(i).iter().zip(&mut x[fi..i]) {
-            *xk -= *l * xi;
+    for (i, (&fi, &di)) in first.iter().zip(diag).enumerate().rev() {
+        let Some((xi, done)) = x.get_mut(..=i).and_then(|x| x.split_last_mut()) else {
+            continue;
+        };
+        for (l, xk) in row(i, fi, di).iter().zip(done.get_mut(fi..).unwrap_or(&mut [])) {
+            *xk -= *l * *xi;
         }
     }
 }
