@@ -61,6 +61,8 @@ enum MassBlock<'a, R> {
     Ground,
     /// The rigid-body block at rotation (body → global).
     Rigid(&'a MassProperties<R>, &'a Mat3<R>),
+    /// A rigid body whose origin is its CG: diag(m I, J_cg), with 1/m and J_cg⁻¹.
+    Centred(R, &'a Mat3<R>),
     /// A packed dense factor (see `MassOverride`).
     Override(&'a [R; 21]),
 }
@@ -78,6 +80,17 @@ impl<R: Real> MassBlock<'_, R> {
                     Vec3::new(ft[3], ft[4], ft[5]),
                 );
                 [a.x, a.y, a.z, alpha.x, alpha.y, alpha.z]
+            }
+            Self::Centred(inv_mass, inertia_inv) => {
+                let alpha = inertia_inv.mul_vec(Vec3::new(ft[3], ft[4], ft[5]));
+                [
+                    ft[0] * *inv_mass,
+                    ft[1] * *inv_mass,
+                    ft[2] * *inv_mass,
+                    alpha.x,
+                    alpha.y,
+                    alpha.z,
+                ]
             }
             Self::Override(factor) => {
                 let layout = skyline::SkylineLayout {
@@ -106,6 +119,10 @@ fn mass_block<'a, R: Real>(
         return MassBlock::Override(factor);
     }
     match (mass.get(b), sides.get(b)) {
+        // Same values as `MassProperties::solve` with c = 0, 1/m formed once for all rows.
+        (Some(mp), Some(_)) if mp.cg == Vec3::ZERO => {
+            MassBlock::Centred(R::ONE / mp.mass, &mp.inertia_cg_inv)
+        }
         (Some(mp), Some(s)) => MassBlock::Rigid(mp, &s.rot),
         _ => MassBlock::Ground,
     }
