@@ -9,7 +9,7 @@
 //! Baumgarte terms in γ.
 
 use super::body::{BodyRef, MassProperties};
-use super::constraint::{evaluate_joint, SideState};
+use super::constraint::{evaluate_joint, ConstraintRow, SideState};
 use super::data::WorkView;
 use super::force::{side, Wrench};
 use super::joint::{DrivenCoordinate, JointKind};
@@ -100,6 +100,38 @@ impl<R: Real> MassBlock<'_, R> {
                 let mut x = *ft;
                 skyline::solve(&layout, *factor, &mut x);
                 x
+            }
+        }
+    }
+}
+
+/// The block of the constraint matrix between the rows of two joints (lower triangle).
+struct JointBlock {
+    rows: core::ops::Range<usize>,
+    columns: core::ops::Range<usize>,
+}
+
+impl JointBlock {
+    /// Sets entry (r, c) to `entry(J_r, W_c)` for c ≤ r.
+    #[inline(always)]
+    fn fill<R: Real>(
+        self,
+        layout: skyline::SkylineLayout<'_>,
+        jac: &[ConstraintRow<R>],
+        minv_jt: &[[[R; 6]; 2]],
+        matrix: &mut [R],
+        entry: impl Fn(&[[R; 6]; 2], &[[R; 6]; 2]) -> R,
+    ) {
+        for r in self.rows {
+            let (Some(row), Some(&dr)) = (jac.get(r), layout.diag.get(r)) else {
+                continue;
+            };
+            // Entry (r, c) is stored at diag[r] − r + c.
+            let base = dr - r;
+            for c in self.columns.start..self.columns.end.min(r + 1) {
+                if let (Some(w), Some(out)) = (minv_jt.get(c), matrix.get_mut(base + c)) {
+                    *out = entry(&row.jac, w);
+                }
             }
         }
     }
@@ -266,7 +298,7 @@ impl<'a, R: Real> RigidSystem<'a, R> {
                 }
             }
         }
-        let layout = m.layout;
+        let (layout, minv_jt, matrix) = (m.layout, &*minv_jt, &mut *self.work.matrix);
         for (a, sides_a, rows_a) in m.joint_rows() {
             let first = m.joint_first.get(a).copied().unwrap_or(a);
             for (_, sides_b, rows_b) in m.joint_rows().skip(first).take(a + 1 - first) {
@@ -280,13 +312,25 @@ impl<'a, R: Real> RigidSystem<'a, R> {
                         }
                     }
                 }
-                for r in rows_a.clone() {
-                    for c in rows_b.clone().take_while(|&c| c <= r) {
-                        let sum = pairs[..shared].iter().fold(R::ZERO, |sum, &(ka, kb)| {
-                            sum + dot6(&self.work.rows[r].jac[ka], &self.work.minv_jt[c][kb])
-                        });
-                        self.work.matrix[layout.index(r, c)] = sum;
-                    }
+                let block = JointBlock {
+                    rows: rows_a.clone(),
+                    columns: rows_b,
+                };
+                // A chain's joints share one body with their neighbours and two with themselves:
+                // those cases get loops of their own, without the loop over pairs (same sums;
+                // `& 1` tells the compiler a side index is 0 or 1, so no bounds check).
+                match pairs[..shared] {
+                    [(ka, kb)] => block.fill(layout, jac_rows, minv_jt, matrix, |j, w| {
+                        R::ZERO + dot6(&j[ka & 1], &w[kb & 1])
+                    }),
+                    [(ka, kb), (kc, kd)] => block.fill(layout, jac_rows, minv_jt, matrix, |j, w| {
+                        R::ZERO + dot6(&j[ka & 1], &w[kb & 1]) + dot6(&j[kc & 1], &w[kd & 1])
+                    }),
+                    ref pairs => block.fill(layout, jac_rows, minv_jt, matrix, |j, w| {
+                        pairs
+                            .iter()
+                            .fold(R::ZERO, |sum, &(ka, kb)| sum + dot6(&j[ka], &w[kb]))
+                    }),
                 }
             }
         }
