@@ -121,14 +121,14 @@ fn factorize_rows<R: Real>(
 /// s − Σ u_k l_k, subtracted in order over the common length; two terms a round, so that
 /// the short loops of a narrow profile carry no unrolled prologue.
 #[inline(always)]
-fn subtract_products<R: Real>(mut s: R, u: &[R], l: &[R]) -> R {
-    let (mut u2, mut l2) = (u.chunks_exact(2), l.chunks_exact(2));
-    for (u, l) in (&mut u2).zip(&mut l2) {
-        s -= u[0] * l[0];
-        s -= u[1] * l[1];
+fn subtract_products<R: Real>(mut s: R, mut u: &[R], mut l: &[R]) -> R {
+    while let ([u0, u1, u_rest @ ..], [l0, l1, l_rest @ ..]) = (u, l) {
+        s -= *u0 * *l0;
+        s -= *u1 * *l1;
+        (u, l) = (u_rest, l_rest);
     }
-    if let (Some(u), Some(l)) = (u2.remainder().first(), l2.remainder().first()) {
-        s -= *u * *l;
+    if let ([u0, ..], [l0, ..]) = (u, l) {
+        s -= *u0 * *l0;
     }
     s
 }
