@@ -191,6 +191,7 @@ impl<R: Real> MassProperties<R> {
     /// velocity) coordinates. M = Tᵀ diag(m I, J_cg) T with T the origin→CG velocity map, so
     /// M⁻¹ = T⁻¹ diag(1/m, J_cg⁻¹) T⁻ᵀ: three cheap steps, no 6×6 factorization.
     /// `force` is global, `torque` about the origin in body axes; `rot` is body → global.
+    #[inline]
     pub fn solve(&self, rot: &Mat3<R>, force: Vec3<R>, torque: Vec3<R>) -> (Vec3<R>, Vec3<R>) {
         let torque_cg = torque - self.cg.cross(rot.tr_mul_vec(force));
         let alpha = self.inertia_cg_inv.mul_vec(torque_cg);

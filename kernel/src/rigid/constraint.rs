@@ -102,26 +102,6 @@ impl<R: Real> Point<R> {
     }
 }
 
-/// Global frame axes and origin of one side.
-struct FrameKin<R> {
-    axes: [Moving<R>; 3],
-    origin: Point<R>,
-}
-
-impl<R: Real> FrameKin<R> {
-    fn of(s: &SideState<R>, frame: &super::joint::Frame<R>) -> Self {
-        let a = &frame.axes;
-        Self {
-            axes: [
-                Moving::axis(s, a.column(0)),
-                Moving::axis(s, a.column(1)),
-                Moving::axis(s, a.column(2)),
-            ],
-            origin: Point::of(s, frame.origin),
-        }
-    }
-}
-
 /// Accumulates Jacobian contributions of the two sides.
 struct RowBuilder<'a, R> {
     sides: [&'a SideState<R>; 2],
@@ -141,7 +121,11 @@ impl<'a, R: Real> RowBuilder<'a, R> {
     }
     /// A rotating axis `a` of side `k` in the term a·u: ȧ·u = (ω×a)·u = ω·(a×u).
     fn axis(&mut self, k: usize, a: Vec3<R>, u: Vec3<R>) {
-        let c = self.sides[k].rot.tr_mul_vec(a.cross(u));
+        self.axis_cross(k, a.cross(u));
+    }
+    /// The same with a×u given.
+    fn axis_cross(&mut self, k: usize, a_cross_u: Vec3<R>) {
+        let c = self.sides[k].rot.tr_mul_vec(a_cross_u);
         let j = &mut self.row.jac[k];
         j[3] += c.x;
         j[4] += c.y;
@@ -161,6 +145,22 @@ impl<'a, R: Real> RowBuilder<'a, R> {
     }
 }
 
+/// Φ = a·b with a on side ka, b on side kb (a×b formed once: b×a = −a×b exactly).
+fn dot_row<R: Real>(
+    sides: [&SideState<R>; 2],
+    a: &Moving<R>,
+    ka: usize,
+    b: &Moving<R>,
+    kb: usize,
+) -> ConstraintRow<R> {
+    let gamma = -(a.acc.dot(b.val) + R::TWO * a.vel.dot(b.vel) + a.val.dot(b.acc));
+    let mut rb = RowBuilder::new(sides, a.val.dot(b.val), gamma);
+    let axb = a.val.cross(b.val);
+    rb.axis_cross(ka, axb);
+    rb.axis_cross(kb, -axb);
+    rb.row
+}
+
 /// Fills `out[..kind.rows()]` with the rows of `joint` between sides `si` and `sj` at time `t`.
 /// `out` must hold at least `joint.kind.rows()` rows (guaranteed by the model layout).
 pub(crate) fn evaluate_joint<R: Real>(
@@ -171,77 +171,80 @@ pub(crate) fn evaluate_joint<R: Real>(
     out: &mut [ConstraintRow<R>],
 ) {
     let sides = [si, sj];
-    let fi = FrameKin::of(si, &joint.frame_i);
-    let fj = FrameKin::of(sj, &joint.frame_j);
-    let [xi, yi, zi] = fi.axes;
-    let [xj, yj, _] = fj.axes;
-    let d = fj.origin.motion.minus(&fi.origin.motion);
-    let ground = Moving {
-        val: Vec3::ZERO,
-        vel: Vec3::ZERO,
-        acc: Vec3::ZERO,
-    };
-    let global = |e: Vec3<R>| Moving { val: e, ..ground };
+    let (pi, pj) = (
+        Point::of(si, joint.frame_i.origin),
+        Point::of(sj, joint.frame_j.origin),
+    );
+    let d = pj.motion.minus(&pi.motion);
+    // Only the frame axes a joint's rows use are formed.
+    let axis_i = |k: usize| Moving::axis(si, joint.frame_i.axes.column(k));
+    let axis_j = |k: usize| Moving::axis(sj, joint.frame_j.axes.column(k));
 
-    // Φ = a·b with a on side ka, b on side kb.
-    let dot = |a: &Moving<R>, ka: usize, b: &Moving<R>, kb: usize| {
-        let gamma = -(a.acc.dot(b.val) + R::TWO * a.vel.dot(b.vel) + a.val.dot(b.acc));
-        let mut rb = RowBuilder::new(sides, a.val.dot(b.val), gamma);
-        rb.axis(ka, a.val, b.val);
-        rb.axis(kb, b.val, a.val);
-        rb.row
-    };
-    // Φ = d·b, d = origin_j − origin_i, b on side kb (None: a fixed global direction).
-    let offset = |b: &Moving<R>, kb: Option<usize>| {
+    // Φ = d·b, d = origin_j − origin_i, b on side i (rows slide along frame i's axes).
+    let offset = |b: &Moving<R>| {
         let gamma = -(d.acc.dot(b.val) + R::TWO * d.vel.dot(b.vel) + d.val.dot(b.acc));
         let mut rb = RowBuilder::new(sides, d.val.dot(b.val), gamma);
-        rb.point(1, fj.origin.lever, b.val, R::ONE);
-        rb.point(0, fi.origin.lever, b.val, -R::ONE);
-        if let Some(k) = kb {
-            rb.axis(k, b.val, d.val);
-        }
+        rb.point(1, pj.lever, b.val, R::ONE);
+        rb.point(0, pi.lever, b.val, -R::ONE);
+        rb.axis(0, b.val, d.val);
         rb.row
     };
-    // Only the primitives a joint needs are evaluated.
-    let coincide = || {
-        [
-            offset(&global(Vec3::X), None),
-            offset(&global(Vec3::Y), None),
-            offset(&global(Vec3::Z), None),
-        ]
+    // Φ_k = d·e_k for the global axes e_k: the lever terms Rᵀ(r×e_k) are columns k of Rᵀ[r]×,
+    // written out (the products with the zeros of e_k dropped).
+    let coincide = |out: &mut [ConstraintRow<R>]| {
+        let (ci, cj) = (tr_mul_skew(&si.rot, pi.lever), tr_mul_skew(&sj.rot, pj.lever));
+        let (val, acc) = (d.val.to_array(), d.acc.to_array());
+        for (k, o) in out.iter_mut().take(3).enumerate() {
+            let mut jac = [[R::ZERO; 6]; 2];
+            jac[0][k] = -R::ONE;
+            jac[1][k] = R::ONE;
+            for c in 0..3 {
+                jac[0][3 + c] = -ci[c][k];
+                jac[1][3 + c] = cj[c][k];
+            }
+            *o = ConstraintRow {
+                phi: val[k],
+                jac,
+                phi_t: R::ZERO,
+                gamma: -acc[k],
+            };
+        }
     };
-    let align = || [dot(&xi, 0, &fj.axes[2], 1), dot(&yi, 0, &fj.axes[2], 1)];
-    let no_twist = || dot(&xi, 0, &yj, 1);
-    let slide = || [offset(&xi, Some(0)), offset(&yi, Some(0))];
-
-    let mut write = |rows: &[ConstraintRow<R>]| {
-        for (o, r) in out.iter_mut().zip(rows) {
-            *o = *r;
+    let put = |out: &mut [ConstraintRow<R>], k: usize, row: ConstraintRow<R>| {
+        if let Some(o) = out.get_mut(k) {
+            *o = row;
         }
     };
     match joint.kind {
-        JointKind::Spherical => write(&coincide()),
-        JointKind::Revolute => {
-            let ([c0, c1, c2], [a0, a1]) = (coincide(), align());
-            write(&[c0, c1, c2, a0, a1])
+        JointKind::Spherical => coincide(out),
+        JointKind::Revolute | JointKind::Fixed => {
+            coincide(out);
+            let (xi, yi, zj) = (axis_i(0), axis_i(1), axis_j(2));
+            put(out, 3, dot_row(sides, &xi, 0, &zj, 1));
+            put(out, 4, dot_row(sides, &yi, 0, &zj, 1));
+            if matches!(joint.kind, JointKind::Fixed) {
+                put(out, 5, dot_row(sides, &xi, 0, &axis_j(1), 1));
+            }
         }
-        JointKind::Prismatic => {
-            let ([a0, a1], [s0, s1]) = (align(), slide());
-            write(&[a0, a1, no_twist(), s0, s1])
-        }
-        JointKind::Cylindrical => {
-            let ([a0, a1], [s0, s1]) = (align(), slide());
-            write(&[a0, a1, s0, s1])
+        JointKind::Prismatic | JointKind::Cylindrical => {
+            let (xi, yi, zj) = (axis_i(0), axis_i(1), axis_j(2));
+            put(out, 0, dot_row(sides, &xi, 0, &zj, 1));
+            put(out, 1, dot_row(sides, &yi, 0, &zj, 1));
+            let slides = match joint.kind {
+                JointKind::Prismatic => {
+                    put(out, 2, dot_row(sides, &xi, 0, &axis_j(1), 1));
+                    3
+                }
+                _ => 2,
+            };
+            put(out, slides, offset(&xi));
+            put(out, slides + 1, offset(&yi));
         }
         JointKind::Universal => {
-            let [c0, c1, c2] = coincide();
-            write(&[c0, c1, c2, no_twist()])
+            coincide(out);
+            put(out, 3, dot_row(sides, &axis_i(0), 0, &axis_j(1), 1));
         }
-        JointKind::Fixed => {
-            let ([c0, c1, c2], [a0, a1]) = (coincide(), align());
-            write(&[c0, c1, c2, a0, a1, no_twist()])
-        }
-        JointKind::Distance { length } => write(&[distance_row(sides, &fi.origin, &fj.origin, &d, length)]),
+        JointKind::Distance { length } => put(out, 0, distance_row(sides, &pi, &pj, &d, length)),
         JointKind::Driving { coordinate, function } => {
             // Position and velocity drives alike: a velocity drive's function is the closed-form
             // integral of its rate, so f.rate is the prescribed velocity and f.accel its slope.
@@ -249,17 +252,32 @@ pub(crate) fn evaluate_joint<R: Real>(
             let row = match coordinate {
                 DrivenCoordinate::Translation => {
                     // Φ = d·z_i − f(t): Φ_t = −ḟ, and −f̈ moves into γ.
-                    let mut r = offset(&zi, Some(0));
+                    let mut r = offset(&axis_i(2));
                     r.phi -= f.value;
                     r.phi_t = -f.rate;
                     r.gamma += f.accel;
                     r
                 }
-                DrivenCoordinate::Rotation => rotation_drive_row(sides, &xi, &yi, &xj, f),
+                DrivenCoordinate::Rotation => {
+                    rotation_drive_row(sides, &axis_i(0), &axis_i(1), &axis_j(0), f)
+                }
             };
-            write(&[row]);
+            put(out, 0, row);
         }
     }
+}
+
+/// Rᵀ[r]× (row c, column k): its column k is Rᵀ(r×e_k).
+fn tr_mul_skew<R: Real>(rot: &Mat3<R>, r: Vec3<R>) -> [[R; 3]; 3] {
+    let m = &rot.m;
+    // r×e_x = (0, r_z, −r_y), r×e_y = (−r_z, 0, r_x), r×e_z = (r_y, −r_x, 0).
+    core::array::from_fn(|c| {
+        [
+            m[1][c] * r.z - m[2][c] * r.y,
+            m[2][c] * r.x - m[0][c] * r.z,
+            m[0][c] * r.y - m[1][c] * r.x,
+        ]
+    })
 }
 
 /// Φ = |d| − L, d between the frame origins.

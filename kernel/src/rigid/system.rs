@@ -8,14 +8,14 @@
 //! (coordinate projection; Hairer & Wanner, *Solving ODEs II*, VII.2), optionally helped by
 //! Baumgarte terms in γ.
 
-use super::body::BodyRef;
-use super::constraint::{evaluate_joint, SideState};
+use super::body::{BodyRef, MassProperties};
+use super::constraint::{evaluate_joint, ConstraintRow, SideState};
 use super::data::WorkView;
 use super::force::{side, Wrench};
 use super::joint::{DrivenCoordinate, JointKind};
 use super::model::ModelView;
 use crate::loads::{ExternalForces, ExternalLoads};
-use crate::math::{Quat, Vec3};
+use crate::math::{Mat3, Quat, Vec3};
 use crate::{math::skyline, Item, KernelError, OdeSystem, Real};
 
 /// Packed LDLᵀ factor of a body's 6×6 mass block when it is not the plain rigid-body block
@@ -55,6 +55,111 @@ fn dot6<R: Real>(a: &[R; 6], b: &[R; 6]) -> R {
     a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5]
 }
 
+/// A body's mass block as solved for its constraint rows and wrench.
+enum MassBlock<'a, R> {
+    /// The ground: nothing moves.
+    Ground,
+    /// The rigid-body block at rotation (body → global).
+    Rigid(&'a MassProperties<R>, &'a Mat3<R>),
+    /// A rigid body whose origin is its CG: diag(m I, J_cg), with 1/m and J_cg⁻¹.
+    Centred(R, &'a Mat3<R>),
+    /// A packed dense factor (see `MassOverride`).
+    Override(&'a [R; 21]),
+}
+
+impl<R: Real> MassBlock<'_, R> {
+    /// M⁻¹ (f, τ), force global and torque body axes.
+    #[inline(always)]
+    fn solve(&self, ft: &[R; 6]) -> [R; 6] {
+        match self {
+            Self::Ground => [R::ZERO; 6],
+            Self::Rigid(mp, rot) => {
+                let (a, alpha) = mp.solve(
+                    rot,
+                    Vec3::new(ft[0], ft[1], ft[2]),
+                    Vec3::new(ft[3], ft[4], ft[5]),
+                );
+                [a.x, a.y, a.z, alpha.x, alpha.y, alpha.z]
+            }
+            Self::Centred(inv_mass, inertia_inv) => {
+                let alpha = inertia_inv.mul_vec(Vec3::new(ft[3], ft[4], ft[5]));
+                [
+                    ft[0] * *inv_mass,
+                    ft[1] * *inv_mass,
+                    ft[2] * *inv_mass,
+                    alpha.x,
+                    alpha.y,
+                    alpha.z,
+                ]
+            }
+            Self::Override(factor) => {
+                let layout = skyline::SkylineLayout {
+                    first: &DENSE6_FIRST,
+                    diag: &DENSE6_DIAG,
+                };
+                let mut x = *ft;
+                skyline::solve(&layout, *factor, &mut x);
+                x
+            }
+        }
+    }
+}
+
+/// The block of the constraint matrix between the rows of two joints (lower triangle).
+struct JointBlock {
+    rows: core::ops::Range<usize>,
+    columns: core::ops::Range<usize>,
+}
+
+impl JointBlock {
+    /// Sets entry (r, c) to `entry(J_r, W_c)` for c ≤ r.
+    #[inline(always)]
+    fn fill<R: Real>(
+        self,
+        layout: skyline::SkylineLayout<'_>,
+        jac: &[ConstraintRow<R>],
+        minv_jt: &[[[R; 6]; 2]],
+        matrix: &mut [R],
+        entry: impl Fn(&[[R; 6]; 2], &[[R; 6]; 2]) -> R,
+    ) {
+        for r in self.rows {
+            let (Some(row), Some(&dr)) = (jac.get(r), layout.diag.get(r)) else {
+                continue;
+            };
+            // Entry (r, c) is stored at diag[r] − r + c.
+            let base = dr - r;
+            for c in self.columns.start..self.columns.end.min(r + 1) {
+                if let (Some(w), Some(out)) = (minv_jt.get(c), matrix.get_mut(base + c)) {
+                    *out = entry(&row.jac, w);
+                }
+            }
+        }
+    }
+}
+
+/// The mass block of `side` (an unknown body is taken as the ground).
+fn mass_block<'a, R: Real>(
+    mass: &'a [MassProperties<R>],
+    sides: &'a [SideState<R>],
+    overrides: &'a [MassOverride<R>],
+    side: BodyRef,
+) -> MassBlock<'a, R> {
+    let BodyRef::Body(b) = side else {
+        return MassBlock::Ground;
+    };
+    if let Some(Some(factor)) = overrides.get(b) {
+        return MassBlock::Override(factor);
+    }
+    match (mass.get(b), sides.get(b)) {
+        // Same values as `MassProperties::solve` with c = 0, 1/m formed once for all rows.
+        (Some(mp), Some(_)) if mp.cg == Vec3::ZERO => {
+            MassBlock::Centred(R::ONE / mp.mass, &mp.inertia_cg_inv)
+        }
+        (Some(mp), Some(s)) => MassBlock::Rigid(mp, &s.rot),
+        _ => MassBlock::Ground,
+    }
+}
+
 impl<'a, R: Real> RigidSystem<'a, R> {
     /// A system whose state is `[q | v]` of the rigid bodies only.
     pub fn new(model: ModelView<'a, R>, work: WorkView<'a, R>) -> Self {
@@ -80,19 +185,14 @@ impl<'a, R: Real> RigidSystem<'a, R> {
 
     /// Solves body `b`'s mass block for a wrench (force global, torque body axes).
     fn solve_body(&self, b: usize, force: Vec3<R>, torque: Vec3<R>) -> (Vec3<R>, Vec3<R>) {
-        if let Some(Some(factor)) = self.mass_override.get(b) {
-            let layout = skyline::SkylineLayout {
-                first: &DENSE6_FIRST,
-                diag: &DENSE6_DIAG,
-            };
-            let mut x = [force.x, force.y, force.z, torque.x, torque.y, torque.z];
-            skyline::solve(&layout, factor, &mut x);
-            return (Vec3::new(x[0], x[1], x[2]), Vec3::new(x[3], x[4], x[5]));
-        }
-        match (self.model.mass.get(b), self.work.sides.get(b)) {
-            (Some(mp), Some(s)) => mp.solve(&s.rot, force, torque),
-            _ => (Vec3::ZERO, Vec3::ZERO),
-        }
+        let x = mass_block(
+            self.model.mass,
+            self.work.sides,
+            self.mass_override,
+            BodyRef::Body(b),
+        )
+        .solve(&[force.x, force.y, force.z, torque.x, torque.y, torque.z]);
+        (Vec3::new(x[0], x[1], x[2]), Vec3::new(x[3], x[4], x[5]))
     }
 
     /// Body poses and velocities from the state `y` into `work.sides`.
@@ -183,22 +283,22 @@ impl<'a, R: Real> RigidSystem<'a, R> {
     /// joints share, which are found once per pair of joints.
     fn build_and_factor(&mut self) -> Result<(), KernelError> {
         let m = self.model;
+        let (jac_rows, minv_jt) = (&*self.work.rows, &mut *self.work.minv_jt);
         for (_, sides, rows) in m.joint_rows() {
             for (k, side) in sides.into_iter().enumerate() {
-                for r in rows.clone() {
-                    let j = self.work.rows[r].jac[k];
-                    self.work.minv_jt[r][k] = match side {
-                        BodyRef::Body(b) => {
-                            let (a, alpha) =
-                                self.solve_body(b, Vec3::new(j[0], j[1], j[2]), Vec3::new(j[3], j[4], j[5]));
-                            [a.x, a.y, a.z, alpha.x, alpha.y, alpha.z]
-                        }
-                        BodyRef::Ground => [R::ZERO; 6],
-                    };
+                // Fetched once for all the rows the side carries.
+                let block = mass_block(m.mass, self.work.sides, self.mass_override, side);
+                for (row, w) in jac_rows
+                    .get(rows.clone())
+                    .unwrap_or(&[])
+                    .iter()
+                    .zip(minv_jt.get_mut(rows.clone()).unwrap_or(&mut []))
+                {
+                    w[k] = block.solve(&row.jac[k]);
                 }
             }
         }
-        let layout = m.layout;
+        let (layout, minv_jt, matrix) = (m.layout, &*minv_jt, &mut *self.work.matrix);
         for (a, sides_a, rows_a) in m.joint_rows() {
             let first = m.joint_first.get(a).copied().unwrap_or(a);
             for (_, sides_b, rows_b) in m.joint_rows().skip(first).take(a + 1 - first) {
@@ -212,13 +312,25 @@ impl<'a, R: Real> RigidSystem<'a, R> {
                         }
                     }
                 }
-                for r in rows_a.clone() {
-                    for c in rows_b.clone().take_while(|&c| c <= r) {
-                        let sum = pairs[..shared].iter().fold(R::ZERO, |sum, &(ka, kb)| {
-                            sum + dot6(&self.work.rows[r].jac[ka], &self.work.minv_jt[c][kb])
-                        });
-                        self.work.matrix[layout.index(r, c)] = sum;
-                    }
+                let block = JointBlock {
+                    rows: rows_a.clone(),
+                    columns: rows_b,
+                };
+                // A chain's joints share one body with their neighbours and two with themselves:
+                // those cases get loops of their own, without the loop over pairs (same sums;
+                // `& 1` tells the compiler a side index is 0 or 1, so no bounds check).
+                match pairs[..shared] {
+                    [(ka, kb)] => block.fill(layout, jac_rows, minv_jt, matrix, |j, w| {
+                        R::ZERO + dot6(&j[ka & 1], &w[kb & 1])
+                    }),
+                    [(ka, kb), (kc, kd)] => block.fill(layout, jac_rows, minv_jt, matrix, |j, w| {
+                        R::ZERO + dot6(&j[ka & 1], &w[kb & 1]) + dot6(&j[kc & 1], &w[kd & 1])
+                    }),
+                    ref pairs => block.fill(layout, jac_rows, minv_jt, matrix, |j, w| {
+                        pairs
+                            .iter()
+                            .fold(R::ZERO, |sum, &(ka, kb)| sum + dot6(&j[ka], &w[kb]))
+                    }),
                 }
             }
         }
@@ -544,5 +656,23 @@ impl<R: Real> RigidSystem<'_, R> {
         } else {
             Ok(0)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rigid::Body;
+
+    #[test]
+    fn centred_mass_block_gives_the_bits_of_the_general_solve() {
+        // A body with its CG at the origin: the shortcut must not change a single bit.
+        let body = Body::new(2.5, Mat3::symmetric(Vec3::new(0.3, 0.4, 0.5), 0.01, -0.02, 0.03));
+        let mp = MassProperties::of(&body).unwrap();
+        let rot = Quat::from_roll_pitch_yaw(0.2, 0.5, -0.9).to_matrix();
+        let ft = [1.0, -2.0, 0.5, 0.3, 0.1, -0.7];
+        let general = MassBlock::Rigid(&mp, &rot).solve(&ft);
+        let centred = MassBlock::Centred(1.0 / mp.mass, &mp.inertia_cg_inv).solve(&ft);
+        assert_eq!(general.map(f64::to_bits), centred.map(f64::to_bits));
     }
 }
