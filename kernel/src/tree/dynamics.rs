@@ -1124,7 +1124,7 @@ mod tests {
         // (1 − cos θ) + cos θ is 1 only up to rounding there).
         let r = Mat3::from_rows([[0.36, -0.48, 0.8], [0.8, 0.6, 0.0], [-0.48, 0.64, 0.6]]);
         for angle in [0.3f64, -1.2, 2.9, 7.5] {
-            let (sin, cos) = angle.sin_cos();
+            let (sin, cos) = Real::sin_cos(angle);
             for (i, sign) in [(0, 1.0), (1, 1.0), (2, 1.0), (0, -1.0), (1, -1.0), (2, -1.0)] {
                 let mut axis = [0.0; 3];
                 axis[i] = sign;
