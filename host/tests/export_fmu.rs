@@ -16,6 +16,13 @@ fn ferrodyn(args: &[&str]) -> std::process::Output {
         .expect("ferrodyn runs")
 }
 
+/// A stand-in for the FMU library in `dir` (export only copies it into the zip).
+fn stand_in_library(dir: &Path) -> PathBuf {
+    let library = dir.join("stand-in.so");
+    std::fs::write(&library, b"not a real library").unwrap();
+    library
+}
+
 /// `ferrodyn export fmu SCENE -o OUT --library LIBRARY` and `extra` arguments.
 fn export_fmu(scene: &Path, out: &Path, library: &Path, extra: &[&str]) -> std::process::Output {
     let args = [
@@ -51,8 +58,7 @@ fn entries(path: &Path) -> (Vec<String>, String) {
 #[test]
 fn the_fmu_holds_description_library_and_scene_per_version() {
     let dir = common::scratch_dir("export_fmu", "versions");
-    let library = dir.join("stand-in.so");
-    std::fs::write(&library, b"not a real library").unwrap();
+    let library = stand_in_library(&dir);
     let arm = scene("hil_arm.toml");
     let text = std::fs::read_to_string(&arm).unwrap();
     for (version, binaries, token_attribute) in [
@@ -82,8 +88,7 @@ fn the_fmu_holds_description_library_and_scene_per_version() {
 #[test]
 fn a_flexible_scene_carries_its_mesh_and_contact_scenes_claim_no_state() {
     let dir = common::scratch_dir("export_fmu", "mesh");
-    let library = dir.join("stand-in.so");
-    std::fs::write(&library, b"x").unwrap();
+    let library = stand_in_library(&dir);
     let out = dir.join("cantilever.fmu");
     let o = export_fmu(&scene("cantilever.toml"), &out, &library, &[]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -140,8 +145,7 @@ fn entry_text(path: &Path, name: &str) -> String {
 #[test]
 fn settings_given_at_export_travel_in_the_fmu_and_change_its_token() {
     let dir = common::scratch_dir("export_fmu", "settings");
-    let library = dir.join("stand-in.so");
-    std::fs::write(&library, b"x").unwrap();
+    let library = stand_in_library(&dir);
     let arm = scene("hil_arm.toml");
     let text = std::fs::read_to_string(&arm).unwrap();
     let out = dir.join("arm.fmu");
@@ -194,8 +198,7 @@ fn a_mesh_shape_travels_with_its_obj_file() {
          [[shape]]\nname = \"ramp\"\nbody = \"ground\"\ntype = \"mesh\"\nmesh = \"shapes/ramp.obj\"\n",
     )
     .unwrap();
-    let library = dir.join("stand-in.so");
-    std::fs::write(&library, b"x").unwrap();
+    let library = stand_in_library(&dir);
     let out = dir.join("ramp.fmu");
     let o = export_fmu(&scene, &out, &library, &[]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
