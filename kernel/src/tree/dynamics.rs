@@ -425,7 +425,7 @@ fn joint_accelerations<R: Real>(
 
 /// Pass 2 for the 1-DOF joint of link `k` (velocity coordinate `row`): its pivot
 /// ([`scalar_pivot`]) and the fold of its articulated body into `parent` ([`fold`]), which
-/// needs I^A c too: both products are taken in one sweep over I^A.
+/// needs I^A c too: both products are formed together ([`SpatialInertia::apply_pair`]).
 #[inline(always)]
 fn pivot_and_fold<R: Real>(
     w: &mut LinkWork<R>,
