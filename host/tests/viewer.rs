@@ -6,6 +6,7 @@
 
 mod common;
 
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -40,24 +41,28 @@ struct Xvfb {
 
 impl Xvfb {
     fn start() -> Self {
-        // A display number no other server (or parallel test) holds.
-        let first = 100 + std::process::id() % 300;
-        let n = (first..first + 200)
-            .find(|n| !Path::new(&format!("/tmp/.X{n}-lock")).exists())
-            .expect("a free X display number");
-        let child = Command::new("Xvfb")
+        // Xvfb picks a free display itself and writes its number to `-displayfd` (stdout
+        // here): choosing one from the lock files raced between the tests of one process,
+        // which then shared a server and lost it when the first test stopped it.
+        let mut child = Command::new("Xvfb")
             .args([
-                &format!(":{n}"),
+                "-displayfd",
+                "1",
                 "-screen",
                 "0",
                 "1024x768x24",
                 "-nolisten",
                 "tcp",
             ])
-            .stdout(Stdio::null())
+            .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
             .expect("Xvfb starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().expect("Xvfb's stdout"))
+            .read_line(&mut line)
+            .expect("Xvfb reports its display");
+        let n: u32 = line.trim().parse().expect("Xvfb reports a display number");
         let socket = PathBuf::from(format!("/tmp/.X11-unix/X{n}"));
         let started = Instant::now();
         while !socket.exists() {
