@@ -54,11 +54,14 @@ pub(crate) struct LinkMotion<R> {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct LinkWork<R> {
     pub motion: LinkMotion<R>,
-    /// Velocity-product acceleration c = v ×ₘ S q̇.
+    /// a⁰: the link's acceleration were every q̈ zero (gravity as an upward base acceleration
+    /// and the velocity products c = v ×ₘ S q̇ of the path from the base). The algorithm
+    /// solves for the rest, ã = a − a⁰ = ã_parent + S q̈: no c is left to carry through
+    /// passes 2 and 3 (I^A c, Uᵀ c), and a⁰ enters once per link, through its rigid inertia.
     bias_acceleration: Spatial<R>,
     /// Articulated inertia I^A (rigid inertia until the tips have been folded in).
     inertia: SpatialInertia<R>,
-    /// Articulated bias force p^A.
+    /// Articulated bias force p^A (from the rigid p = I a⁰ + v ×* I v − fˣ).
     bias_force: Spatial<R>,
     /// U = I^A S.
     inertia_axis: Spatial<R>,
@@ -66,6 +69,7 @@ pub(crate) struct LinkWork<R> {
     inverse_pivot: R,
     /// u = τ − damping·q̇ − Sᵀ p^A.
     drive: R,
+    /// ã = a − a⁰.
     acceleration: Spatial<R>,
 }
 
@@ -284,16 +288,35 @@ fn rigid_inertia<R: Real>(link: &Link<R>, pose: &Pose<R>) -> (SpatialInertia<R>,
     (SpatialInertia::rigid(link.mass, cg, &inertia_cg), cg * link.mass)
 }
 
-/// Pass 1 of the articulated-body algorithm for one link at its motion in `w`: the rigid
-/// inertia (the articulated one before the children are folded in) and the bias force
-/// v ×* I v.
+/// Pass 1 of the articulated-body algorithm for one link at its motion and a⁰ in `w`: the
+/// rigid inertia (the articulated one before the children are folded in) and the bias force
+/// I a⁰ + v ×* I v. A 1-DOF root's a⁰ is the base's (see [`first_acceleration`]), a pure
+/// linear acceleration: I a⁰ is then 6 products, not 24.
 #[inline(always)]
-fn rigid_terms<R: Real>(link: &Link<R>, w: &mut LinkWork<R>) {
+fn rigid_terms<R: Real>(link: &Link<R>, w: &mut LinkWork<R>, linear_only: bool) {
     let m = &w.motion;
     let (rigid, moment) = rigid_inertia(link, &m.pose);
-    let v = m.velocity;
-    w.bias_force = v.cross_force(rigid.apply_rigid(link.mass, moment, v));
+    let (v, a) = (m.velocity, w.bias_acceleration);
+    let inertial = if linear_only {
+        Spatial::new(moment.cross(a.linear), a.linear * link.mass)
+    } else {
+        rigid.apply_rigid(link.mass, moment, a)
+    };
+    w.bias_force = inertial.add(v.cross_force(rigid.apply_rigid(link.mass, moment, v)));
     w.inertia = rigid;
+}
+
+/// a⁰ of a link on a 1-DOF joint: its parent's plus the velocity product v ×ₘ S q̇ (`relative`
+/// = S q̇), or the `base` acceleration for a root, whose velocity is S q̇ itself (the product
+/// vanishes).
+#[inline(always)]
+fn first_acceleration<R: Real>(
+    parent: Option<&LinkWork<R>>,
+    velocity: Spatial<R>,
+    relative: Spatial<R>,
+    base: Spatial<R>,
+) -> Spatial<R> {
+    parent.map_or(base, |p| p.bias_acceleration.add(velocity.cross_motion(relative)))
 }
 
 /// External forces on the links of one evaluation: the source, and the link states and wrenches
@@ -349,27 +372,31 @@ fn joint_accelerations<R: Real>(
     accel: &mut [R],
 ) -> Result<(), KernelError> {
     kinematics(links, q, rate, work);
-    // Pass 1, base to tips: rigid inertias and velocity-product terms.
+    // Pass 1, base to tips: a⁰ (gravity enters as an upward base acceleration), rigid
+    // inertias and bias forces.
+    let base = Spatial::new(Vec3::ZERO, -gravity);
     let mut at_v = 0;
     for (k, link) in links.iter().enumerate() {
         let Some((done, [w, ..])) = work.split_at_mut_checked(k) else {
             return Err(KernelError::StateSizeMismatch);
         };
         let m = &w.motion;
+        let parent = link.parent.and_then(|p| done.get(p));
         w.bias_acceleration = match link.multi {
             None => {
                 let rate = rate.get(at_v).copied().unwrap_or(R::ZERO);
                 at_v += 1;
-                m.velocity.cross_motion(m.axis.scale(rate))
+                first_acceleration(parent, m.velocity, m.axis.scale(rate), base)
             }
             Some(joint) => {
                 let nv = joint.velocities();
                 let rate = rate.get(at_v..at_v + nv).unwrap_or_default();
                 at_v += nv;
-                multi_bias(link, joint, done, m, rate)
+                let a = parent.map_or(base, |p| p.bias_acceleration);
+                a.add(multi_bias(link, joint, done, m, rate))
             }
         };
-        rigid_terms(link, w);
+        rigid_terms(link, w, link.multi.is_none() && parent.is_none());
     }
     if let Some(loads) = loads {
         loads.apply(t, work);
@@ -394,18 +421,16 @@ fn joint_accelerations<R: Real>(
         end_v = end_v.wrapping_sub(joint.velocities());
         multi_fold(t, (k, end_v), link, joint, done, w, (rate, input))?;
     }
-    // Pass 3, base to tips: accelerations. Gravity enters as an upward base acceleration.
-    let base = Spatial::new(Vec3::ZERO, -gravity);
+    // Pass 3, base to tips: accelerations ã = a − a⁰ (zero at the base).
     let mut at_v = 0;
     for (k, link) in links.iter().enumerate() {
         let Some((done, [w, ..])) = work.split_at_mut_checked(k) else {
             return Err(KernelError::StateSizeMismatch);
         };
-        let parent = link
+        let a = link
             .parent
             .and_then(|p| done.get(p))
-            .map_or(base, |p| p.acceleration);
-        let a = parent.add(w.bias_acceleration);
+            .map_or(Spatial::ZERO, |p| p.acceleration);
         let Some(joint) = link.multi else {
             let qdd = accel.get_mut(at_v).ok_or(KernelError::StateSizeMismatch)?;
             at_v += 1;
@@ -424,8 +449,7 @@ fn joint_accelerations<R: Real>(
 }
 
 /// Pass 2 for the 1-DOF joint of link `k` (velocity coordinate `row`): its pivot
-/// ([`scalar_pivot`]) and the fold of its articulated body into `parent` ([`fold`]), which
-/// needs I^A c too: both products are formed together ([`SpatialInertia::apply_pair`]).
+/// ([`scalar_pivot`]) and the fold of its articulated body into `parent` ([`fold`]).
 #[inline(always)]
 fn pivot_and_fold<R: Real>(
     w: &mut LinkWork<R>,
@@ -435,13 +459,11 @@ fn pivot_and_fold<R: Real>(
     at: (usize, usize),
     t: R,
 ) -> Result<(), KernelError> {
-    let Some(parent) = parent else {
-        let u = w.inertia.apply(w.motion.axis);
-        return scalar_pivot(w, u, link, inputs, at, t);
-    };
-    let (u, inertia_bias) = w.inertia.apply_pair(w.motion.axis, w.bias_acceleration);
+    let u = w.inertia.apply(w.motion.axis);
     scalar_pivot(w, u, link, inputs, at, t)?;
-    fold(w, inertia_bias, parent);
+    if let Some(parent) = parent {
+        fold(w, parent);
+    }
     Ok(())
 }
 
@@ -476,15 +498,12 @@ fn scalar_pivot<R: Real>(
 }
 
 /// Folds the articulated body of a 1-DOF link (`w`, pass 2 done) into its `parent`:
-/// I^A_parent += I^A − U Uᵀ / D and p^A_parent += p^A + I^a c + U u / D, with
-/// I^a c = I^A c − U (Uᵀ c) / D (so that I^a is never stored); `inertia_bias` is I^A c.
+/// I^A_parent += I^A − U Uᵀ / D and p^A_parent += p^A + U u / D (no velocity-product term:
+/// it is in a⁰, see [`LinkWork`]).
 #[inline(always)]
-fn fold<R: Real>(w: &LinkWork<R>, inertia_bias: Spatial<R>, parent: &mut LinkWork<R>) {
-    let (u, c) = (w.inertia_axis, w.bias_acceleration);
-    let bias = w
-        .bias_force
-        .add(inertia_bias)
-        .add(u.scale((w.drive - u.dot(c)) * w.inverse_pivot));
+fn fold<R: Real>(w: &LinkWork<R>, parent: &mut LinkWork<R>) {
+    let u = w.inertia_axis;
+    let bias = w.bias_force.add(u.scale(w.drive * w.inverse_pivot));
     w.inertia.fold_into(u, w.inverse_pivot, &mut parent.inertia);
     parent.bias_force = parent.bias_force.add(bias);
 }
@@ -571,7 +590,7 @@ fn multi_pivot<R: Real>(
 
 /// Pass 2 for link `k` on the multi-DOF `joint` (velocity coordinates from `first` on): folds
 /// the articulated inertia I^A − U D⁻¹ Uᵀ (k rank-one updates with the columns of U L⁻ᵀ,
-/// D = L Δ Lᵀ) and the bias force p^A + I^a c + U D⁻¹ u into the parent in `done`. Out of line,
+/// D = L Δ Lᵀ) and the bias force p^A + U D⁻¹ u into the parent in `done`. Out of line,
 /// so that the 1-DOF path's stack frame does not hold the k × k workspace.
 #[inline(never)]
 fn multi_fold<R: Real>(
@@ -598,18 +617,19 @@ fn multi_fold<R: Real>(
         articulated = articulated.sub_outer(scaled[j], R::ONE / f.pivots[j]);
     }
     let x = f.solve(&pivot.drive);
-    let bias = pivot.inertia_axes.iter().zip(x.iter()).take(dof).fold(
-        w.bias_force.add(articulated.apply(w.bias_acceleration)),
-        |sum, (u, &x)| sum.add(u.scale(x)),
-    );
+    let bias = pivot
+        .inertia_axes
+        .iter()
+        .zip(x.iter())
+        .take(dof)
+        .fold(w.bias_force, |sum, (u, &x)| sum.add(u.scale(x)));
     parent.inertia.add_assign(&articulated);
     parent.bias_force = parent.bias_force.add(bias);
     Ok(())
 }
 
-/// Pass 3 for link `k` on the multi-DOF `joint`: q̈ = D⁻¹ (u − Uᵀ a′) into `qdd`, and the link's
-/// acceleration a′ + S q̈, where a′ = `a` is the parent's acceleration plus the velocity-product
-/// term.
+/// Pass 3 for link `k` on the multi-DOF `joint`: q̈ = D⁻¹ (u − Uᵀ ã) into `qdd`, and the link's
+/// ã + S q̈, where `a` is the parent's ã.
 #[allow(clippy::too_many_arguments)]
 #[inline(never)]
 fn multi_acceleration<R: Real>(
@@ -650,16 +670,17 @@ fn joint_accelerations_1dof<R: Real>(
     loads: Option<&mut LinkLoads<'_, R>>,
     accel: &mut [R],
 ) -> Result<(), KernelError> {
-    // Forward kinematics and pass 1, base to tips: motions, rigid inertias and
-    // velocity-product terms, each link's in one go.
+    // Forward kinematics and pass 1, base to tips: motions, a⁰ (gravity enters as an upward
+    // base acceleration), rigid inertias and bias forces, each link's in one go.
+    let base = Spatial::new(Vec3::ZERO, -gravity);
     for (k, ((link, &q), &rate)) in links.iter().zip(q).zip(rate).enumerate() {
         let Some((done, [w, ..])) = work.split_at_mut_checked(k) else {
             return Err(KernelError::StateSizeMismatch);
         };
-        let parent = link.parent.and_then(|p| done.get(p)).map(|p| &p.motion);
-        let relative = link_motion(link, parent, q, rate, &mut w.motion);
-        w.bias_acceleration = w.motion.velocity.cross_motion(relative);
-        rigid_terms(link, w);
+        let parent = link.parent.and_then(|p| done.get(p));
+        let relative = link_motion(link, parent.map(|p| &p.motion), q, rate, &mut w.motion);
+        w.bias_acceleration = first_acceleration(parent, w.motion.velocity, relative, base);
+        rigid_terms(link, w, parent.is_none());
     }
     if let Some(loads) = loads {
         loads.apply(t, work);
@@ -673,17 +694,15 @@ fn joint_accelerations_1dof<R: Real>(
         let parent = link.parent.and_then(|p| done.get_mut(p));
         pivot_and_fold(w, parent, link, (q, rate, input), (k, k), t)?;
     }
-    // Pass 3, base to tips: accelerations. Gravity enters as an upward base acceleration.
-    let base = Spatial::new(Vec3::ZERO, -gravity);
+    // Pass 3, base to tips: accelerations ã = a − a⁰ (zero at the base).
     for (k, (link, qdd)) in links.iter().zip(accel.iter_mut()).enumerate() {
         let Some((done, [w, ..])) = work.split_at_mut_checked(k) else {
             return Err(KernelError::StateSizeMismatch);
         };
-        let parent = link
+        let a = link
             .parent
             .and_then(|p| done.get(p))
-            .map_or(base, |p| p.acceleration);
-        let a = parent.add(w.bias_acceleration);
+            .map_or(Spatial::ZERO, |p| p.acceleration);
         *qdd = (w.drive - w.inertia_axis.dot(a)) * w.inverse_pivot;
         w.acceleration = a.add(w.motion.axis.scale(*qdd));
     }

@@ -229,13 +229,6 @@ impl<R: Real> SpatialInertia<R> {
             self.coupling.tr_mul_vec(m.angular) + self.linear.mul_vec(m.linear),
         )
     }
-    /// `(I a, I b)`, each product as [`Self::apply`] forms it. One call rather than two at the
-    /// call site: the Cortex-M4F tree step compiles to 1.4 % fewer instructions this way
-    /// (chain5 f32 RK4 18,586 against 18,846), though the arithmetic is the same.
-    #[inline(always)]
-    pub fn apply_pair(&self, a: Spatial<R>, b: Spatial<R>) -> (Spatial<R>, Spatial<R>) {
-        (self.apply(a), self.apply(b))
-    }
     /// The force `I m` of a motion `m` for a rigid inertia made by [`Self::rigid`] of `mass`
     /// and first moment `h` = m c (the zeros of its blocks skipped).
     #[inline(always)]
