@@ -5,8 +5,8 @@
 //! models under QEMU grows by a fixed amount per link; `.ci/firmware` checks these figures
 //! against the firmware's `SIZE` lines). Stack and instructions are estimates fitted to the
 //! exported scenes measured under QEMU (docs/firmware.md): the stack bound covers every
-//! measured scene, the instruction count is within 2 % of them (17 % under for the 3-link
-//! skew_tree in soft-float f64 on the M4F).
+//! measured scene, the instruction count is within 2 % of them on the Cortex-M4F and 3 % on
+//! the M7 (23 % under for the 3-link skew_tree in soft-float f64 on the M4F).
 
 use crate::spec::IntegratorSpec;
 use ferrodyn_kernel::integrators::Method;
@@ -80,14 +80,14 @@ pub fn tree_needs(
 ) -> TreeNeeds {
     let p = usize::from(double);
     let line = |(fixed, per_slot): (usize, usize)| fixed + per_slot * slots;
-    // RK4 instructions per step: per degree of freedom and a fixed part, fitted to the
-    // exported chain5 and hil_arm (1-DOF joints; skew_tree lies within 2 %, except in
-    // soft-float f64 on the M4F: 17 % more).
+    // RK4 instructions per step: per degree of freedom and a fixed part, least-squares fits
+    // to the exported hil_arm, servo_arm, skew_tree and chain5 at 289b0e2 (1-DOF joints; f64
+    // on the M4F without skew_tree, which soft-float makes 23 % dearer than the line).
     let (fixed, per_link) = match (core, double) {
-        (Core::CortexM4F, false) => (-44.0, 3_776.0),
-        (Core::CortexM4F, true) => (-55_681.0, 188_916.0),
-        (Core::CortexM7, false) => (-50.0, 3_580.0),
-        (Core::CortexM7, true) => (-122.0, 4_342.0),
+        (Core::CortexM4F, false) => (222.0, 3_515.0),
+        (Core::CortexM4F, true) => (-56_612.0, 164_904.0),
+        (Core::CortexM7, false) => (180.0, 3_454.0),
+        (Core::CortexM7, true) => (102.0, 4_216.0),
     };
     // One derivative evaluation instead of RK4's four: 0.259 of RK4 on the 5-link tree.
     let factor = match integrator {
@@ -114,15 +114,15 @@ mod tests {
         // (slots, DOF, f64, measured peak stack B, measured instructions per RK4 step):
         // hil_arm, servo_arm, skew_tree, chain5, the ball-jointed arm (docs/firmware.md).
         let measured = [
-            (1, 1, false, 1_980, Some(3_760.0)),
-            (1, 1, false, 1_988, Some(3_786.0)),
-            (3, 3, false, 3_384, Some(11_440.0)),
-            (5, 5, false, 4_852, Some(19_041.0)),
-            (5, 4, false, 7_400, None),
-            (1, 1, true, 3_036, Some(133_238.0)),
-            (3, 3, true, 3_668, None),
-            (5, 5, true, 4_844, Some(887_835.0)),
-            (5, 4, true, 9_400, None),
+            (1, 1, false, 1_964, Some(3_675.0)),
+            (1, 1, false, 1_972, Some(3_701.0)),
+            (3, 3, false, 3_384, Some(10_960.0)),
+            (5, 5, false, 4_852, Some(17_698.0)),
+            (5, 4, false, 7_352, None),
+            (1, 1, true, 2_700, Some(108_486.0)),
+            (3, 3, true, 3_332, None),
+            (5, 5, true, 4_508, Some(767_905.0)),
+            (5, 4, true, 9_136, None),
         ];
         for (slots, dof, double, stack, instructions) in measured {
             let needs = tree_needs(Core::CortexM4F, slots, dof, double, &RK4);
