@@ -459,27 +459,26 @@ fn pivot_and_fold<R: Real>(
     at: (usize, usize),
     t: R,
 ) -> Result<(), KernelError> {
-    let u = w.inertia.apply(w.motion.axis);
-    scalar_pivot(w, u, link, inputs, at, t)?;
+    scalar_pivot(w, link, inputs, at, t)?;
     if let Some(parent) = parent {
         fold(w, parent);
     }
     Ok(())
 }
 
-/// The articulated pivot of a 1-DOF joint on link `k` (velocity coordinate `row`) from its
-/// inertia along the axis `u` = I^A S: the inverse pivot and the joint's drive (joint force −
-/// bias) at coordinate `q`, rate `rate` and input `input`.
+/// The articulated pivot of a 1-DOF joint on link `k` (velocity coordinate `row`): its inertia
+/// along the axis, the inverse pivot and the joint's drive (joint force − bias) at coordinate
+/// `q`, rate `rate` and input `input`.
 #[inline(always)]
 fn scalar_pivot<R: Real>(
     w: &mut LinkWork<R>,
-    u: Spatial<R>,
     link: &Link<R>,
     (q, rate, input): (R, R, R),
     (row, k): (usize, usize),
     t: R,
 ) -> Result<(), KernelError> {
     let axis = w.motion.axis;
+    let u = w.inertia.apply(axis);
     let pivot = axis.dot(u);
     if !pivot.is_finite() {
         return Err(KernelError::NonFinite {
