@@ -33,6 +33,8 @@ pub struct TetElement<R> {
     /// Reference vertices: strains are formed from the displacement from the reference
     /// coordinates (r = X at the vertices, gradients = I).
     vertices: [[R; 3]; 4],
+    /// The vertices less their centroid, computed in f64 (see [`RotationSplit`]).
+    offsets: [[R; 3]; 4],
 }
 
 /// The 12 coordinates of a node in the undeformed reference at `x`: r = X, gradients = I.
@@ -54,11 +56,6 @@ pub fn reference_coordinates<R: Real>(vertices: &[Vec3<R>; 4]) -> [R; ELEMENT_CO
     e
 }
 
-/// Converts a quadrature table entry to barycentric coordinates in `R`.
-fn bary<R: Real>(p: &[f64; 4]) -> [R; 4] {
-    p.map(R::from_f64)
-}
-
 impl<R: Real> TetElement<R> {
     /// Precomputes an element from its reference vertices; ρ is taken from `material`.
     pub fn new(vertices: [Vec3<R>; 4], material: &Material<R>) -> Result<Self, ElementError> {
@@ -76,6 +73,7 @@ impl<R: Real> TetElement<R> {
             load: [R::ZERO; SHAPE_FUNCTIONS],
             volume: R::ZERO,
             vertices: [[R::ZERO; 3]; 4],
+            offsets: [[R::ZERO; 3]; 4],
         }
     }
 
@@ -86,17 +84,25 @@ impl<R: Real> TetElement<R> {
 
     /// [`TetElement::new`] in place (an element in a model's list is large in f64: it is
     /// computed where it is kept, not on the stack and copied). Unchanged on an error.
+    ///
+    /// The tables are computed in f64 and rounded once: the basis comes from a 20×20 solve,
+    /// which in f32 left the shape-function gradients wrong by up to 1e-5 relative, a stiffness
+    /// that is not the f64 model's (f32 positions drifted 20 times further from f64).
     pub(crate) fn set(&mut self, vertices: [Vec3<R>; 4], material: &Material<R>) -> Result<(), ElementError> {
-        let shape = TetShape::new(vertices)?;
+        if R::BYTES < 8 {
+            // Slivers are judged at the precision the element will be evaluated in.
+            Self::check(vertices)?;
+        }
+        let wide = vertices.map(|v| Vec3::from_array(v.to_array().map(R::to_f64)));
+        let shape = TetShape::<f64>::new(wide)?;
         let volume = shape.volume();
-        let rho = material.density;
+        let rho = material.density.to_f64();
 
-        let (mass, load) = (&mut self.mass, &mut self.load);
-        *mass = [[R::ZERO; SHAPE_FUNCTIONS]; SHAPE_FUNCTIONS];
-        *load = [R::ZERO; SHAPE_FUNCTIONS];
+        let mut mass = [[0.0; SHAPE_FUNCTIONS]; SHAPE_FUNCTIONS];
+        let mut load = [0.0; SHAPE_FUNCTIONS];
         for (p, w) in MASS_RULE.points.iter().zip(MASS_RULE.weights.iter()) {
-            let s = shape.values(shape.point(bary(p)));
-            let wv = R::from_f64(*w) * volume * rho;
+            let s = shape.values(shape.point(*p));
+            let wv = *w * volume * rho;
             for k in 0..SHAPE_FUNCTIONS {
                 load[k] += wv * s[k];
                 for l in k..SHAPE_FUNCTIONS {
@@ -111,17 +117,20 @@ impl<R: Real> TetElement<R> {
                 lower[0][l] = row_l[k];
             }
         }
-
+        self.mass = mass.map(|row| row.map(R::from_f64));
+        self.load = load.map(R::from_f64);
         for (q, (p, w)) in FORCE_RULE
             .points
             .iter()
             .zip(FORCE_RULE.weights.iter())
             .enumerate()
         {
-            self.gradients[q] = shape.gradients(shape.point(bary(p)));
-            self.weights[q] = R::from_f64(*w) * volume;
+            self.gradients[q] = shape.gradients(shape.point(*p)).map(|g| g.map(R::from_f64));
+            self.weights[q] = R::from_f64(*w * volume);
         }
-        self.volume = volume;
+        let centroid = (wide[0] + wide[1] + wide[2] + wide[3]).scale(0.25);
+        self.offsets = wide.map(|v| (v - centroid).to_array().map(R::from_f64));
+        self.volume = R::from_f64(volume);
         self.vertices = vertices.map(|v| v.to_array());
         Ok(())
     }
@@ -179,9 +188,9 @@ impl<R: Real> TetElement<R> {
 
     /// Deformation gradients F = Σ_k e_k ⊗ ∇s_k at the force quadrature points.
     pub fn deformation_gradients(&self, e: &[R; ELEMENT_COORDS], out: &mut [Mat3<R>; FORCE_POINTS]) {
-        let u = self.displacement(e);
+        let u = self.split(&self.displacement(e), None);
         for (f, grads) in out.iter_mut().zip(self.gradients.iter()) {
-            *f = gradient(grads, &u) + Mat3::IDENTITY;
+            *f = u.at(grads).0 + Mat3::IDENTITY;
         }
     }
 
@@ -192,7 +201,7 @@ impl<R: Real> TetElement<R> {
         e: &[R; ELEMENT_COORDS],
         out: &mut [Mat3<R>; FORCE_POINTS],
     ) -> Result<(), ElementError> {
-        let u = self.displacement(e);
+        let u = self.split(&self.displacement(e), None);
         for (qp, (s, grads)) in out.iter_mut().zip(self.gradients.iter()).enumerate() {
             *s = material_point(material, grads, &u, qp)?.1.stress;
         }
@@ -201,7 +210,7 @@ impl<R: Real> TetElement<R> {
 
     /// Strain energy U = ∫ W dV.
     pub fn strain_energy(&self, material: &Material<R>, e: &[R; ELEMENT_COORDS]) -> Result<R, ElementError> {
-        let u = self.displacement(e);
+        let u = self.split(&self.displacement(e), None);
         let mut energy = R::ZERO;
         for (qp, (w, grads)) in self.weights.iter().zip(self.gradients.iter()).enumerate() {
             energy += *w * material_point(material, grads, &u, qp)?.1.energy;
@@ -216,21 +225,25 @@ impl<R: Real> TetElement<R> {
         e: &[R; ELEMENT_COORDS],
         q: &mut [R; ELEMENT_COORDS],
     ) -> Result<(), ElementError> {
-        self.elastic_force_from_displacement(material, &self.displacement(e), q)
+        self.elastic_force_from_displacement(material, &self.displacement(e), None, q)
     }
 
     /// [`TetElement::elastic_force`] from the nodal displacements u = e − e_ref (r − X at the
     /// vertices, gradients − I) instead of the coordinates: what a state that holds
-    /// displacements (the flexible body's) hands over, without forming e.
+    /// displacements (the flexible body's) hands over, without forming e. `low`: what rounding
+    /// left out of u, if known (u + low is the displacement to twice the working precision; in
+    /// f32 the flexible body's state carries it).
     pub fn elastic_force_from_displacement(
         &self,
         material: &Material<R>,
         u: &[R; ELEMENT_COORDS],
+        low: Option<&[R; ELEMENT_COORDS]>,
         q: &mut [R; ELEMENT_COORDS],
     ) -> Result<(), ElementError> {
+        let u = self.split(u, low);
         *q = [R::ZERO; ELEMENT_COORDS];
         for (qp, (w, grads)) in self.weights.iter().zip(self.gradients.iter()).enumerate() {
-            let (f, point) = material_point(material, grads, u, qp)?;
+            let (f, point) = material_point(material, grads, &u, qp)?;
             add_force(*w, grads, &f.mul_mat(&point.stress), q);
         }
         Ok(())
@@ -246,15 +259,17 @@ impl<R: Real> TetElement<R> {
         ed: &[R; ELEMENT_COORDS],
         q: &mut [R; ELEMENT_COORDS],
     ) -> Result<(), ElementError> {
-        self.damping_force_from_displacement(material, &self.displacement(e), ed, q)
+        self.damping_force_from_displacement(material, &self.displacement(e), None, ed, q)
     }
 
-    /// [`TetElement::damping_force`] from the nodal displacements u = e − e_ref and the rates
-    /// `ed` (= u̇).
+    /// [`TetElement::damping_force`] from the nodal displacements u = e − e_ref (and their
+    /// `low` parts, as [`TetElement::elastic_force_from_displacement`] takes them) and the
+    /// rates `ed` (= u̇).
     pub fn damping_force_from_displacement(
         &self,
         material: &Material<R>,
         u: &[R; ELEMENT_COORDS],
+        low: Option<&[R; ELEMENT_COORDS]>,
         ed: &[R; ELEMENT_COORDS],
         q: &mut [R; ELEMENT_COORDS],
     ) -> Result<(), ElementError> {
@@ -263,8 +278,9 @@ impl<R: Real> TetElement<R> {
         if beta == R::ZERO {
             return Ok(());
         }
+        let u = self.split(u, low);
         for (qp, (w, grads)) in self.weights.iter().zip(self.gradients.iter()).enumerate() {
-            let (f, point) = material_point(material, grads, u, qp)?;
+            let (f, point) = material_point(material, grads, &u, qp)?;
             let fd = gradient(grads, ed);
             let ftfd = f.transpose().mul_mat(&fd);
             let edot = ftfd.symmetric_part();
@@ -300,7 +316,7 @@ impl<R: Real> TetElement<R> {
             shear: [R::ZERO; FORCE_POINTS],
         };
         let mut kronecker = [[R::ZERO; 6]; BLOCK_PAIRS];
-        let u = self.displacement(e);
+        let u = self.split(&self.displacement(e), None);
         for (qp, (&w, grads)) in self.weights.iter().zip(self.gradients.iter()).enumerate() {
             let (f, point) = material_point(material, grads, &u, qp)?;
             add_force(w, grads, &f.mul_mat(&point.stress), q);
@@ -309,6 +325,79 @@ impl<R: Real> TetElement<R> {
         rank_one.sum_into(k);
         complete_tangent(&kronecker, k);
         Ok(())
+    }
+}
+
+/// An element's displacements as the strain is formed from them: a rotation field (the skew
+/// part W of the mean of its nodes' gradient displacements, about their mean position
+/// displacement) and the element's coordinates of what is left.
+///
+/// Why: the displacement gradient H holds the element's rotation, which cancels in the strain
+/// E = ½(H + Hᵀ + HᵀH). Summed plainly, H = Σ_k u_k ⊗ ∇s_k is rounded to ε|H|: in f32 a strain
+/// error of ε₃₂ times the rotation, which at every evaluation excites the stiffest modes anew.
+/// Split, H = W + H′ with H′ = Σ_k u′_k ⊗ ∇s_k summed over small terms, and W + Wᵀ = 0
+/// exactly; the low parts of u, what its f32 rounding left out, survive in u′ (they would
+/// not in u). The rotation field is reproduced exactly by the element's basis, so in exact
+/// arithmetic H is unchanged.
+///
+/// In f64 nothing is split (`spin` is `None`, u′ = u): the rotation's rounding there, ε₆₄ of it,
+/// is far below any error that matters, and the split costs 6 % of the step.
+struct RotationSplit<R> {
+    /// W, exactly skew.
+    spin: Option<Mat3<R>>,
+    /// The element's coordinates of u less the rotation field.
+    rest: [R; ELEMENT_COORDS],
+}
+
+impl<R: Real> RotationSplit<R> {
+    /// H and H′ = H − W at one point from its shape-function gradients.
+    fn at(&self, grads: &[[R; 3]; SHAPE_FUNCTIONS]) -> (Mat3<R>, Mat3<R>) {
+        let rest = gradient(grads, &self.rest);
+        (self.spin.map_or(rest, |w| w + rest), rest)
+    }
+}
+
+impl<R: Real> TetElement<R> {
+    /// Splits the displacements `u` (with their `low` parts, if known) as [`RotationSplit`]
+    /// says.
+    fn split(&self, u: &[R; ELEMENT_COORDS], low: Option<&[R; ELEMENT_COORDS]>) -> RotationSplit<R> {
+        let mut rest = *u;
+        let add_low = |rest: &mut [R; ELEMENT_COORDS]| {
+            for (w, l) in rest.iter_mut().zip(low.into_iter().flatten()) {
+                *w += *l;
+            }
+        };
+        if R::BYTES >= 8 {
+            add_low(&mut rest);
+            return RotationSplit { spin: None, rest };
+        }
+        // Component i of nodal vector d (0: r, 1–3: gradients), summed over the nodes.
+        let sum = |d: usize, i: usize| {
+            let c = 3 * d + i;
+            u[c] + u[NODE_COORDS + c] + u[2 * NODE_COORDS + c] + u[3 * NODE_COORDS + c]
+        };
+        // W = ½(M − Mᵀ) with M the mean gradient displacement: w_ij = −w_ji to the bit.
+        let eighth = R::from_f64(0.125);
+        let spin = Mat3 {
+            m: core::array::from_fn(|i| core::array::from_fn(|d| (sum(d + 1, i) - sum(i + 1, d)) * eighth)),
+        };
+        let quarter = R::from_f64(0.25);
+        let centre: [R; 3] = core::array::from_fn(|i| sum(0, i) * quarter);
+        for (w, dx) in rest.chunks_exact_mut(NODE_COORDS).zip(self.offsets.iter()) {
+            for i in 0..3 {
+                let turned = spin.m[i][0] * dx[0] + spin.m[i][1] * dx[1] + spin.m[i][2] * dx[2];
+                w[i] = (w[i] - centre[i]) - turned;
+                for d in 0..3 {
+                    w[3 * (d + 1) + i] -= spin.m[i][d];
+                }
+            }
+        }
+        // Only now: added to u itself, the low parts would round away.
+        add_low(&mut rest);
+        RotationSplit {
+            spin: Some(spin),
+            rest,
+        }
     }
 }
 
@@ -456,21 +545,20 @@ fn gradient<R: Real>(grads: &[[R; 3]; SHAPE_FUNCTIONS], e: &[R; ELEMENT_COORDS])
     f
 }
 
-/// F and the material state at one quadrature point from the displacements `u` = e − e_ref,
-/// or the inversion error naming `qp`.
+/// F and the material state at one quadrature point from the split displacements `u`, or the
+/// inversion error naming `qp`.
 fn material_point<R: Real>(
     material: &Material<R>,
     grads: &[[R; 3]; SHAPE_FUNCTIONS],
-    u: &[R; ELEMENT_COORDS],
+    u: &RotationSplit<R>,
     qp: usize,
 ) -> Result<(Mat3<R>, MaterialPoint<R>), ElementError> {
-    let h = gradient(grads, u);
-    let f = h + Mat3::IDENTITY;
-    match material.evaluate_displacement_gradient(&h) {
-        Some(point) => Ok((f, point)),
+    let (h, rest) = u.at(grads);
+    match material.evaluate_split_gradient(&h, &rest) {
+        Some(point) => Ok((h + Mat3::IDENTITY, point)),
         None => Err(ElementError::Inverted {
             qp,
-            jacobian: f.determinant().to_f64(),
+            jacobian: (h + Mat3::IDENTITY).determinant().to_f64(),
         }),
     }
 }

@@ -432,7 +432,7 @@ fn f32_smoke_test() {
 
 #[test]
 fn memory_per_element_is_as_documented() {
-    // Reference: the module doc (971 scalars per element).
-    assert_eq!(core::mem::size_of::<TetElement<f64>>(), 971 * 8);
-    assert_eq!(core::mem::size_of::<TetElement<f32>>(), 971 * 4);
+    // Reference: the module doc (983 scalars per element).
+    assert_eq!(core::mem::size_of::<TetElement<f64>>(), 983 * 8);
+    assert_eq!(core::mem::size_of::<TetElement<f32>>(), 983 * 4);
 }

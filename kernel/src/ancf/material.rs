@@ -150,12 +150,20 @@ impl<R: Real> Material<R> {
     /// E = ½(FᵀF − I) keeps only the absolute precision of F ≈ I, which in f32 is a stress
     /// error of about ε₃₂·E_young: far above the strain of a stiff body at rest.
     pub fn evaluate_displacement_gradient(&self, h: &Mat3<R>) -> Option<MaterialPoint<R>> {
+        self.evaluate_split_gradient(h, h)
+    }
+
+    /// [`Material::evaluate_displacement_gradient`] for H given with a part H′ = H − W, W skew
+    /// to the bit (a rotation): E = ½((H′ + H′ᵀ) + HᵀH) keeps the precision of H′, where
+    /// H + Hᵀ would take the rounding of W in H and cancel W only then.
+    pub fn evaluate_split_gradient(&self, h: &Mat3<R>, rest: &Mat3<R>) -> Option<MaterialPoint<R>> {
         let j_minus_one = trace(h) + principal_minors(h) + h.determinant();
         // Inverted or NaN: SVK would still give numbers, but they describe no physical state.
         if !(j_minus_one > -R::ONE && j_minus_one.is_finite()) {
             return None;
         }
-        let e = combine(R::HALF, &(*h + h.transpose()), R::HALF, &h.transpose().mul_mat(h));
+        let symmetric = *rest + rest.transpose();
+        let e = combine(R::HALF, &symmetric, R::HALF, &h.transpose().mul_mat(h));
         let (lambda, mu) = (self.lambda, self.mu);
         match self.law {
             MaterialLaw::StVenantKirchhoff => {

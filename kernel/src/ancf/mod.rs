@@ -26,14 +26,15 @@
 //!
 //! ## Memory per element ([`TetElement`])
 //! 14 × 16 × 3 shape-function gradients, 14 weights, 16 × 16 mass, 16 load, 1 volume and
-//! 4 × 3 reference vertices (strains are formed from displacements, see
-//! [`Material::evaluate_displacement_gradient`]): 971 scalars, 7,768 bytes in f64, 3,884 bytes
-//! in f32. The density ρ of the [`Material`] is built into the mass and load; the rest (law,
+//! 4 × 3 reference vertices and 4 × 3 vertex offsets from the centroid (strains are formed
+//! from displacements split from a rotation field, see [`Material::evaluate_split_gradient`]):
+//! 983 scalars, 7,864 bytes in f64, 3,932 bytes in f32. The density ρ of the [`Material`] is built into the mass and load; the rest (law,
 //! λ, μ, Rayleigh α and β) is passed to the routines: the flexible model keeps one material
 //! per element beside it (24 bytes in f32, 48 in f64), so bodies of different materials share
 //! one model. Stack: the routines take the 48×48 tangent
 //! as an out-parameter (18 KiB in f64); their own temporaries are under 1 KiB. Building an
-//! element uses about 20 KiB of stack in f64 (the 20×20 interpolation system and its inverse);
+//! element uses about 20 KiB of stack (the 20×20 interpolation system and its inverse, in f64
+//! for an f32 element too: its tables are computed in f64 and rounded once);
 //! [`TetShape`] (337 scalars) is needed only then and for post-processing (r at any point).
 //! Measured on x86_64 (release, f64, Neo-Hookean): force ≈ 2.5 µs, force + tangent ≈ 65 µs,
 //! build ≈ 16 µs per element.

@@ -109,11 +109,12 @@ pub fn scatter_add<R: Real>(values: &mut [R], nodes: &[usize; 4], v: &[R; ELEMEN
     }
 }
 
-/// What a force evaluation is handed: coordinates e, or displacements u = e − e_ref.
+/// What a force evaluation is handed: coordinates e, or displacements u = e − e_ref with
+/// what their rounding left out (12 per node, see [`TetElement::elastic_force_from_displacement`]).
 #[derive(Clone, Copy)]
 enum Coordinates<'a, R> {
     Absolute(&'a [R]),
-    Displacement(&'a [R]),
+    Displacement(&'a [R], Option<&'a [R]>),
 }
 
 /// Maps an element evaluation error into a kernel error naming the element.
@@ -144,15 +145,16 @@ impl<'a, R: Real> FlexView<'a, R> {
     }
 
     /// [`FlexView::generalized_force`] at the displacements `u` = e − e_ref (12 per node:
-    /// r − X, gradients − I) with the rates `ud` = ė.
+    /// r − X, gradients − I), with what their rounding left out (`low`, 12 per node), and the
+    /// rates `ud` = ė.
     pub fn generalized_force_displaced(
         &self,
         t: R,
-        u: &[R],
+        (u, low): (&[R], Option<&[R]>),
         ud: &[R],
         force: &mut [R],
     ) -> Result<(), KernelError> {
-        self.force_of(t, Coordinates::Displacement(u), ud, force, R::ONE, true)
+        self.force_of(t, Coordinates::Displacement(u, low), ud, force, R::ONE, true)
     }
 
     fn force_of(
@@ -172,12 +174,12 @@ impl<'a, R: Real> FlexView<'a, R> {
         for (index, ((element, nodes), material)) in items.enumerate() {
             let alpha = material.rayleigh_mass;
             let fail = |err| element_failure(index, err, t.to_f64());
-            let (values, displaced) = match coordinates {
-                Coordinates::Absolute(e) => (gather(e, nodes), false),
-                Coordinates::Displacement(u) => (gather(u, nodes), true),
+            let (values, displaced, low) = match coordinates {
+                Coordinates::Absolute(e) => (gather(e, nodes), false, None),
+                Coordinates::Displacement(u, low) => (gather(u, nodes), true, low.map(|l| gather(l, nodes))),
             };
             if displaced {
-                element.elastic_force_from_displacement(material, &values, &mut q)
+                element.elastic_force_from_displacement(material, &values, low.as_ref(), &mut q)
             } else {
                 element.elastic_force(material, &values, &mut q)
             }
@@ -188,7 +190,7 @@ impl<'a, R: Real> FlexView<'a, R> {
             if with_damping && (alpha != R::ZERO || material.rayleigh_stiffness != R::ZERO) {
                 let eed = gather(ed, nodes);
                 if displaced {
-                    element.damping_force_from_displacement(material, &values, &eed, &mut q)
+                    element.damping_force_from_displacement(material, &values, low.as_ref(), &eed, &mut q)
                 } else {
                     element.damping_force(material, &values, &eed, &mut q)
                 }
@@ -263,10 +265,15 @@ pub(crate) struct FlexSystem<'a, R> {
     pub model: FlexView<'a, R>,
     pub force: &'a mut [R],
     pub free: &'a mut [R],
-    /// Where the coordinates e = e_ref + u are formed for the external forces (12 per node).
+    /// Where the coordinates e = e_ref + u are formed for the external forces (12 per node);
+    /// in f32 also where [`OdeSystem::stage_argument`] leaves its rounding for the next
+    /// evaluation (taken before the external forces need the room).
     pub positions: &'a mut [R],
     /// The rounding the displacements u carry (12 per node, see `Data::carry`).
     pub carry: &'a mut [R],
+    /// Whether `positions` holds the rounding of the argument of the next evaluation (else
+    /// that argument is the state, whose rounding is `carry`).
+    pub staged: bool,
     /// Caller-supplied forces (None: none).
     pub external: Option<&'a mut dyn ExternalForces<R>>,
 }
@@ -288,6 +295,13 @@ pub(crate) fn reference_coordinate<R: Real>(nodes: &[Vec3<R>], i: usize) -> R {
     }
 }
 
+/// Knuth's two-sum: a + b to the nearest and what that rounding left out, exactly.
+fn two_sum<R: Real>(a: R, b: R) -> (R, R) {
+    let sum = a + b;
+    let b_virtual = sum - a;
+    (sum, (a - (sum - b_virtual)) + (b - b_virtual))
+}
+
 impl<R: Real> OdeSystem<R> for FlexSystem<'_, R> {
     fn state_len(&self) -> usize {
         2 * self.model.dof.len() * NODE_COORDS
@@ -298,7 +312,16 @@ impl<R: Real> OdeSystem<R> for FlexSystem<'_, R> {
     fn derivative(&mut self, t: R, y: &[R], dydt: &mut [R]) -> Result<(), KernelError> {
         let n = self.position_len();
         let (u, ud) = y.split_at(n.min(y.len()));
-        self.model.generalized_force_displaced(t, u, ud, self.force)?;
+        // In f32 the forces see u with what its rounding left out: at every evaluation an
+        // error of ε₃₂|u| would excite the stiffest modes anew.
+        let low = match (compensated::<R>(), self.staged) {
+            (false, _) => None,
+            (true, true) => Some(&*self.positions),
+            (true, false) => Some(&*self.carry),
+        };
+        self.staged = false;
+        self.model
+            .generalized_force_displaced(t, (u, low), ud, self.force)?;
         if let Some(external) = self.external.as_deref_mut() {
             // The caller's forces see the coordinates: e = e_ref + u, formed here only.
             for (i, (e, u)) in self.positions.iter_mut().zip(u).enumerate() {
@@ -320,18 +343,22 @@ impl<R: Real> OdeSystem<R> for FlexSystem<'_, R> {
             *x += h * *v;
         }
     }
-    /// In f32, the position part with the carry: y0 + carry + dt·k to the nearest f32.
+    /// In f32, the position part with the carry: y0 + carry + dt·k to the nearest f32, and
+    /// what that rounding left out (two-sum) for the evaluation at it.
     fn stage_argument(&mut self, y: &mut [R], y0: &[R], dt: R, k: &[R]) {
         let n = self.position_len();
-        if !compensated::<R>() || self.carry.len() < n {
+        if !compensated::<R>() || self.carry.len() < n || self.positions.len() < n {
             return stage_argument(y, y0, dt, k);
         }
         let (u, ud) = y.split_at_mut(n.min(y.len()));
         let (u0, ud0) = y0.split_at(n.min(y0.len()));
         let (du, dud) = k.split_at(n.min(k.len()));
-        for (((u, u0), d), c) in u.iter_mut().zip(u0).zip(du).zip(self.carry.iter()) {
-            *u = *u0 + (dt * *d + *c);
+        let terms = u.iter_mut().zip(u0).zip(du).zip(self.carry.iter());
+        for ((((u, u0), d), c), low) in terms.zip(self.positions.iter_mut()) {
+            let a = dt * *d + *c;
+            (*u, *low) = two_sum(*u0, a);
         }
+        self.staged = true;
         stage_argument(ud, ud0, dt, dud);
     }
     /// In f32, the displacements u are summed with their carry (Knuth's two-sum: u + carry
@@ -351,11 +378,7 @@ impl<R: Real> OdeSystem<R> for FlexSystem<'_, R> {
         let (du, dud) = increment.split_at_mut(n.min(increment.len()));
         // The new carry goes into the increment's place until the step proves finite.
         for (((u, u0), d), c) in u.iter_mut().zip(u0).zip(du.iter_mut()).zip(self.carry.iter()) {
-            let a = *d + *c;
-            let sum = *u0 + a;
-            let b = sum - *u0;
-            *d = (*u0 - (sum - b)) + (a - b);
-            *u = sum;
+            (*u, *d) = two_sum(*u0, *d + *c);
         }
         add_increment(ud, ud0, dud);
         if u.iter().chain(ud.iter()).all(|x| x.is_finite()) {
@@ -388,6 +411,7 @@ impl<R: Real, St: Storage> Data<R, St> {
             free: self.free.as_flattened_mut(),
             positions: positions.get_mut(..n).unwrap_or(&mut []),
             carry: self.carry.as_flattened_mut().get_mut(..n).unwrap_or(&mut []),
+            staged: false,
             external: None,
         };
         (y, Stages { k }, system)
