@@ -362,13 +362,8 @@ impl<R: Real> TetElement<R> {
     /// says.
     fn split(&self, u: &[R; ELEMENT_COORDS], low: Option<&[R; ELEMENT_COORDS]>) -> RotationSplit<R> {
         let mut rest = *u;
-        let add_low = |rest: &mut [R; ELEMENT_COORDS]| {
-            for (w, l) in rest.iter_mut().zip(low.into_iter().flatten()) {
-                *w += *l;
-            }
-        };
         if R::BYTES >= 8 {
-            add_low(&mut rest);
+            add_low(&mut rest, low);
             return RotationSplit { spin: None, rest };
         }
         // Component i of nodal vector d (0: r, 1–3: gradients), summed over the nodes.
@@ -393,10 +388,19 @@ impl<R: Real> TetElement<R> {
             }
         }
         // Only now: added to u itself, the low parts would round away.
-        add_low(&mut rest);
+        add_low(&mut rest, low);
         RotationSplit {
             spin: Some(spin),
             rest,
+        }
+    }
+}
+
+/// Adds the `low` parts, if any, to `values`.
+fn add_low<R: Real>(values: &mut [R; ELEMENT_COORDS], low: Option<&[R; ELEMENT_COORDS]>) {
+    if let Some(low) = low {
+        for (v, l) in values.iter_mut().zip(low) {
+            *v += *l;
         }
     }
 }
