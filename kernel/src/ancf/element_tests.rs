@@ -436,3 +436,49 @@ fn memory_per_element_is_as_documented() {
     assert_eq!(core::mem::size_of::<TetElement<f64>>(), 983 * 8);
     assert_eq!(core::mem::size_of::<TetElement<f32>>(), 983 * 4);
 }
+
+#[test]
+fn f32_force_of_a_turned_element_keeps_the_precision_of_its_strain() {
+    // Reference: the f64 element at the same vertices (f32 ones, exact in f64) in the motion
+    // r = R (I + s D) X + t, turned by 0.02 rad, strained by s = 1e-5. The displacements
+    // u = e − e_ref are formed in f64 and handed to the f32 element as the flexible body's state
+    // holds them: their f32 rounding and what it left out. Summed plainly in f32, H carries an
+    // error of ε₃₂θ: the force was off by 4.0e-3 of its size. Split from the rotation, what is
+    // left comes from the rotation's second order (θ², cancelling in E) and the f32 vertex
+    // offsets: 4.6e-5 (at θ = 0.005: 1.6e-5, plainly 1.4e-3).
+    let p32 = skewed_vertices::<f32>();
+    let p64 = p32.map(|v| Vec3::new(v.x as f64, v.y as f64, v.z as f64));
+    let axis = Vec3::new(0.3, -0.5, 0.8).normalized().unwrap();
+    let turn = Quat::from_axis_angle(axis, 0.02).to_matrix();
+    let strain = Mat3 {
+        m: [[1.0, 0.4, -0.2], [0.4, -0.3, 0.1], [-0.2, 0.1, 0.2]],
+    };
+    let f0 = turn.mul_mat(&(Mat3::IDENTITY + strain.scale(1e-5)));
+    let e = affine(&p64, &f0, Vec3::new(0.5, -0.2, 0.1));
+    let reference = reference_coordinates(&p64);
+    let u: [f64; N] = core::array::from_fn(|k| e[k] - reference[k]);
+    let high = u.map(|x| x as f32);
+    let low: [f32; N] = core::array::from_fn(|k| (u[k] - high[k] as f64) as f32);
+    for law in [MaterialLaw::StVenantKirchhoff, MaterialLaw::NeoHookean] {
+        let mat32 = Material::<f32>::new(law, 1.0e6, 0.3, 1200.0).unwrap();
+        let mat64 = Material::<f64>::new(law, 1.0e6, 0.3, 1200.0).unwrap();
+        let (mut q32, mut q64) = ([0.0f32; N], [0.0f64; N]);
+        TetElement::new(p32, &mat32)
+            .unwrap()
+            .elastic_force_from_displacement(&mat32, &high, Some(&low), &mut q32)
+            .unwrap();
+        TetElement::new(p64, &mat64)
+            .unwrap()
+            .elastic_force_from_displacement(&mat64, &u, None, &mut q64)
+            .unwrap();
+        let error = q32
+            .iter()
+            .zip(&q64)
+            .fold(0.0f64, |m, (a, b)| m.max((*a as f64 - b).abs()));
+        let relative = error / max_abs(&q64);
+        assert!(
+            relative < 1e-4,
+            "{law:?}: f32 force off by {relative:.2e} of its size"
+        );
+    }
+}
