@@ -150,7 +150,8 @@ impl<'a, R: Real> FlexView<'a, R> {
     pub fn generalized_force_displaced(
         &self,
         t: R,
-        (u, low): (&[R], Option<&[R]>),
+        u: &[R],
+        low: Option<&[R]>,
         ud: &[R],
         force: &mut [R],
     ) -> Result<(), KernelError> {
@@ -321,7 +322,7 @@ impl<R: Real> OdeSystem<R> for FlexSystem<'_, R> {
         };
         self.staged = false;
         self.model
-            .generalized_force_displaced(t, (u, low), ud, self.force)?;
+            .generalized_force_displaced(t, u, low, ud, self.force)?;
         if let Some(external) = self.external.as_deref_mut() {
             // The caller's forces see the coordinates: e = e_ref + u, formed here only.
             for (i, (e, u)) in self.positions.iter_mut().zip(u).enumerate() {
