@@ -8,7 +8,7 @@
 //! outputs its sensor channels (`ferrodyn_host::export::fmu::variables`).
 //!
 //! Safety at the boundary: every exported function runs its body inside `catch_unwind`
-//! ([`boundary::guard`]); errors and panics become fmiError with a logged message. Instance and
+//! (`boundary::guard`); errors and panics become fmiError with a logged message. Instance and
 //! FMU state pointers are checked against the ones this library handed out, so a null, freed
 //! or foreign pointer is an error status. `unsafe` is only in this crate's C entry points and
 //! the boundary helpers, each with its SAFETY reason.

@@ -9,7 +9,7 @@
 //! `accept_step` projects q onto Φ = 0 and v onto Φ̇ = 0 (Hairer & Wanner, *Solving ODEs II*,
 //! VII.2), so the constraint violation stays below the model's projection tolerance; the step
 //! statistics report the projection iterations. Each step solves its implicit equation for a
-//! velocity-sized unknown by Newton–Raphson ([`newton`]).
+//! velocity-sized unknown by Newton–Raphson (`newton`).
 //!
 //! Both methods keep history (previous velocities or accelerations). When a step does not start
 //! where the previous one ended (another integrator stepped in between, the state was edited,

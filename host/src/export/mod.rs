@@ -1,6 +1,6 @@
 //! Scenes for other targets. [`rust`]: a scene as a `#![no_std]`, allocation-free Rust module
-//! for the firmware (`ferrodyn export rust`, or from a `build.rs`), written by [`tree`] for
-//! rigid scenes in joint coordinates and by [`flexible`] for flexible bodies; [`target`]: what
+//! for the firmware (`ferrodyn export rust`, or from a `build.rs`), written by `tree` for
+//! rigid scenes in joint coordinates and by `flexible` for flexible bodies; [`target`]: what
 //! it needs on a microcontroller; [`fmu`]: a scene as an FMI 3.0 or 2.0 co-simulation unit
 //! (`ferrodyn export fmu`).
 

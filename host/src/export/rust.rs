@@ -7,7 +7,7 @@
 //! [`crate::compile`] hands it on the host, so in f64 it builds the model `ferrodyn run`
 //! steps, bit for bit; in f32 every value is rounded once (`Real::from_f64`) and the model is
 //! built in f32. Rigid scenes in joint coordinates (see [`crate::compile::choose`], written by
-//! [`super::tree`]) and scenes of flexible bodies alone ([`super::flexible`]) are exported; the
+//! `export::tree`) and scenes of flexible bodies alone (`export::flexible`) are exported; the
 //! others are an error saying why.
 
 use crate::scene::{ErrorKind, ItemName, Scene, SceneError};

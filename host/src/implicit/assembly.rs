@@ -246,7 +246,7 @@ const CHUNKS: usize = 2;
 /// [`elastic_force_and_tangent`] with each element's K scaled by `scale(its material)`: for
 /// Newton matrices whose stiffness term carries the element's own Rayleigh β, e.g.
 /// (1 + α)(1 + γβ_R/(βh)) K_e in HHT. Large bodies are assembled in contiguous element chunks
-/// on [`CHUNKS`] threads; an error names the first failing element as a sequential pass would.
+/// on `CHUNKS` threads; an error names the first failing element as a sequential pass would.
 pub fn elastic_force_and_scaled_tangent(
     body: &FlexModel,
     pattern: &Pattern,

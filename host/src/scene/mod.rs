@@ -9,7 +9,7 @@
 //! into a simulation. Errors ([`SceneError`]) read `file:line: item "name": what`. The format
 //! is documented in `scenes/README.md`.
 //!
-//! Modules, each depending only on those before it: [`error`] and [`format`] (the raw tables),
+//! Modules, each depending only on those before it: `error` and [`format`] (the raw tables),
 //! `convert` (raw values into kernel values), `types` (the validated scene), `checker` (the
 //! validation context), one module per kind of table, and `validate`, which puts them together.
 

@@ -6,14 +6,14 @@
 //!          cases/N/result.toml ──collect──▶ results.csv, timings.csv, resubmit.txt, PNG
 //! ```
 //!
-//! - [`plan`] ([`plan()`]): parameter paths ([`path`]: a dotted address of a value in the
+//! - [`plan`](mod@plan) ([`plan()`]): parameter paths ([`path`]: a dotted address of a value in the
 //!   scene's TOML, arrays of tables by `name`) and specs ([`spec`]: lists, lin/log ranges,
 //!   distributions) drawn by a design ([`sample`]: grid, Latin hypercube, Monte Carlo), each
 //!   case with its seed and the digest of its scene text ([`study`]).
 //! - [`run`] ([`run_case`]): one case loaded, compiled and driven as `ferrodyn run` does, its
 //!   scalars ([`scalars`]) and status written atomically; skipped when done with the same digest.
-//! - [`local`] ([`local()`]) runs the cases in child processes; [`slurm`] ([`slurm()`]) writes
-//!   (and submits) the job-array script; [`collect`] ([`collect()`]) tabulates and plots.
+//! - [`local`](mod@local) ([`local()`]) runs the cases in child processes; [`slurm`](mod@slurm) ([`slurm()`]) writes
+//!   (and submits) the job-array script; [`collect`](mod@collect) ([`collect()`]) tabulates and plots.
 //!
 //! The simulation is deterministic, so a case run twice (a requeued task, a local and a
 //! cluster run) gives the same bits, and results.csv is the same file wherever it ran.

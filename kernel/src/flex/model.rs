@@ -350,7 +350,7 @@ impl<R: Real, St: Storage> Builder<R, St> {
         Ok(())
     }
 
-    /// Holds every node within `tolerance` of the plane X[axis] = offset (axis 0, 1, 2 for
+    /// Holds every node within `tolerance` of the plane X\[axis\] = offset (axis 0, 1, 2 for
     /// X, Y, Z) as `fixity` (for a clamped face: `Fixity::ClampedFace { normal_axis: axis }`).
     /// Returns how many nodes were held.
     pub fn fix_plane(

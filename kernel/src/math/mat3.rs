@@ -51,7 +51,7 @@ impl<R: Real> Mat3<R> {
         Self::from_columns(a * b.x, a * b.y, a * b.z)
     }
     /// Rotation about the unit `axis` by the angle whose sine and cosine are given (Rodrigues:
-    /// cos·I + sin·[a]× + (1 − cos)·a aᵀ).
+    /// cos·I + sin·\[a\]× + (1 − cos)·a aᵀ).
     pub fn rotation(axis: Vec3<R>, sin: R, cos: R) -> Self {
         Self::IDENTITY.scale(cos) + Self::skew(axis).scale(sin) + Self::outer(axis, axis).scale(R::ONE - cos)
     }

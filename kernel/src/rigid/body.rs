@@ -172,7 +172,7 @@ impl<R: Real> MassProperties<R> {
     }
 
     /// The 6×6 mass block in (origin velocity global, angular velocity body) coordinates,
-    /// [[m I, −m R[c]×], [m [c]× Rᵀ, J_o]], with `rot` body → global.
+    /// \[\[m I, −m R\[c\]×\], \[m \[c\]× Rᵀ, J_o\]\], with `rot` body → global.
     pub fn matrix(&self, rot: &Mat3<R>) -> [[R; 6]; 6] {
         let mut m = [[R::ZERO; 6]; 6];
         let rc = rot.mul_mat(&Mat3::skew(self.cg)).scale(self.mass);

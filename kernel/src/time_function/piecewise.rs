@@ -10,7 +10,7 @@ use crate::{BuildError, Item, Real};
 pub const PIECES: usize = 8;
 
 /// One piece: with τ = t − start,
-/// f = poly[0] + poly[1]τ + poly[2]τ² + poly[3]τ³ + cos·cos(ωτ) + sin·sin(ωτ).
+/// f = poly\[0\] + poly\[1\]τ + poly\[2\]τ² + poly\[3\]τ³ + cos·cos(ωτ) + sin·sin(ωτ).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Piece<R> {
     /// Time from which the piece applies (until the next piece's start).
