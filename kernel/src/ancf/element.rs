@@ -37,6 +37,14 @@ pub struct TetElement<R> {
     offsets: [[R; 3]; 4],
 }
 
+/// Whether a flexible body works against its own rounding: in f32. There the displacements
+/// carry their rounding, each stage hands its rounding to the forces, and the strain is formed
+/// from the rotation split ([`RotationSplit`]). f64 keeps the plain sums (and the bits of its
+/// references): its rounding is 5·10⁸ times smaller.
+pub(crate) fn compensated<R: Real>() -> bool {
+    R::BYTES == 4
+}
+
 /// The 12 coordinates of a node in the undeformed reference at `x`: r = X, gradients = I.
 pub fn node_reference_coordinates<R: Real>(x: Vec3<R>) -> [R; NODE_COORDS] {
     let mut e = [R::ZERO; NODE_COORDS];
@@ -89,7 +97,7 @@ impl<R: Real> TetElement<R> {
     /// which in f32 left the shape-function gradients wrong by up to 1e-5 relative, a stiffness
     /// that is not the f64 model's (f32 positions drifted 20 times further from f64).
     pub(crate) fn set(&mut self, vertices: [Vec3<R>; 4], material: &Material<R>) -> Result<(), ElementError> {
-        if R::BYTES < 8 {
+        if compensated::<R>() {
             // Slivers are judged at the precision the element will be evaluated in.
             Self::check(vertices)?;
         }
@@ -362,7 +370,7 @@ impl<R: Real> TetElement<R> {
     /// says.
     fn split(&self, u: &[R; ELEMENT_COORDS], low: Option<&[R; ELEMENT_COORDS]>) -> RotationSplit<R> {
         let mut rest = *u;
-        if R::BYTES >= 8 {
+        if !compensated::<R>() {
             add_low(&mut rest, low);
             return RotationSplit { spin: None, rest };
         }
@@ -371,10 +379,12 @@ impl<R: Real> TetElement<R> {
             let c = 3 * d + i;
             u[c] + u[NODE_COORDS + c] + u[2 * NODE_COORDS + c] + u[3 * NODE_COORDS + c]
         };
-        // W = ½(M − Mᵀ) with M the mean gradient displacement: w_ij = −w_ji to the bit.
+        // 4 M, M the mean gradient displacement (column d: gradient d + 1), formed once.
+        let m: [[R; 3]; 3] = core::array::from_fn(|i| core::array::from_fn(|d| sum(d + 1, i)));
+        // W = ½(M − Mᵀ): w_ij = −w_ji to the bit.
         let eighth = R::from_f64(0.125);
         let spin = Mat3 {
-            m: core::array::from_fn(|i| core::array::from_fn(|d| (sum(d + 1, i) - sum(i + 1, d)) * eighth)),
+            m: core::array::from_fn(|i| core::array::from_fn(|d| (m[i][d] - m[d][i]) * eighth)),
         };
         let quarter = R::from_f64(0.25);
         let centre: [R; 3] = core::array::from_fn(|i| sum(0, i) * quarter);

@@ -56,6 +56,7 @@ mod material;
 mod quadrature;
 mod shape;
 
+pub(crate) use element::compensated;
 pub use element::{
     node_reference_coordinates, reference_coordinates, TetElement, ELEMENT_COORDS, NODE_COORDS,
 };

@@ -6,7 +6,7 @@
 
 use super::data::Data;
 use super::model::{Model, FIXED};
-use crate::ancf::{ElementError, Material, TetElement, ELEMENT_COORDS, NODE_COORDS};
+use crate::ancf::{compensated, ElementError, Material, TetElement, ELEMENT_COORDS, NODE_COORDS};
 use crate::dynamics::check_state;
 use crate::integrators::{add_increment, stage_argument};
 use crate::math::skyline::{self, SkylineLayout};
@@ -277,12 +277,6 @@ pub(crate) struct FlexSystem<'a, R> {
     pub staged: bool,
     /// Caller-supplied forces (None: none).
     pub external: Option<&'a mut dyn ExternalForces<R>>,
-}
-
-/// Whether the displacements carry their rounding: in f32. f64 keeps the plain sum (and the
-/// bits of its references): its rounding, ε₆₄|u|, is 5·10⁸ times smaller.
-fn compensated<R: Real>() -> bool {
-    R::BYTES == 4
 }
 
 /// Coordinate `i` of the undeformed reference (12 per node): X for r, the identity for the
