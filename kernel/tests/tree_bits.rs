@@ -88,16 +88,17 @@ fn revolute_and_prismatic_trees_keep_their_bits() {
         chain::<f32, _>(Rk4),
         chain::<f32, _>(SemiImplicitEuler),
     ];
-    // Recorded when the velocity products moved into a⁰ (the arithmetic changed on purpose;
-    // before it, the digests of f3b9f9a, the symmetric-storage rewrite).
+    // Recorded when the bias force became Newton–Euler about the CG and the per-link shape
+    // (axis, origin and CG along a frame axis) was found at build (the arithmetic changed on
+    // purpose; before it, the digests of 5fe8309, a⁰ carrying the velocity products).
     // Trajectory digest over every step, final-state digest.
     let recorded = [
-        (0xb41968dbc5b22769, 0x00d63a471afc03b4),
-        (0x9a77c6e6fdd1c56f, 0xeb523113d7a0e470),
-        (0xba5423de13d82a8a, 0xfde289c38b276e16),
-        (0x3bab801e3cf382f3, 0xbeebbd68efbc39c4),
-        (0xe6312489e0a0ab6b, 0xb0af9b1fa74cfea3),
-        (0xe1f24cdcec7c2d1a, 0x37149e84cc80a3b9),
+        (0x350a4b8d9ff74cbd, 0x6c469325178f21fc),
+        (0xe94d6012a08dd464, 0x6eedc0843f119ce4),
+        (0xdbafc27511719814, 0x4c22e9d1f831065a),
+        (0xea367fbde4ee7465, 0x07ddaa9f724bbceb),
+        (0x4162223bba9aa1fe, 0x514b28008166444e),
+        (0x4473790c52572ac4, 0x7daed6d62da613fd),
     ];
     assert_eq!(got, recorded);
 }

@@ -4,6 +4,7 @@
 
 use super::joint::{self, vec_at, Ldl, Subspace, MAX_DOF};
 use super::servo::{joint_force, spring_energy};
+use super::shape::LinkShape;
 use super::spatial::{Spatial, SpatialInertia, Sym3};
 use super::{Data, Link, Model, MultiJoint, TreeJoint};
 use crate::dynamics::check_state;
@@ -54,6 +55,10 @@ pub(crate) struct LinkMotion<R> {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct LinkWork<R> {
     pub motion: LinkMotion<R>,
+    /// Sine and cosine of a revolute joint's angle, all taken before the kinematics: the calls
+    /// do not depend on each other, so an out-of-order core overlaps them (inside the
+    /// kinematics each waited on its link's).
+    turn: (R, R),
     /// a⁰: the link's acceleration were every q̈ zero (gravity as an upward base acceleration
     /// and the velocity products c = v ×ₘ S q̇ of the path from the base). The algorithm
     /// solves for the rest, ã = a − a⁰ = ã_parent + S q̈: no c is left to carry through
@@ -88,6 +93,7 @@ impl<R: Real> Default for LinkWork<R> {
     fn default() -> Self {
         Self {
             motion: LinkMotion::default(),
+            turn: (R::ZERO, R::ONE),
             bias_acceleration: Spatial::ZERO,
             inertia: SpatialInertia::ZERO,
             bias_force: Spatial::ZERO,
@@ -111,17 +117,6 @@ pub(crate) fn rotation<R: Real>(axis: Vec3<R>, sin: R, cos: R) -> Mat3<R> {
         [xy + sa.z, ta.y * axis.y + cos, yz - sa.x],
         [xz - sa.y, yz + sa.x, ta.z * axis.z + cos],
     ])
-}
-
-/// `Some((i, ±1))` when the unit `axis` is ±eᵢ, the common case (hinges along a link axis).
-#[inline(always)]
-fn coordinate_axis<R: Real>(axis: Vec3<R>) -> Option<(usize, R)> {
-    match (axis.x == R::ZERO, axis.y == R::ZERO, axis.z == R::ZERO) {
-        (false, true, true) => Some((0, axis.x)),
-        (true, false, true) => Some((1, axis.y)),
-        (true, true, false) => Some((2, axis.z)),
-        _ => None,
-    }
 }
 
 /// `r · Rot(eᵢ, θ)` from sin θ and cos θ into `out`: a plane rotation of the two other columns
@@ -155,18 +150,22 @@ fn plane_rotation<R: Real, const I: usize, const J: usize, const K: usize>(
 }
 
 /// The motion of `link` into `me` given its parent's (`None`: the ground, at rest at the world
-/// origin) and its joint's coordinate and rate. Returns the joint's relative velocity S q̇.
+/// origin) and its joint's coordinate `q` (the sine and cosine `turn` of it for a revolute
+/// joint) and rate; `shape` says which of the link's vectors lie along a frame axis. Returns the
+/// joint's relative velocity S q̇.
 /// A root's frame is the world's: no product with an identity rotation, and no ground motion
 /// materialised (on the Cortex-M7 that cost a clear and three copies of it per evaluation).
 #[inline(always)]
 fn link_motion<R: Real>(
     link: &Link<R>,
+    shape: LinkShape,
     parent: Option<&LinkMotion<R>>,
     q: R,
+    (sin, cos): (R, R),
     rate: R,
     me: &mut LinkMotion<R>,
 ) -> Spatial<R> {
-    let aligned = coordinate_axis(link.axis);
+    let aligned = shape.axis.index().map(|i| (i, link.axis.to_array()[i % 3]));
     let axis = match (parent, aligned) {
         (None, _) => link.axis,
         (Some(p), Some((i, sign))) => p.pose.rotation.column(i) * sign,
@@ -174,8 +173,9 @@ fn link_motion<R: Real>(
     };
     match link.joint {
         TreeJoint::Revolute => {
-            let (sin, cos) = q.sin_cos();
-            let origin = parent.map_or(link.origin, |p| p.pose.point(link.origin));
+            let origin = parent.map_or(link.origin, |p| {
+                p.pose.origin + shape.origin.turn(&p.pose.rotation, link.origin)
+            });
             match (parent, aligned) {
                 (None, _) => me.pose.rotation = rotation(link.axis, sin, cos),
                 (Some(p), Some((i, sign))) => {
@@ -224,12 +224,13 @@ fn multi_motion<R: Real>(
 /// coordinates `q` and velocity coordinates `rate`.
 fn kinematics<R: Real, M: AsMut<LinkMotion<R>> + AsRef<LinkMotion<R>>>(
     links: &[Link<R>],
+    shapes: &[LinkShape],
     q: &[R],
     rate: &[R],
     motions: &mut [M],
 ) {
     let (mut at_q, mut at_v) = (0, 0);
-    for (k, link) in links.iter().enumerate() {
+    for (k, (link, &shape)) in links.iter().zip(shapes).enumerate() {
         let Some((done, [me, ..])) = motions.split_at_mut_checked(k) else {
             return;
         };
@@ -243,7 +244,11 @@ fn kinematics<R: Real, M: AsMut<LinkMotion<R>> + AsRef<LinkMotion<R>>>(
                 };
                 at_q += 1;
                 at_v += 1;
-                link_motion(link, parent, q, rate, me.as_mut());
+                let turn = match link.joint {
+                    TreeJoint::Revolute => q.sin_cos(),
+                    TreeJoint::Prismatic => (R::ZERO, R::ONE),
+                };
+                link_motion(link, shape, parent, q, turn, rate, me.as_mut());
             }
             Some(joint) => {
                 let (nq, nv) = (joint.positions(), joint.velocities());
@@ -282,28 +287,38 @@ impl<R> AsMut<LinkMotion<R>> for LinkWork<R> {
 /// Rigid spatial inertia of `link` at `pose` (world axes, about the world origin) and its
 /// first moment m c (world).
 #[inline(always)]
-fn rigid_inertia<R: Real>(link: &Link<R>, pose: &Pose<R>) -> (SpatialInertia<R>, Vec3<R>) {
-    let cg = pose.point(link.cg);
-    let inertia_cg = Sym3::from_upper(&link.inertia).rotated(&pose.rotation);
+fn rigid_inertia<R: Real>(link: &Link<R>, shape: LinkShape, pose: &Pose<R>) -> (SpatialInertia<R>, Vec3<R>) {
+    let cg = pose.origin + shape.cg.turn(&pose.rotation, link.cg);
+    let inertia_cg = Sym3::from_upper(&link.inertia).rotated(&pose.rotation, shape.principal);
     (SpatialInertia::rigid(link.mass, cg, &inertia_cg), cg * link.mass)
 }
 
 /// Pass 1 of the articulated-body algorithm for one link at its motion and a⁰ in `w`: the
 /// rigid inertia (the articulated one before the children are folded in) and the bias force
-/// I a⁰ + v ×* I v. A 1-DOF root's a⁰ is the base's (see [`first_acceleration`]), a pure
-/// linear acceleration: I a⁰ is then 6 products, not 24.
+/// p = I a⁰ + v ×* I v, formed as Newton–Euler about the CG and moved to the world origin:
+/// f = m a_c with a_c = a⁰_O + α⁰ × c + ω × v_c the CG's classical acceleration at q̈ = 0,
+/// n = J_c α⁰ + ω × J_c ω + c × f (the same p as the spatial products, 90 products and sums
+/// instead of 120). A 1-DOF root's a⁰ is the base's (see [`first_acceleration`]), a pure
+/// linear acceleration: its α⁰ terms are skipped.
 #[inline(always)]
-fn rigid_terms<R: Real>(link: &Link<R>, w: &mut LinkWork<R>, linear_only: bool) {
+fn rigid_terms<R: Real>(link: &Link<R>, shape: LinkShape, w: &mut LinkWork<R>, linear_only: bool) {
     let m = &w.motion;
-    let (rigid, moment) = rigid_inertia(link, &m.pose);
-    let (v, a) = (m.velocity, w.bias_acceleration);
-    let inertial = if linear_only {
-        Spatial::new(moment.cross(a.linear), a.linear * link.mass)
+    let cg = m.pose.origin + shape.cg.turn(&m.pose.rotation, link.cg);
+    let inertia_cg = Sym3::from_upper(&link.inertia).rotated(&m.pose.rotation, shape.principal);
+    let (omega, a) = (m.velocity.angular, w.bias_acceleration);
+    let cg_velocity = m.velocity.linear + omega.cross(cg);
+    let spin = omega.cross(inertia_cg.mul_vec(omega));
+    let (cg_acceleration, moment_cg) = if linear_only {
+        (a.linear + omega.cross(cg_velocity), spin)
     } else {
-        rigid.apply_rigid(link.mass, moment, a)
+        (
+            a.linear + a.angular.cross(cg) + omega.cross(cg_velocity),
+            inertia_cg.mul_vec(a.angular) + spin,
+        )
     };
-    w.bias_force = inertial.add(v.cross_force(rigid.apply_rigid(link.mass, moment, v)));
-    w.inertia = rigid;
+    let force = cg_acceleration * link.mass;
+    w.bias_force = Spatial::new(moment_cg + cg.cross(force), force);
+    w.inertia = SpatialInertia::rigid(link.mass, cg, &inertia_cg);
 }
 
 /// a⁰ of a link on a 1-DOF joint: its parent's plus the velocity product v ×ₘ S q̇ (`relative`
@@ -364,19 +379,19 @@ impl<R: Real> LinkLoads<'_, R> {
 #[inline(never)]
 fn joint_accelerations<R: Real>(
     t: R,
-    links: &[Link<R>],
+    (links, shapes): (&[Link<R>], &[LinkShape]),
     gravity: Vec3<R>,
     (q, rate, input): (&[R], &[R], &[R]),
     work: &mut [LinkWork<R>],
     loads: Option<&mut LinkLoads<'_, R>>,
     accel: &mut [R],
 ) -> Result<(), KernelError> {
-    kinematics(links, q, rate, work);
+    kinematics(links, shapes, q, rate, work);
     // Pass 1, base to tips: a⁰ (gravity enters as an upward base acceleration), rigid
     // inertias and bias forces.
     let base = Spatial::new(Vec3::ZERO, -gravity);
     let mut at_v = 0;
-    for (k, link) in links.iter().enumerate() {
+    for (k, (link, &shape)) in links.iter().zip(shapes).enumerate() {
         let Some((done, [w, ..])) = work.split_at_mut_checked(k) else {
             return Err(KernelError::StateSizeMismatch);
         };
@@ -396,7 +411,7 @@ fn joint_accelerations<R: Real>(
                 a.add(multi_bias(link, joint, done, m, rate))
             }
         };
-        rigid_terms(link, w, link.multi.is_none() && parent.is_none());
+        rigid_terms(link, shape, w, link.multi.is_none() && parent.is_none());
     }
     if let Some(loads) = loads {
         loads.apply(t, work);
@@ -434,8 +449,7 @@ fn joint_accelerations<R: Real>(
         let Some(joint) = link.multi else {
             let qdd = accel.get_mut(at_v).ok_or(KernelError::StateSizeMismatch)?;
             at_v += 1;
-            *qdd = (w.drive - w.inertia_axis.dot(a)) * w.inverse_pivot;
-            w.acceleration = a.add(w.motion.axis.scale(*qdd));
+            *qdd = scalar_acceleration(w, a);
             continue;
         };
         let nv = joint.velocities();
@@ -464,6 +478,15 @@ fn pivot_and_fold<R: Real>(
         fold(w, parent);
     }
     Ok(())
+}
+
+/// Pass 3 for a 1-DOF joint (pass 2 done) whose parent's ã is `a`: its q̈ = (u − Uᵀ a) / D,
+/// and the link's ã = a + S q̈.
+#[inline(always)]
+fn scalar_acceleration<R: Real>(w: &mut LinkWork<R>, a: Spatial<R>) -> R {
+    let qdd = (w.drive - w.inertia_axis.dot(a)) * w.inverse_pivot;
+    w.acceleration = a.add(w.motion.axis.scale(qdd));
+    qdd
 }
 
 /// The articulated pivot of a 1-DOF joint on link `k` (velocity coordinate `row`): its inertia
@@ -662,7 +685,7 @@ fn multi_acceleration<R: Real>(
 /// the same as before within 0.3–4 % (the bits are identical either way).
 fn joint_accelerations_1dof<R: Real>(
     t: R,
-    links: &[Link<R>],
+    (links, shapes): (&[Link<R>], &[LinkShape]),
     gravity: Vec3<R>,
     (q, rate, input): (&[R], &[R], &[R]),
     work: &mut [LinkWork<R>],
@@ -672,14 +695,20 @@ fn joint_accelerations_1dof<R: Real>(
     // Forward kinematics and pass 1, base to tips: motions, a⁰ (gravity enters as an upward
     // base acceleration), rigid inertias and bias forces, each link's in one go.
     let base = Spatial::new(Vec3::ZERO, -gravity);
-    for (k, ((link, &q), &rate)) in links.iter().zip(q).zip(rate).enumerate() {
+    for ((link, &q), w) in links.iter().zip(q).zip(work.iter_mut()) {
+        if let TreeJoint::Revolute = link.joint {
+            w.turn = q.sin_cos();
+        }
+    }
+    let one_coordinate = links.iter().zip(shapes).zip(q).zip(rate).enumerate();
+    for (k, (((link, &shape), &q), &rate)) in one_coordinate {
         let Some((done, [w, ..])) = work.split_at_mut_checked(k) else {
             return Err(KernelError::StateSizeMismatch);
         };
         let parent = link.parent.and_then(|p| done.get(p));
-        let relative = link_motion(link, parent.map(|p| &p.motion), q, rate, &mut w.motion);
+        let relative = link_motion(link, shape, parent.map(|p| &p.motion), q, w.turn, rate, &mut w.motion);
         w.bias_acceleration = first_acceleration(parent, w.motion.velocity, relative, base);
-        rigid_terms(link, w, parent.is_none());
+        rigid_terms(link, shape, w, parent.is_none());
     }
     if let Some(loads) = loads {
         loads.apply(t, work);
@@ -702,8 +731,7 @@ fn joint_accelerations_1dof<R: Real>(
             .parent
             .and_then(|p| done.get(p))
             .map_or(Spatial::ZERO, |p| p.acceleration);
-        *qdd = (w.drive - w.inertia_axis.dot(a)) * w.inverse_pivot;
-        w.acceleration = a.add(w.motion.axis.scale(*qdd));
+        *qdd = scalar_acceleration(w, a);
     }
     Ok(())
 }
@@ -712,6 +740,7 @@ fn joint_accelerations_1dof<R: Real>(
 /// slides, ½ q ⊗ ω for quaternions.
 struct TreeSystem<'a, R> {
     links: &'a [Link<R>],
+    shapes: &'a [LinkShape],
     gravity: Vec3<R>,
     /// Number of position coordinates nq (the velocities are `input.len()`).
     positions: usize,
@@ -751,7 +780,7 @@ impl<R: Real> OdeSystem<R> for TreeSystem<'_, R> {
         if self.one_dof() {
             return joint_accelerations_1dof(
                 t,
-                self.links,
+                (self.links, self.shapes),
                 self.gravity,
                 (q, rate, self.input),
                 self.work,
@@ -761,7 +790,7 @@ impl<R: Real> OdeSystem<R> for TreeSystem<'_, R> {
         }
         joint_accelerations(
             t,
-            self.links,
+            (self.links, self.shapes),
             self.gravity,
             (q, rate, self.input),
             self.work,
@@ -937,7 +966,7 @@ impl<R: Real, St: Storage> Dynamics<R> for Model<R, St> {
         let state = data.state.as_flattened();
         let q = state.get(..nq).unwrap_or_default();
         let rate = state.get(nq..nq + nv).unwrap_or_default();
-        kinematics(&self.links, q, rate, &mut data.work);
+        kinematics(&self.links, &self.shapes, q, rate, &mut data.work);
         let mut loads = LinkLoads {
             source: external,
             sides: &mut data.sides,
@@ -1006,6 +1035,7 @@ fn step_tree<R: Real, St: Storage, I: Integrator<R>>(
     });
     let mut system = TreeSystem {
         links: &model.links,
+        shapes: &model.shapes,
         gravity: model.gravity,
         positions: data.count,
         input: &data.input,
@@ -1027,7 +1057,7 @@ fn step_tree<R: Real, St: Storage, I: Integrator<R>>(
 /// The motions of every link at the current state of `data`.
 fn motions<R: Real, St: Storage>(model: &Model<R, St>, data: &Data<R, St>) -> St::Bodies<LinkMotion<R>> {
     let mut motions: St::Bodies<LinkMotion<R>> = sized(model.links.len(), LinkMotion::default());
-    kinematics(&model.links, data.positions(), data.velocities(), &mut motions);
+    kinematics(&model.links, &model.shapes, data.positions(), data.velocities(), &mut motions);
     motions
 }
 
@@ -1094,8 +1124,9 @@ pub fn link_states<R: Real, St: Storage>(
 /// springs ½ kp (r − q)² ([`super::Servo`]).
 pub fn energy<R: Real, St: Storage>(model: &Model<R, St>, data: &Data<R, St>) -> Energy<R> {
     let mut energy = Energy::default();
-    for (link, m) in model.links.iter().zip(motions(model, data).iter()) {
-        let (rigid, moment) = rigid_inertia(link, &m.pose);
+    let links = model.links.iter().zip(model.shapes.iter());
+    for ((link, &shape), m) in links.zip(motions(model, data).iter()) {
+        let (rigid, moment) = rigid_inertia(link, shape, &m.pose);
         energy.kinetic += R::HALF * m.velocity.dot(rigid.apply_rigid(link.mass, moment, m.velocity));
         energy.potential -= link.mass * model.gravity.dot(m.pose.point(link.cg));
     }
@@ -1120,7 +1151,7 @@ pub fn accelerations<R: Real, St: Storage>(
     let accel = accel.get_mut(..nv).ok_or(KernelError::StateSizeMismatch)?;
     joint_accelerations(
         data.clock.time,
-        &model.links,
+        (&model.links, &model.shapes),
         model.gravity,
         (q, rate, input),
         &mut data.work,
@@ -1131,6 +1162,7 @@ pub fn accelerations<R: Real, St: Storage>(
 
 #[cfg(test)]
 mod tests {
+    use super::super::shape::Along;
     use super::*;
     use crate::samples::{revolute_chain_tree, ChainSpec};
     use crate::Fixed;
@@ -1147,7 +1179,7 @@ mod tests {
                 let mut axis = [0.0; 3];
                 axis[i] = sign;
                 let axis = Vec3::new(axis[0], axis[1], axis[2]);
-                assert_eq!(coordinate_axis(axis), Some((i, sign)));
+                assert_eq!(Along::of(axis).index(), Some(i));
                 let mut fast = Mat3::ZERO;
                 turn_about_column(&mut fast, &r, i, sin * sign, cos);
                 let full = r.mul_mat(&rotation(axis, sin, cos));
@@ -1163,7 +1195,47 @@ mod tests {
                 }
             }
         }
-        assert_eq!(coordinate_axis(Vec3::new(0.6, 0.8, 0.0)), None);
+        assert_eq!(Along::of(Vec3::new(0.6, 0.8, 0.0)).index(), None);
+    }
+
+    #[test]
+    fn newton_euler_bias_force_is_the_spatial_one() {
+        // Reference: Featherstone (2008) eq. 7.40 without external force, p = I a⁰ + v ×* I v,
+        // from the rigid spatial inertia about the world origin; rigid_terms forms it as
+        // Newton–Euler about the CG. Every link shape: skew and along-axis CG, full and
+        // principal inertia, with and without the angular part of a⁰ (a root's is zero).
+        let inertias = [
+            Mat3::diagonal(Vec3::new(0.02, 0.03, 0.04)),
+            Mat3::symmetric(Vec3::new(0.05, 0.06, 0.07), 0.004, -0.003, 0.002),
+        ];
+        for (cg, inertia) in [Vec3::new(0.3, -0.2, 0.1), Vec3::new(0.0, 0.45, 0.0)]
+            .into_iter()
+            .flat_map(|cg| inertias.map(|j| (cg, j)))
+        {
+            let link = Link::revolute(None, Vec3::ZERO, Vec3::Z).with_mass(1.7, cg, inertia);
+            let shape = LinkShape::of(&link);
+            let mut w = LinkWork::default();
+            w.motion.pose = Pose {
+                origin: Vec3::new(0.4, 1.1, -0.6),
+                rotation: Quat::from_axis_angle(Vec3::new(0.48, 0.6, 0.64), 0.9).to_matrix(),
+            };
+            w.motion.velocity = Spatial::new(Vec3::new(0.7, -1.3, 0.4), Vec3::new(-0.2, 0.5, 1.9));
+            for angular in [Vec3::new(2.1, 0.3, -0.8), Vec3::ZERO] {
+                w.bias_acceleration = Spatial::new(angular, Vec3::new(0.6, -0.9, 9.81));
+                rigid_terms(&link, shape, &mut w, angular == Vec3::ZERO);
+                let (rigid, _) = rigid_inertia(&link, shape, &w.motion.pose);
+                let (v, momentum) = (w.motion.velocity, rigid.apply(w.motion.velocity));
+                let spin = Spatial::new(
+                    v.angular.cross(momentum.angular) + v.linear.cross(momentum.linear),
+                    v.angular.cross(momentum.linear),
+                );
+                let expected = rigid.apply(w.bias_acceleration).add(spin);
+                let error = w.bias_force.sub(expected);
+                let scale = expected.dot(expected).sqrt();
+                assert!(error.dot(error).sqrt() < 1e-14 * scale, "{cg:?} {angular:?}: {error:?}");
+                assert_eq!(w.inertia, rigid);
+            }
+        }
     }
 
     #[test]
@@ -1184,7 +1256,7 @@ mod tests {
         let mut work = data.work.clone();
         joint_accelerations(
             0.0,
-            &model.links,
+            (&model.links, &model.shapes),
             model.gravity,
             (&q, &rate, &input),
             &mut work,
@@ -1194,7 +1266,7 @@ mod tests {
         .unwrap();
         joint_accelerations_1dof(
             0.0,
-            &model.links,
+            (&model.links, &model.shapes),
             model.gravity,
             (&q, &rate, &input),
             &mut data.work,

@@ -53,6 +53,7 @@ mod dynamics;
 mod joint;
 mod model;
 mod servo;
+mod shape;
 mod spatial;
 
 pub use data::Data;

@@ -1,6 +1,7 @@
 //! Links, joints and the immutable tree model.
 
 use super::servo::Servo;
+use super::shape::LinkShape;
 use crate::math::{Mat3, Vec3};
 use crate::rigid::Body;
 use crate::storage::{full, List, Storage};
@@ -236,6 +237,8 @@ impl<R: Real> Link<R> {
 /// list of `St` (one per link): the immutable description (see [`super::Data`] for the state).
 pub struct Model<R: Real, St: Storage> {
     pub(crate) links: St::Bodies<Link<R>>,
+    /// What each link's data lets the dynamics skip, found as the link is added.
+    pub(crate) shapes: St::Bodies<LinkShape>,
     pub(crate) gravity: Vec3<R>,
 }
 
@@ -243,6 +246,7 @@ impl<R: Real, St: Storage> Clone for Model<R, St> {
     fn clone(&self) -> Self {
         Self {
             links: self.links.clone(),
+            shapes: self.shapes.clone(),
             gravity: self.gravity,
         }
     }
@@ -263,6 +267,7 @@ impl<R: Real, St: Storage> Model<R, St> {
         Builder {
             model: Self {
                 links: List::empty(),
+                shapes: List::empty(),
                 gravity,
             },
         }
@@ -344,10 +349,10 @@ impl<R: Real, St: Storage> Builder<R, St> {
         if slots > <St::Bodies<Link<R>> as List<Link<R>>>::capacity() {
             return Err(full::<_, St::Bodies<Link<R>>>(Capacity::Bodies, slots));
         }
-        self.model
-            .links
-            .try_push(link)
-            .map_err(|_| full::<_, St::Bodies<Link<R>>>(Capacity::Bodies, index + 1))?;
+        // Both lists have the bodies capacity, checked above: neither push can fail alone.
+        let full = |_| full::<_, St::Bodies<Link<R>>>(Capacity::Bodies, index + 1);
+        self.model.shapes.try_push(LinkShape::of(&link)).map_err(|_| full(()))?;
+        self.model.links.try_push(link).map_err(|_| full(()))?;
         Ok(index)
     }
     /// Finishes the model.

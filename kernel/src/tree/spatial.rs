@@ -64,14 +64,6 @@ impl<R: Real> Spatial<R> {
             self.angular.cross(m.linear) + self.linear.cross(m.angular),
         )
     }
-    /// `self ×* f`: rate of change of the force vector `f` carried by a body moving with `self`.
-    #[inline(always)]
-    pub fn cross_force(self, f: Self) -> Self {
-        Self::new(
-            self.angular.cross(f.angular) + self.linear.cross(f.linear),
-            self.angular.cross(f.linear),
-        )
-    }
 }
 
 /// A symmetric 3×3 matrix by its six distinct entries (the blocks of a spatial inertia on
@@ -101,9 +93,9 @@ impl<R: Real> Sym3<R> {
     }
     /// `R S Rᵀ` for a rotation (or any matrix) `r`: the inertia `self` in link axes turned to
     /// world axes (R S, then the upper triangle of (R S) Rᵀ: 27 + 18 products, 9 + 18 for a
-    /// diagonal `self`, as the inertia of a link whose frame is along its principal axes).
+    /// `diagonal` `self`, as the inertia of a link whose frame is along its principal axes).
     #[inline(always)]
-    pub fn rotated(&self, r: &Mat3<R>) -> Self {
+    pub fn rotated(&self, r: &Mat3<R>, diagonal: bool) -> Self {
         let [xx, yy, zz, xy, xz, yz] = self.e;
         let r = &r.m;
         // Row i of R S.
@@ -119,7 +111,7 @@ impl<R: Real> Sym3<R> {
             let [a, b, c] = r[i];
             [a * xx, b * yy, c * zz]
         };
-        let (m0, m1, m2) = if xy == R::ZERO && xz == R::ZERO && yz == R::ZERO {
+        let (m0, m1, m2) = if diagonal {
             (diagonal_row(0), diagonal_row(1), diagonal_row(2))
         } else {
             (row(0), row(1), row(2))
