@@ -165,7 +165,7 @@ fn link_motion<R: Real>(
     rate: R,
     me: &mut LinkMotion<R>,
 ) -> Spatial<R> {
-    let aligned = shape.axis.index().map(|i| (i, link.axis.to_array()[i % 3]));
+    let aligned = shape.axis.signed(link.axis);
     let axis = match (parent, aligned) {
         (None, _) => link.axis,
         (Some(p), Some((i, sign))) => p.pose.rotation.column(i) * sign,
@@ -284,12 +284,18 @@ impl<R> AsMut<LinkMotion<R>> for LinkWork<R> {
     }
 }
 
+/// The CG of `link` at `pose` (world) and its inertia about the CG in world axes.
+#[inline(always)]
+fn placed_inertia<R: Real>(link: &Link<R>, shape: LinkShape, pose: &Pose<R>) -> (Vec3<R>, Sym3<R>) {
+    let cg = pose.origin + shape.cg.turn(&pose.rotation, link.cg);
+    (cg, Sym3::from_upper(&link.inertia).rotated(&pose.rotation, shape.inertia))
+}
+
 /// Rigid spatial inertia of `link` at `pose` (world axes, about the world origin) and its
 /// first moment m c (world).
 #[inline(always)]
 fn rigid_inertia<R: Real>(link: &Link<R>, shape: LinkShape, pose: &Pose<R>) -> (SpatialInertia<R>, Vec3<R>) {
-    let cg = pose.origin + shape.cg.turn(&pose.rotation, link.cg);
-    let inertia_cg = Sym3::from_upper(&link.inertia).rotated(&pose.rotation, shape.principal);
+    let (cg, inertia_cg) = placed_inertia(link, shape, pose);
     (SpatialInertia::rigid(link.mass, cg, &inertia_cg), cg * link.mass)
 }
 
@@ -303,8 +309,7 @@ fn rigid_inertia<R: Real>(link: &Link<R>, shape: LinkShape, pose: &Pose<R>) -> (
 #[inline(always)]
 fn rigid_terms<R: Real>(link: &Link<R>, shape: LinkShape, w: &mut LinkWork<R>, linear_only: bool) {
     let m = &w.motion;
-    let cg = m.pose.origin + shape.cg.turn(&m.pose.rotation, link.cg);
-    let inertia_cg = Sym3::from_upper(&link.inertia).rotated(&m.pose.rotation, shape.principal);
+    let (cg, inertia_cg) = placed_inertia(link, shape, &m.pose);
     let (omega, a) = (m.velocity.angular, w.bias_acceleration);
     let cg_velocity = m.velocity.linear + omega.cross(cg);
     let spin = omega.cross(inertia_cg.mul_vec(omega));
@@ -1179,7 +1184,7 @@ mod tests {
                 let mut axis = [0.0; 3];
                 axis[i] = sign;
                 let axis = Vec3::new(axis[0], axis[1], axis[2]);
-                assert_eq!(Along::of(axis).index(), Some(i));
+                assert_eq!(Along::of(axis).signed(axis), Some((i, sign)));
                 let mut fast = Mat3::ZERO;
                 turn_about_column(&mut fast, &r, i, sin * sign, cos);
                 let full = r.mul_mat(&rotation(axis, sin, cos));
@@ -1195,7 +1200,7 @@ mod tests {
                 }
             }
         }
-        assert_eq!(Along::of(Vec3::new(0.6, 0.8, 0.0)).index(), None);
+        assert_eq!(Along::of(Vec3::new(0.6, 0.8, 0.0)), Along::Skew);
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! What a link's constant data lets the dynamics skip, found once when the link is added: a
-//! joint axis, joint origin or CG along a frame axis, an inertia in principal axes. Tested at
+//! joint axis, joint origin or CG along a frame axis, an inertia in principal axes or with two
+//! equal principal moments. Tested at
 //! every evaluation instead, these cost three float compares each (about 14 Cortex-M4F
 //! instructions a link and evaluation, as much as some of what they save).
 
@@ -31,13 +32,14 @@ impl Along {
         }
     }
 
-    /// The index of the axis, `None` for a skew vector.
+    /// The index of the axis and `v`'s component along it (±1 for a unit `v`), `None` for a
+    /// skew vector.
     #[inline(always)]
-    pub fn index(self) -> Option<usize> {
+    pub fn signed<R: Real>(self, v: Vec3<R>) -> Option<(usize, R)> {
         match self {
-            Self::X => Some(0),
-            Self::Y => Some(1),
-            Self::Z => Some(2),
+            Self::X => Some((0, v.x)),
+            Self::Y => Some((1, v.y)),
+            Self::Z => Some((2, v.z)),
             Self::Skew => None,
         }
     }
@@ -55,6 +57,39 @@ impl Along {
     }
 }
 
+/// How a link's inertia about its CG (link axes) is made.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum InertiaShape {
+    /// Any symmetric matrix.
+    #[default]
+    General,
+    /// Diagonal: the link frame is along the principal axes.
+    Principal,
+    /// Diagonal with the two moments about the other axes equal (a rod or a disc along the
+    /// axis, a sphere): J = a I + (J_axis − a) e eᵀ.
+    Symmetric(Along),
+}
+
+impl InertiaShape {
+    /// The shape of the symmetric `j`.
+    pub fn of<R: Real>(j: &Mat3<R>) -> Self {
+        let j = &j.m;
+        if j[0][1] != R::ZERO || j[0][2] != R::ZERO || j[1][2] != R::ZERO {
+            return Self::General;
+        }
+        let [x, y, z] = [j[0][0], j[1][1], j[2][2]];
+        if y == z {
+            Self::Symmetric(Along::X)
+        } else if x == z {
+            Self::Symmetric(Along::Y)
+        } else if x == y {
+            Self::Symmetric(Along::Z)
+        } else {
+            Self::Principal
+        }
+    }
+}
+
 /// The shape of one link's constant data.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct LinkShape {
@@ -65,19 +100,18 @@ pub(crate) struct LinkShape {
     pub origin: Along,
     /// The CG (link frame).
     pub cg: Along,
-    /// The inertia about the CG is diagonal in link axes.
-    pub principal: bool,
+    /// The inertia about the CG.
+    pub inertia: InertiaShape,
 }
 
 impl LinkShape {
     /// The shape of a validated `link`.
     pub fn of<R: Real>(link: &Link<R>) -> Self {
-        let j = &link.inertia.m;
         Self {
             axis: Along::of(link.axis),
             origin: Along::of(link.origin),
             cg: Along::of(link.cg),
-            principal: j[0][1] == R::ZERO && j[0][2] == R::ZERO && j[1][2] == R::ZERO,
+            inertia: InertiaShape::of(&link.inertia),
         }
     }
 }
@@ -101,7 +135,7 @@ mod tests {
             assert_eq!(Along::of(v), along);
             assert_eq!(along.turn(&r, v), r.mul_vec(v), "{v:?}");
         }
-        assert_eq!(Along::Y.index(), Some(1));
-        assert_eq!(Along::Skew.index(), None);
+        assert_eq!(Along::Z.signed(Vec3::new(0.0, 0.0, -1.0)), Some((2, -1.0)));
+        assert_eq!(Along::Skew.signed(Vec3::new(0.3, 0.0, 0.4)), None);
     }
 }

@@ -18,6 +18,7 @@
 //! and a Cortex-M step of the 5-link chain grew 5 % when the compiler stopped inlining
 //! `SpatialInertia::apply` into the articulated-body passes.
 
+use super::shape::{Along, InertiaShape};
 use crate::math::{Mat3, Vec3};
 use crate::Real;
 
@@ -91,11 +92,35 @@ impl<R: Real> Sym3<R> {
             e: [s, s, s, R::ZERO, R::ZERO, R::ZERO],
         }
     }
-    /// `R S Rᵀ` for a rotation (or any matrix) `r`: the inertia `self` in link axes turned to
-    /// world axes (R S, then the upper triangle of (R S) Rᵀ: 27 + 18 products, 9 + 18 for a
-    /// `diagonal` `self`, as the inertia of a link whose frame is along its principal axes).
+    /// `R S Rᵀ` for a rotation `r`: the inertia `self` in link axes, made as `shape` says,
+    /// turned to world axes. R S, then the upper triangle of (R S) Rᵀ: 27 + 18 products, 9 + 18
+    /// for a diagonal `self`; a I + b r rᵀ with r the column of `r` along the symmetry axis
+    /// when two principal moments are equal (a rod, a disc, a sphere): 9 products.
     #[inline(always)]
-    pub fn rotated(&self, r: &Mat3<R>, diagonal: bool) -> Self {
+    pub fn rotated(&self, r: &Mat3<R>, shape: InertiaShape) -> Self {
+        let [xx, yy, zz, ..] = self.e;
+        let (a, b, axis) = match shape {
+            InertiaShape::Symmetric(Along::X) => (yy, xx - yy, r.column(0)),
+            InertiaShape::Symmetric(Along::Y) => (xx, yy - xx, r.column(1)),
+            InertiaShape::Symmetric(Along::Z) => (xx, zz - xx, r.column(2)),
+            _ => return self.rotated_full(r, shape == InertiaShape::Principal),
+        };
+        let ba = axis * b;
+        Self {
+            e: [
+                a + ba.x * axis.x,
+                a + ba.y * axis.y,
+                a + ba.z * axis.z,
+                ba.x * axis.y,
+                ba.x * axis.z,
+                ba.y * axis.z,
+            ],
+        }
+    }
+    /// [`Self::rotated`] by the products of R S Rᵀ (`diagonal`: the off-diagonal entries of
+    /// `self` are zero).
+    #[inline(always)]
+    fn rotated_full(&self, r: &Mat3<R>, diagonal: bool) -> Self {
         let [xx, yy, zz, xy, xz, yz] = self.e;
         let r = &r.m;
         // Row i of R S.
