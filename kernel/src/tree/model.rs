@@ -351,7 +351,10 @@ impl<R: Real, St: Storage> Builder<R, St> {
         }
         // Both lists have the bodies capacity, checked above: neither push can fail alone.
         let full = |_| full::<_, St::Bodies<Link<R>>>(Capacity::Bodies, index + 1);
-        self.model.shapes.try_push(LinkShape::of(&link)).map_err(|_| full(()))?;
+        self.model
+            .shapes
+            .try_push(LinkShape::of(&link))
+            .map_err(|_| full(()))?;
         self.model.links.try_push(link).map_err(|_| full(()))?;
         Ok(index)
     }

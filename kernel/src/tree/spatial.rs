@@ -306,6 +306,32 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_symmetric_inertia_turns_as_the_full_product() {
+        // Reference: R J Rᵀ by the full products. A rod along x, y or z (two equal principal
+        // moments) turned as a I + b r rᵀ must agree to rounding; the shape is found from J.
+        let r = Mat3::from_rows([[0.36, -0.48, 0.8], [0.8, 0.6, 0.0], [-0.48, 0.64, 0.6]]);
+        for (moments, along) in [
+            (Vec3::new(5e-5, 0.083, 0.083), Along::X),
+            (Vec3::new(0.083, 5e-5, 0.083), Along::Y),
+            (Vec3::new(0.083, 0.083, 5e-5), Along::Z),
+        ] {
+            let j = Mat3::diagonal(moments);
+            assert_eq!(InertiaShape::of(&j), InertiaShape::Symmetric(along));
+            let (fast, full) = (
+                Sym3::from_upper(&j).rotated(&r, InertiaShape::Symmetric(along)),
+                Sym3::from_upper(&j).rotated(&r, InertiaShape::Principal),
+            );
+            for (a, b) in fast.e.iter().zip(full.e) {
+                assert!((a - b).abs() < 1e-16, "{along:?}: {fast:?} vs {full:?}");
+            }
+        }
+        let tilted = Mat3::symmetric(Vec3::new(0.05, 0.06, 0.07), 0.004, 0.0, 0.0);
+        assert_eq!(InertiaShape::of(&tilted), InertiaShape::General);
+        let box_ = Mat3::diagonal(Vec3::new(0.05, 0.06, 0.07));
+        assert_eq!(InertiaShape::of(&box_), InertiaShape::Principal);
+    }
+
+    #[test]
     fn rigid_inertia_gives_momentum_and_kinetic_energy() {
         // Reference: a body translating with v_cg and spinning with ω has linear momentum
         // m v_cg, angular momentum about the origin J_cg ω + c × m v_cg, and kinetic energy
