@@ -5,8 +5,10 @@
 //! models under QEMU grows by a fixed amount per link; `.ci/firmware` checks these figures
 //! against the firmware's `SIZE` lines). Stack and instructions are estimates fitted to the
 //! exported scenes measured under QEMU (docs/firmware.md): the stack bound covers every
-//! measured scene, the instruction count is within 3 % of them on the Cortex-M4F and 5 % on
-//! the M7 (25 % under for the 3-link skew_tree in soft-float f64 on the M4F).
+//! measured scene, the instruction count is within 5 % of them on the Cortex-M4F and 7 % on
+//! the M7 (29 % under for the 3-link skew_tree in soft-float f64 on the M4F): a tree with skew
+//! axes costs more per degree of freedom than one of rods on hinges along a link axis, and the
+//! line goes between them.
 
 use crate::spec::IntegratorSpec;
 use ferrodyn_kernel::integrators::Method;
@@ -67,7 +69,7 @@ const DATA_BYTES: [(usize, usize); 2] = [(112, 480), (176, 960)];
 /// Stack of building the tree in place and stepping it: the 1-link figure and the steepest
 /// measured growth per slot (f32, f64), from the exported scenes on the Cortex-M4F (hil_arm and
 /// servo_arm 1 slot, skew_tree 3, chain5 5, the ball-jointed arm 5: docs/firmware.md).
-const STACK_BYTES: [(usize, usize); 2] = [(1_988, 1_359), (3_036, 1_591)];
+const STACK_BYTES: [(usize, usize); 2] = [(1_996, 1_367), (3_036, 1_592)];
 
 /// What a tree of `dof` degrees of freedom in `Fixed<slots>` needs on `core` in f32 (`double`
 /// false) or f64, stepped by `integrator`.
@@ -82,13 +84,13 @@ pub fn tree_needs(
     let line = |(fixed, per_slot): (usize, usize)| fixed + per_slot * slots;
     // RK4 instructions per step: per degree of freedom and a fixed part, least-squares fits
     // to the exported hil_arm, servo_arm, skew_tree and chain5 at the Newton–Euler bias force
-    // (1-DOF joints; f64 on the M4F without skew_tree, which soft-float makes 25 % dearer than
-    // the line).
+    // and the shorter pass 3 (1-DOF joints; f64 on the M4F without skew_tree, which
+    // soft-float makes 29 % dearer than the line).
     let (fixed, per_link) = match (core, double) {
-        (Core::CortexM4F, false) => (307.0, 3_372.0),
-        (Core::CortexM4F, true) => (-51_853.0, 150_632.0),
-        (Core::CortexM7, false) => (314.0, 3_361.0),
-        (Core::CortexM7, true) => (225.0, 3_942.0),
+        (Core::CortexM4F, false) => (222.0, 3_425.0),
+        (Core::CortexM4F, true) => (-57_746.0, 147_068.0),
+        (Core::CortexM7, false) => (206.0, 3_430.0),
+        (Core::CortexM7, true) => (81.0, 4_019.0),
     };
     // One derivative evaluation instead of RK4's four: 0.259 of RK4 on the 5-link tree.
     let factor = match integrator {
@@ -115,14 +117,14 @@ mod tests {
         // (slots, DOF, f64, measured peak stack B, measured instructions per RK4 step):
         // hil_arm, servo_arm, skew_tree, chain5, the ball-jointed arm (docs/firmware.md).
         let measured = [
-            (1, 1, false, 1_980, Some(3_599.0)),
-            (1, 1, false, 1_988, Some(3_625.0)),
-            (3, 3, false, 3_288, Some(10_690.0)),
-            (5, 5, false, 4_940, Some(17_033.0)),
-            (5, 4, false, 7_424, None),
-            (1, 1, true, 2_724, Some(98_984.0)),
-            (3, 3, true, 6_172, None),
-            (5, 5, true, 4_572, Some(701_306.0)),
+            (1, 1, false, 1_988, Some(3_499.0)),
+            (1, 1, false, 1_996, Some(3_525.0)),
+            (3, 3, false, 3_304, Some(11_032.0)),
+            (5, 5, false, 4_972, Some(17_076.0)),
+            (5, 4, false, 7_464, None),
+            (1, 1, true, 2_724, Some(89_533.0)),
+            (3, 3, true, 6_220, None),
+            (5, 5, true, 4_572, Some(677_594.0)),
             (5, 4, true, 9_168, None),
         ];
         for (slots, dof, double, stack, instructions) in measured {
@@ -134,7 +136,7 @@ mod tests {
             if let (Some(measured), Some(estimate)) = (instructions, needs.instructions) {
                 let error = (estimate / measured - 1.0).abs();
                 assert!(
-                    error < 0.03,
+                    error < 0.05,
                     "{slots} slots, f64 {double}: {estimate} vs {measured}"
                 );
             }
