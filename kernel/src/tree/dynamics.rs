@@ -1279,9 +1279,9 @@ mod tests {
                 );
                 let expected = rigid.apply(w.bias_acceleration).add(spin);
                 let error = w.bias_force.sub(expected);
-                let scale = expected.dot(expected).sqrt();
+                let scale = Real::sqrt(expected.dot(expected));
                 assert!(
-                    error.dot(error).sqrt() < 1e-14 * scale,
+                    Real::sqrt(error.dot(error)) < 1e-14 * scale,
                     "{cg:?} {angular:?}: {error:?}"
                 );
                 assert_eq!(w.inertia, rigid);

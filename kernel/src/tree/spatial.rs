@@ -322,7 +322,7 @@ mod tests {
                 Sym3::from_upper(&j).rotated(&r, InertiaShape::Principal),
             );
             for (a, b) in fast.e.iter().zip(full.e) {
-                assert!((a - b).abs() < 1e-16, "{along:?}: {fast:?} vs {full:?}");
+                assert!(Real::abs(a - b) < 1e-16, "{along:?}: {fast:?} vs {full:?}");
             }
         }
         let tilted = Mat3::symmetric(Vec3::new(0.05, 0.06, 0.07), 0.004, 0.0, 0.0);
