@@ -20,9 +20,20 @@ pub(crate) struct Work<R: Real, St: Storage> {
     pub minv_jt: St::Rows<[[R; 6]; 2]>,
     pub matrix: St::Skyline<R>,
     pub lambda: St::Rows<R>,
-    /// Some(t): `matrix` and `minv_jt` hold the factor for the body poses in `sides` at time t
-    /// (see `RigidSystem::factor_constraint_matrix`); None: they must be rebuilt.
-    pub factor_time: Option<R>,
+    /// What `matrix` and `minv_jt` hold (see `RigidSystem::factor_constraint_matrix`).
+    pub factor: Factor<R>,
+}
+
+/// What the workspace's factor of Φ_q M⁻¹ Φ_qᵀ (and M⁻¹ Φ_qᵀ) is the factor of.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Factor<R> {
+    /// Nothing usable (a new, reset or re-posed state, or a failed factorization).
+    None,
+    /// The factor at the body poses in `sides`, made at time t: exact for them.
+    Current(R),
+    /// The factor of poses the bodies have left since (the last evaluation's, within the
+    /// step): a Newton correction of the projection may use it while it converges.
+    Nearby,
 }
 
 /// Mutable borrows of the workspace, without capacities.
@@ -34,7 +45,7 @@ pub(crate) struct WorkView<'a, R> {
     pub minv_jt: &'a mut [[[R; 6]; 2]],
     pub matrix: &'a mut [R],
     pub lambda: &'a mut [R],
-    pub factor_time: &'a mut Option<R>,
+    pub factor: &'a mut Factor<R>,
 }
 
 impl<R: Real, St: Storage> Work<R, St> {
@@ -47,7 +58,7 @@ impl<R: Real, St: Storage> Work<R, St> {
             minv_jt: &mut self.minv_jt,
             matrix: &mut self.matrix,
             lambda: &mut self.lambda,
-            factor_time: &mut self.factor_time,
+            factor: &mut self.factor,
         }
     }
 }
@@ -80,7 +91,7 @@ impl<R: Real, St: Storage> Clone for Data<R, St> {
                 minv_jt: self.work.minv_jt.clone(),
                 matrix: self.work.matrix.clone(),
                 lambda: self.work.lambda.clone(),
-                factor_time: self.work.factor_time,
+                factor: self.work.factor,
             },
         }
     }
@@ -131,7 +142,7 @@ impl<R: Real, St: Storage> Data<R, St> {
         resize(&mut work.minv_jt, rows, [[R::ZERO; 6]; 2]);
         resize(&mut work.matrix, model.skyline_entries, R::ZERO);
         resize(&mut work.lambda, rows, R::ZERO);
-        work.factor_time = None;
+        work.factor = Factor::None;
         for (i, body) in model.bodies.iter().enumerate() {
             let q = body.orientation.normalized().unwrap_or(Quat::IDENTITY);
             self.set_pose(i, body.position, q);
@@ -155,7 +166,7 @@ impl<R: Real, St: Storage> Data<R, St> {
                 minv_jt: List::empty(),
                 matrix: List::empty(),
                 lambda: List::empty(),
-                factor_time: None,
+                factor: Factor::None,
             },
         }
     }
@@ -246,7 +257,7 @@ impl<R: Real, St: Storage> Data<R, St> {
     }
     /// Sets a body's pose.
     pub fn set_pose(&mut self, body: usize, position: Vec3<R>, orientation: Quat<R>) {
-        self.work.factor_time = None;
+        self.work.factor = Factor::None;
         let i = self.q_index(body);
         self.set_vec_at(i, position);
         for (k, c) in orientation.to_array().into_iter().enumerate() {
@@ -255,7 +266,7 @@ impl<R: Real, St: Storage> Data<R, St> {
     }
     /// Sets a body's velocities (origin velocity global, angular velocity in body axes).
     pub fn set_velocity(&mut self, body: usize, velocity: Vec3<R>, angular_velocity: Vec3<R>) {
-        self.work.factor_time = None;
+        self.work.factor = Factor::None;
         let i = self.v_index(body);
         self.set_vec_at(i, velocity);
         self.set_vec_at(i + 3, angular_velocity);

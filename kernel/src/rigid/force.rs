@@ -203,9 +203,19 @@ impl<R: Real> Force<R> {
 
 /// Side state of a body reference.
 pub(crate) fn side<R: Real>(states: &[SideState<R>], b: BodyRef) -> SideState<R> {
+    *side_or(states, b, &SideState::GROUND)
+}
+
+/// The state of body reference `b` in `states`, or `ground` for the ground (and an unknown
+/// body), borrowed: what is read once per joint and evaluation is not copied.
+pub(crate) fn side_or<'a, R: Real>(
+    states: &'a [SideState<R>],
+    b: BodyRef,
+    ground: &'a SideState<R>,
+) -> &'a SideState<R> {
     match b {
-        BodyRef::Ground => SideState::GROUND,
-        BodyRef::Body(i) => states.get(i).copied().unwrap_or(SideState::GROUND),
+        BodyRef::Ground => ground,
+        BodyRef::Body(i) => states.get(i).unwrap_or(ground),
     }
 }
 

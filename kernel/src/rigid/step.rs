@@ -83,7 +83,7 @@ impl<R: Real, St: Storage> Dynamics<R> for Model<R, St> {
         let body = |k: usize| Item::Body(if k < 7 * n { k / 7 } else { (k - 7 * n) / 6 });
         check_state(state, BODY_STATE * n, time, body)?;
         data.state.as_flattened_mut().copy_from_slice(state);
-        data.work.factor_time = None;
+        data.work.factor = super::data::Factor::None;
         Ok(())
     }
 }
