@@ -29,15 +29,16 @@ impl SkylineLayout<'_> {
     }
 }
 
-/// Factorizes A = L D Lᵀ in place (L unit lower, stored below the diagonal; D on it).
-/// Returns `Err(row)` at the first pivot that is not clearly positive (singular or indefinite).
+/// Factorizes A = L D Lᵀ in place (L unit lower, stored below the diagonal; D⁻¹ on it: every
+/// use of a pivot is a product with its inverse, one division per row instead of one per
+/// entry). Returns `Err(row)` at the first pivot that is not clearly positive (singular or indefinite).
 pub(crate) fn factorize<R: Real>(layout: &SkylineLayout<'_>, a: &mut [R]) -> Result<(), usize> {
     factorize_rows(layout, a, false).map(|_| ())
 }
 
 /// Factorizes a symmetric positive semidefinite A = L D Lᵀ in place, revealing its rank: a row
-/// that depends on the rows before it (pivot at round-off level) gets D = +∞, so its column of
-/// L (u/∞) and its unknown in [`solve`] (x/∞) come out zero with no extra work per entry: the
+/// that depends on the rows before it (pivot at round-off level) gets D⁻¹ = 0, so its column of
+/// L (u·0) and its unknown in [`solve`] (x·0) come out zero with no extra work per entry: the
 /// other rows are solved exactly, as the system with the dependent rows removed. Returns the
 /// number of dependent rows; `Err(row)` at a pivot that is not finite (a broken matrix). The
 /// matrix must be semidefinite by construction: a negative pivot is taken as round-off of zero.
@@ -53,7 +54,7 @@ pub(crate) fn is_dependent<R: Real>(layout: &SkylineLayout<'_>, a: &[R], row: us
     layout
         .diag
         .get(row)
-        .is_some_and(|&d| a.get(d).is_some_and(|p| *p == R::INFINITY))
+        .is_some_and(|&d| a.get(d).is_some_and(|p| *p == R::ZERO))
 }
 
 fn factorize_rows<R: Real>(
@@ -73,8 +74,8 @@ fn factorize_rows<R: Real>(
     // (3.7e-11 in f64, 2.4e-5 in f32) lies between; in f32 the gap is narrow, since a pivot
     // squares the relative size of what is left of a row.
     let dependent_bound = R::EPSILON_TWO_THIRDS;
-    // The pivot d_i of a row whose diagonal entry was `original`, or +∞ for a dependent row;
-    // None for a failure. Written so that a NaN pivot also fails.
+    // The inverse pivot 1/d_i of a row whose diagonal entry was `original`, or 0 for a
+    // dependent row; None for a failure. Written so that a NaN pivot also fails.
     let settle = |original: R, d: R| {
         let terms = original + (original - d);
         let independent = match dependent_allowed {
@@ -82,10 +83,10 @@ fn factorize_rows<R: Real>(
             false => d > threshold * original.abs(),
         };
         if independent && d.is_finite() {
-            Some(d)
+            Some(R::ONE / d)
         } else if dependent_allowed && d <= dependent_bound * terms && terms.is_finite() {
             // A semidefinite matrix has no negative pivot: one is round-off of a zero one.
-            Some(R::INFINITY)
+            Some(R::ZERO)
         } else {
             None
         }
@@ -134,13 +135,13 @@ fn factorize_rows<R: Real>(
                     true => done.get(diag[k]),
                     false => before.get(at(k, k)),
                 };
-                // A dependent row k (d_k = +∞) gives l = 0: it takes no part in the later rows.
-                let l = *u / pivot.copied().unwrap_or(R::INFINITY);
+                // A dependent row k (1/d_k = 0) gives l = 0: it takes no part in the later rows.
+                let l = *u * pivot.copied().unwrap_or(R::ZERO);
                 d -= *u * l;
                 *u = l;
             }
             *diagonal = settle(original, d).ok_or(j)?;
-            if *diagonal == R::INFINITY {
+            if *diagonal == R::ZERO {
                 dependent += 1;
             }
             // `below` starts right after row j's diagonal (at row j + 1's first entry).
@@ -263,9 +264,9 @@ pub(crate) fn solve<R: Real>(layout: &SkylineLayout<'_>, a: &[R], x: &mut [R]) {
     // Row i of L: the entries left of its diagonal, columns first[i] .. i − 1.
     let row = |i: usize, fi: usize, di: usize| a.get(di + fi - i..di).unwrap_or(&[]);
     for (xi, &di) in x.iter_mut().zip(diag) {
-        // A dependent row of a semidefinite factor (d = +∞) gets a zero unknown.
-        if let Some(d) = a.get(di) {
-            *xi /= *d;
+        // A dependent row of a semidefinite factor (1/d = 0) gets a zero unknown.
+        if let Some(inverse) = a.get(di) {
+            *xi *= *inverse;
         }
     }
     for (i, (&fi, &di)) in first.iter().zip(diag).enumerate().rev() {
@@ -328,7 +329,7 @@ mod tests {
         }
     }
 
-    /// The factorization as first written (index arithmetic per entry): the faster loop above
+    /// The factorization as first written (index arithmetic per entry; inverse pivots): the faster loop above
     /// must give the same bits (the determinism contract fixes the order of operations).
     fn reference_factorize(layout: &SkylineLayout<'_>, a: &mut [f64]) {
         for i in 0..layout.rows() {
@@ -349,11 +350,11 @@ mod tests {
             let mut d = row_i[i - fi];
             for j in fi..i {
                 let u = row_i[j - fi];
-                let l = u / done[layout.index(j, j)];
+                let l = u * done[layout.index(j, j)];
                 d -= u * l;
                 row_i[j - fi] = l;
             }
-            row_i[i - fi] = d;
+            row_i[i - fi] = 1.0 / d;
         }
     }
 
@@ -368,7 +369,7 @@ mod tests {
             x[i] = s;
         }
         for i in 0..layout.rows() {
-            x[i] /= a[layout.diag[i]];
+            x[i] *= a[layout.diag[i]];
         }
         for i in (0..layout.rows()).rev() {
             for k in layout.first[i]..i {
