@@ -435,12 +435,21 @@ impl<'a, R: Real> RigidSystem<'a, R> {
             .zip(m.mass.iter().zip(0..))
         {
             let omega = vec_at(y, v_base + 6 * body_index + 3).unwrap_or(Vec3::ZERO);
-            let mut wr = Wrench::default();
-            wr.add_force_at(s, s.rot.mul_vec(mp.cg), m.gravity * mp.mass);
             // Velocity terms of Newton–Euler written at the origin: −m R(ω×(ω×c)), −ω×J_o ω.
-            wr.force -= s.rot.mul_vec(omega.cross(omega.cross(mp.cg))) * mp.mass;
-            wr.torque -= omega.cross(mp.inertia_origin.mul_vec(omega));
-            *w = wr;
+            let spin = omega.cross(mp.inertia_origin.mul_vec(omega));
+            *w = if mp.cg == Vec3::ZERO {
+                // Origin at the CG (the chains' rods): gravity has no moment and ω×(ω×c) = 0.
+                Wrench {
+                    force: m.gravity * mp.mass,
+                    torque: -spin,
+                }
+            } else {
+                let mut wr = Wrench::default();
+                wr.add_force_at(s, s.rot.mul_vec(mp.cg), m.gravity * mp.mass);
+                wr.force -= s.rot.mul_vec(omega.cross(omega.cross(mp.cg))) * mp.mass;
+                wr.torque -= spin;
+                wr
+            };
         }
         for f in m.forces {
             f.apply(t, m.joints, self.work.sides, self.work.wrench);
