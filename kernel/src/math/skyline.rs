@@ -31,7 +31,8 @@ impl SkylineLayout<'_> {
 
 /// Factorizes A = L D Lᵀ in place (L unit lower, stored below the diagonal; D⁻¹ on it: every
 /// use of a pivot is a product with its inverse, one division per row instead of one per
-/// entry). Returns `Err(row)` at the first pivot that is not clearly positive (singular or indefinite).
+/// entry). Returns `Err(row)` at the first pivot that is not clearly positive (singular or
+/// indefinite).
 pub(crate) fn factorize<R: Real>(layout: &SkylineLayout<'_>, a: &mut [R]) -> Result<(), usize> {
     factorize_rows(layout, a, false).map(|_| ())
 }
@@ -329,8 +330,9 @@ mod tests {
         }
     }
 
-    /// The factorization as first written (index arithmetic per entry; inverse pivots): the faster loop above
-    /// must give the same bits (the determinism contract fixes the order of operations).
+    /// The factorization as first written (index arithmetic per entry, one row after another;
+    /// inverse pivots): the faster loops above must give the same bits (the determinism
+    /// contract fixes the order of operations).
     fn reference_factorize(layout: &SkylineLayout<'_>, a: &mut [f64]) {
         for i in 0..layout.rows() {
             let fi = layout.first[i];
@@ -429,8 +431,7 @@ mod tests {
         let varied: [usize; 40] = core::array::from_fn(|i| i.saturating_sub(1 + (i * 7) % 6));
         same_bits_as_the_reference_loops(&varied);
         // Joint blocks as along a chain (each joint's rows start at the previous joint's first
-        // row), with a 12-row joint (more rows than one group takes) and a last joint that
-        // closes a loop back to row 0.
+        // row), with a 12-row joint and a last joint that closes a loop back to row 0.
         let mut blocks = [0; 42];
         let (mut previous, mut start) = (0, 0);
         for rows in [5, 5, 3, 12, 1, 6, 5, 2] {

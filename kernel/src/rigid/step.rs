@@ -1,7 +1,7 @@
 //! Stepping a rigid model: its [`Dynamics`] implementation and the entry points that pair a
 //! [`Model`] with its [`Data`] without stepping (assembly, forward dynamics, constraints).
 
-use super::data::{Data, BODY_STATE};
+use super::data::{Data, Factor, BODY_STATE};
 use super::model::Model;
 use super::system::RigidSystem;
 use crate::dynamics::check_state;
@@ -83,7 +83,7 @@ impl<R: Real, St: Storage> Dynamics<R> for Model<R, St> {
         let body = |k: usize| Item::Body(if k < 7 * n { k / 7 } else { (k - 7 * n) / 6 });
         check_state(state, BODY_STATE * n, time, body)?;
         data.state.as_flattened_mut().copy_from_slice(state);
-        data.work.factor = super::data::Factor::None;
+        data.work.factor = Factor::None;
         Ok(())
     }
 }

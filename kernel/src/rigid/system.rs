@@ -271,12 +271,8 @@ impl<'a, R: Real> RigidSystem<'a, R> {
                 )
             })
         };
-        match *self.work.factor {
-            Factor::Current(factored) => {
-                self.mass_override.is_empty() && (factored == t || !time_dependent())
-            }
-            _ => false,
-        }
+        // Never current with mass overrides: `factor_constraint_matrix` leaves those Nearby.
+        matches!(*self.work.factor, Factor::Current(factored) if factored == t || !time_dependent())
     }
 
     /// W = M⁻¹ Φ_qᵀ (per row and side) and the skyline matrix Φ_q M⁻¹ Φ_qᵀ, factorized
