@@ -171,6 +171,12 @@ impl<R: Real> MassProperties<R> {
         })
     }
 
+    /// Whether the body's origin is its CG (a chain's rods): its mass block is diag(m I, J_cg)
+    /// and gravity has no moment about the origin, so the lever products can be skipped.
+    pub fn centred(&self) -> bool {
+        self.cg == Vec3::ZERO
+    }
+
     /// The 6×6 mass block in (origin velocity global, angular velocity body) coordinates,
     /// \[\[m I, −m R\[c\]×\], \[m \[c\]× Rᵀ, J_o\]\], with `rot` body → global.
     pub fn matrix(&self, rot: &Mat3<R>) -> [[R; 6]; 6] {

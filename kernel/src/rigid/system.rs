@@ -165,9 +165,7 @@ fn mass_block<'a, R: Real>(
     }
     match (mass.get(b), sides.get(b)) {
         // Same values as `MassProperties::solve` with c = 0, 1/m formed once for all rows.
-        (Some(mp), Some(_)) if mp.cg == Vec3::ZERO => {
-            MassBlock::Centred(R::ONE / mp.mass, &mp.inertia_cg_inv)
-        }
+        (Some(mp), Some(_)) if mp.centred() => MassBlock::Centred(R::ONE / mp.mass, &mp.inertia_cg_inv),
         (Some(mp), Some(s)) => MassBlock::Rigid(mp, &s.rot),
         _ => MassBlock::Ground,
     }
@@ -433,7 +431,7 @@ impl<'a, R: Real> RigidSystem<'a, R> {
             let omega = vec_at(y, v_base + 6 * body_index + 3).unwrap_or(Vec3::ZERO);
             // Velocity terms of Newton–Euler written at the origin: −m R(ω×(ω×c)), −ω×J_o ω.
             let spin = omega.cross(mp.inertia_origin.mul_vec(omega));
-            *w = if mp.cg == Vec3::ZERO {
+            *w = if mp.centred() {
                 // Origin at the CG (the chains' rods): gravity has no moment and ω×(ω×c) = 0.
                 Wrench {
                     force: m.gravity * mp.mass,
