@@ -91,15 +91,16 @@ fn revolute_and_prismatic_trees_keep_their_bits() {
     // Recorded when the bias force became Newton–Euler about the CG, the per-link shape (axis,
     // origin and CG along a frame axis, two equal principal moments) was found at build and
     // pass 3 split Uᵀ ã_parent below a 1-DOF parent (the arithmetic changed on purpose; before
-    // it, the digests of 5fe8309, a⁰ carrying the velocity products).
+    // it, the digests of 5fe8309, a⁰ carrying the velocity products). The chain's (a planar
+    // tree) again when planar trees took the planar algorithm (tree/planar.rs).
     // Trajectory digest over every step, final-state digest.
     let recorded = [
         (0x0dcdeeda1cc8fa35, 0xddb5aa1992c1fd95),
         (0x762693a131c68e7f, 0xd3c24caaf73bc767),
         (0x2ae12f0dc8c26a77, 0x822857cad973be91),
-        (0x1e37475a5bbed36c, 0x6189ed62d639f2b5),
-        (0xa67bcad2d2651296, 0x8121a1a7885597bf),
-        (0xc590f5de9f7e86b1, 0x017369e109c89537),
+        (0xcbd29f99f1ec5478, 0xf122d9f1e966b23c),
+        (0xd6601e6fef837de8, 0x6962cdd8aaabc84f),
+        (0x18671c6c5e69ae28, 0xf4423b185ca260c1),
     ];
     assert_eq!(got, recorded);
 }

@@ -1,6 +1,7 @@
 //! The mutable state of a tree: joint coordinates and rates, inputs, stages, workspace.
 
 use super::dynamics::LinkWork;
+use super::planar::PlanarWork;
 use super::{Coordinates, Model, MultiJoint};
 use crate::math::Quat;
 use crate::rigid::{SideState, Wrench};
@@ -25,6 +26,8 @@ pub struct Data<R: Real, St: Storage> {
     pub(crate) input: St::Bodies<R>,
     /// One per link.
     pub(crate) work: St::Bodies<LinkWork<R>>,
+    /// One per link of a planar tree (none otherwise).
+    pub(crate) planar: St::Bodies<PlanarWork<R>>,
     /// Link poses and velocities for external forces, and the wrenches they add.
     pub(crate) sides: St::Bodies<SideState<R>>,
     pub(crate) wrench: St::Bodies<Wrench<R>>,
@@ -39,6 +42,7 @@ impl<R: Real, St: Storage> Clone for Data<R, St> {
             stages: self.stages.clone(),
             input: self.input.clone(),
             work: self.work.clone(),
+            planar: self.planar.clone(),
             sides: self.sides.clone(),
             wrench: self.wrench.clone(),
         }
@@ -74,6 +78,7 @@ impl<R: Real, St: Storage> Data<R, St> {
             stages: core::array::from_fn(|_| sized(pairs, [R::ZERO; 2])),
             input: sized(nv, R::ZERO),
             work: sized(n, LinkWork::default()),
+            planar: sized(model.planar.len(), PlanarWork::default()),
             sides: sized(n, SideState::GROUND),
             wrench: sized(n, Wrench::default()),
         }
@@ -89,6 +94,7 @@ impl<R: Real, St: Storage> Data<R, St> {
             stages: core::array::from_fn(|_| List::empty()),
             input: List::empty(),
             work: List::empty(),
+            planar: List::empty(),
             sides: List::empty(),
             wrench: List::empty(),
         });
@@ -111,6 +117,7 @@ impl<R: Real, St: Storage> Data<R, St> {
         }
         resize(&mut self.input, nv, R::ZERO);
         resize(&mut self.work, n, LinkWork::default());
+        resize(&mut self.planar, model.planar.len(), PlanarWork::default());
         resize(&mut self.sides, n, SideState::GROUND);
         resize(&mut self.wrench, n, Wrench::default());
     }

@@ -3,6 +3,7 @@
 //! spatial quantity in world axes about the world origin.
 
 use super::joint::{self, vec_at, Ldl, Subspace, MAX_DOF};
+use super::planar::{self, PlanarLink, PlanarWork, Plane};
 use super::servo::{joint_force, spring_energy};
 use super::shape::LinkShape;
 use super::spatial::{Spatial, SpatialInertia, Sym3};
@@ -778,6 +779,32 @@ fn joint_accelerations_1dof<R: Real>(
     Ok(())
 }
 
+/// [`joint_accelerations_1dof`] of a planar tree, by the planar algorithm ([`planar`]). The
+/// external-force sources see 3-D link states: with loads, the 3-D kinematics runs too, into
+/// `work`, and the wrenches enter the plane through their moment about a and in-plane force.
+fn planar_accelerations<R: Real>(
+    t: R,
+    (links, shapes): (&[Link<R>], &[LinkShape]),
+    planar: &mut PlanarTree<'_, R>,
+    (q, rate, input): (&[R], &[R], &[R]),
+    work: &mut [LinkWork<R>],
+    loads: Option<&mut LinkLoads<'_, R>>,
+    accel: &mut [R],
+) -> Result<(), KernelError> {
+    planar::rigid_pass(planar.plane, (links, planar.constants), (q, rate), planar.work)?;
+    if let Some(loads) = loads {
+        kinematics(links, shapes, q, rate, work);
+        for w in work.iter_mut() {
+            w.bias_force = Spatial::ZERO;
+        }
+        loads.apply(t, work);
+        for (p, w) in planar.work.iter_mut().zip(work.iter()) {
+            p.add_force(planar.plane, w.bias_force);
+        }
+    }
+    planar::articulated_passes(t, links, (q, rate, input), planar.work, accel)
+}
+
 /// A tree as the ODE ẏ = (q̇(q, v), v̇(q, v, τ)) the integrators advance: q̇ = v for angles and
 /// slides, ½ q ⊗ ω for quaternions.
 struct TreeSystem<'a, R> {
@@ -788,7 +815,16 @@ struct TreeSystem<'a, R> {
     positions: usize,
     input: &'a [R],
     work: &'a mut [LinkWork<R>],
+    /// A planar tree's plane, its links' constants and workspace.
+    planar: Option<PlanarTree<'a, R>>,
     loads: Option<LinkLoads<'a, R>>,
+}
+
+/// What the planar algorithm of a planar tree reads and writes.
+struct PlanarTree<'a, R> {
+    plane: &'a Plane<R>,
+    constants: &'a [PlanarLink<R>],
+    work: &'a mut [PlanarWork<R>],
 }
 
 impl<R: Real> TreeSystem<'_, R> {
@@ -818,6 +854,17 @@ impl<R: Real> OdeSystem<R> for TreeSystem<'_, R> {
             }
         } else {
             position_rates(self.links, q, rate, dq);
+        }
+        if let Some(planar) = self.planar.as_mut() {
+            return planar_accelerations(
+                t,
+                (self.links, self.shapes),
+                planar,
+                (q, rate, self.input),
+                self.work,
+                self.loads.as_mut(),
+                accel,
+            );
         }
         if self.one_dof() {
             return joint_accelerations_1dof(
@@ -1082,6 +1129,7 @@ fn step_tree<R: Real, St: Storage, I: Integrator<R>>(
         positions: data.count,
         input: &data.input,
         work: &mut data.work,
+        planar: planar_tree(model, &mut data.planar),
         loads,
     };
     let k = data.stages.each_mut().map(|s| s.as_flattened_mut());
@@ -1094,6 +1142,20 @@ fn step_tree<R: Real, St: Storage, I: Integrator<R>>(
     )?;
     data.clock = clock;
     Ok(stats)
+}
+
+/// The planar algorithm's view of a planar `model` with workspace `work` (`None` for a tree
+/// that is not planar, or data not made for the model).
+fn planar_tree<'a, R: Real, St: Storage>(
+    model: &'a Model<R, St>,
+    work: &'a mut [PlanarWork<R>],
+) -> Option<PlanarTree<'a, R>> {
+    let plane = model.plane.as_ref()?;
+    (work.len() == model.planar.len()).then_some(PlanarTree {
+        plane,
+        constants: &model.planar,
+        work,
+    })
 }
 
 /// The motions of every link at the current state of `data`.
@@ -1197,6 +1259,17 @@ pub fn accelerations<R: Real, St: Storage>(
     let q = state.get(..nq).ok_or(KernelError::StateSizeMismatch)?;
     let rate = state.get(nq..nq + nv).ok_or(KernelError::StateSizeMismatch)?;
     let accel = accel.get_mut(..nv).ok_or(KernelError::StateSizeMismatch)?;
+    if let Some(mut planar) = planar_tree(model, &mut data.planar) {
+        return planar_accelerations(
+            data.clock.time,
+            (&model.links, &model.shapes),
+            &mut planar,
+            (q, rate, input),
+            &mut data.work,
+            None,
+            accel,
+        );
+    }
     joint_accelerations(
         data.clock.time,
         (&model.links, &model.shapes),

@@ -52,6 +52,7 @@ mod data;
 mod dynamics;
 mod joint;
 mod model;
+mod planar;
 mod servo;
 mod shape;
 mod spatial;

@@ -1,5 +1,6 @@
 //! Links, joints and the immutable tree model.
 
+use super::planar::{plane_of, PlanarLink, Plane};
 use super::servo::Servo;
 use super::shape::LinkShape;
 use crate::math::{Mat3, Vec3};
@@ -240,6 +241,10 @@ pub struct Model<R: Real, St: Storage> {
     /// What each link's data lets the dynamics skip, found as the link is added.
     pub(crate) shapes: St::Bodies<LinkShape>,
     pub(crate) gravity: Vec3<R>,
+    /// The plane of a planar tree ([`super::planar`]) and its links' constants (empty for a
+    /// tree that is not planar), found when the model is built.
+    pub(crate) plane: Option<Plane<R>>,
+    pub(crate) planar: St::Bodies<PlanarLink<R>>,
 }
 
 impl<R: Real, St: Storage> Clone for Model<R, St> {
@@ -248,6 +253,8 @@ impl<R: Real, St: Storage> Clone for Model<R, St> {
             links: self.links.clone(),
             shapes: self.shapes.clone(),
             gravity: self.gravity,
+            plane: self.plane,
+            planar: self.planar.clone(),
         }
     }
 }
@@ -269,6 +276,8 @@ impl<R: Real, St: Storage> Model<R, St> {
                 links: List::empty(),
                 shapes: List::empty(),
                 gravity,
+                plane: None,
+                planar: List::empty(),
             },
         }
     }
@@ -279,6 +288,12 @@ impl<R: Real, St: Storage> Model<R, St> {
     /// Gravity (world axes).
     pub fn gravity(&self) -> Vec3<R> {
         self.gravity
+    }
+    /// Whether the tree is planar: every joint turns about one direction or slides across it
+    /// (exactly), so its links move in parallel planes and the step takes the planar
+    /// articulated-body algorithm (same physics, about half the work).
+    pub fn is_planar(&self) -> bool {
+        self.plane.is_some()
     }
     /// Number of position coordinates nq (the length of [`super::Data::positions`]).
     pub fn position_count(&self) -> usize {
@@ -369,6 +384,15 @@ impl<R: Real, St: Storage> Builder<R, St> {
     pub fn build_in_place(&mut self) -> Result<&Model<R, St>, BuildError> {
         if !self.model.gravity.is_finite() {
             return Err(BuildError::NonFinite { item: Item::Ground });
+        }
+        let model = &mut self.model;
+        model.plane = plane_of(&model.links, model.gravity);
+        model.planar.clear();
+        if let Some(plane) = model.plane {
+            for link in model.links.iter() {
+                // The planar list has the links' capacity: a push cannot fail.
+                let _ = model.planar.try_push(plane.link(link));
+            }
         }
         Ok(&self.model)
     }
