@@ -88,16 +88,17 @@ fn target_report(scene: &Scene, core: Core) -> Result<()> {
         return Ok(());
     };
     let model = tree_parts(scene, &links)?.model;
-    let (n, dof) = (model.slots(), model.velocity_count());
+    let (n, dof, planar) = (model.slots(), model.velocity_count(), model.is_planar());
     println!(
-        "target {} at {:.0} MHz: pub type Capacities = ferrodyn_kernel::Fixed<{n}>; // {} links, {dof} DOF",
+        "target {} at {:.0} MHz: pub type Capacities = ferrodyn_kernel::Fixed<{n}>; // {} links, {dof} DOF{}",
         core.name(),
         core.clock_hz() / 1e6,
-        links.len()
+        links.len(),
+        if planar { ", planar" } else { "" }
     );
     let integrator = &scene.simulation.integrator;
     for (double, name) in [(false, "f32"), (true, "f64")] {
-        let needs = tree_needs(core, n, dof, double, integrator);
+        let needs = tree_needs(core, n, dof, planar, double, integrator);
         let speed = match needs.instructions {
             Some(instructions) => {
                 let micros = instructions / core.clock_hz() * 1e6;

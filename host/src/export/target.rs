@@ -5,10 +5,10 @@
 //! models under QEMU grows by a fixed amount per link; `.ci/firmware` checks these figures
 //! against the firmware's `SIZE` lines). Stack and instructions are estimates fitted to the
 //! exported scenes measured under QEMU (docs/firmware.md): the stack bound covers every
-//! measured scene, the instruction count is within 5 % of them on the Cortex-M4F and 7 % on
-//! the M7 (29 % under for the 3-link skew_tree in soft-float f64 on the M4F): a tree with skew
-//! axes costs more per degree of freedom than one of rods on hinges along a link axis, and the
-//! line goes between them.
+//! measured scene. The instruction count takes one line for planar trees (the planar
+//! algorithm: hil_arm, servo_arm, chain5, within 0.5 %) and one for the others (fitted when
+//! every scene took the 3-D algorithm: within 5 % on the Cortex-M4F and 7 % on the M7, 29 %
+//! under for the 3-link skew_tree in soft-float f64 on the M4F).
 
 use crate::spec::IntegratorSpec;
 use ferrodyn_kernel::integrators::Method;
@@ -63,39 +63,35 @@ pub struct TreeNeeds {
 
 /// Bytes per link and fixed bytes of a tree's model and data, f32 and f64 (measured on
 /// thumbv7em: 1, 3 and 5 links fall on these lines exactly; a link holds its `tree::Servo`: 12 B in
-/// f32, 24 B in f64, and its 4-byte shape).
-const MODEL_BYTES: [(usize, usize); 2] = [(20, 120), (36, 228)];
-const DATA_BYTES: [(usize, usize); 2] = [(112, 480), (176, 960)];
+/// f32, 24 B in f64, its 4-byte shape and its planar constants, 32 B in f32, 64 B in f64; the
+/// data a planar workspace per link, 124 B in f32, 248 B in f64, whether the tree is planar or
+/// not: the capacity is fixed).
+const MODEL_BYTES: [(usize, usize); 2] = [(76, 152), (148, 292)];
+const DATA_BYTES: [(usize, usize); 2] = [(116, 604), (184, 1208)];
 /// Stack of building the tree in place and stepping it: the 1-link figure and the steepest
 /// measured growth per slot (f32, f64), from the exported scenes on the Cortex-M4F (hil_arm and
 /// servo_arm 1 slot, skew_tree 3, chain5 5, the ball-jointed arm 5: docs/firmware.md).
-const STACK_BYTES: [(usize, usize); 2] = [(1_996, 1_367), (3_036, 1_592)];
+const STACK_BYTES: [(usize, usize); 2] = [(1_564, 769), (2_204, 1_499)];
 
 /// What a tree of `dof` degrees of freedom in `Fixed<slots>` needs on `core` in f32 (`double`
-/// false) or f64, stepped by `integrator`.
+/// false) or f64, stepped by `integrator`; `planar` for a tree that takes the planar algorithm
+/// (`tree::Model::is_planar`).
 pub fn tree_needs(
     core: Core,
     slots: usize,
     dof: usize,
+    planar: bool,
     double: bool,
     integrator: &IntegratorSpec,
 ) -> TreeNeeds {
     let p = usize::from(double);
     let line = |(fixed, per_slot): (usize, usize)| fixed + per_slot * slots;
-    // RK4 instructions per step: per degree of freedom and a fixed part, least-squares fits
-    // to the exported hil_arm, servo_arm, skew_tree and chain5 at the Newton–Euler bias force
-    // and the shorter pass 3 (1-DOF joints; f64 on the M4F without skew_tree, which
-    // soft-float makes 29 % dearer than the line).
-    let (fixed, per_link) = match (core, double) {
-        (Core::CortexM4F, false) => (222.0, 3_425.0),
-        (Core::CortexM4F, true) => (-57_746.0, 147_068.0),
-        (Core::CortexM7, false) => (206.0, 3_430.0),
-        (Core::CortexM7, true) => (81.0, 4_019.0),
-    };
-    // One derivative evaluation instead of RK4's four: 0.259 of RK4 on the 5-link tree.
+    let (fixed, per_link) = rk4_instructions(core, planar, double);
+    // One derivative evaluation instead of RK4's four: the 5-link chain's ratio.
+    let one_evaluation = if planar { 0.287 } else { 0.259 };
     let factor = match integrator {
         IntegratorSpec::Explicit(Method::Rk4) => Some(1.0),
-        IntegratorSpec::Explicit(Method::SemiImplicitEuler | Method::VelocityVerlet) => Some(0.259),
+        IntegratorSpec::Explicit(Method::SemiImplicitEuler | Method::VelocityVerlet) => Some(one_evaluation),
         _ => None,
     };
     TreeNeeds {
@@ -103,6 +99,25 @@ pub fn tree_needs(
         data_bytes: line(DATA_BYTES[p]),
         stack_bytes: STACK_BYTES[p].0 + STACK_BYTES[p].1 * slots.saturating_sub(1),
         instructions: factor.map(|f| f * (fixed + per_link * dof as f64).max(0.0)),
+    }
+}
+
+/// RK4 instructions per step: a fixed part and a part per degree of freedom.
+/// - Planar trees: least-squares lines through the exported hil_arm, servo_arm (1 DOF) and
+///   chain5 (5 DOF).
+/// - Other trees: the lines fitted to hil_arm, servo_arm, skew_tree and chain5 when all of them
+///   took the 3-D algorithm (at e75761b; f64 on the M4F without skew_tree, which soft-float
+///   makes 29 % dearer than the line). skew_tree still measures within 5 % of it.
+fn rk4_instructions(core: Core, planar: bool, double: bool) -> (f64, f64) {
+    match (core, planar, double) {
+        (Core::CortexM4F, true, false) => (970.75, 1_635.25),
+        (Core::CortexM4F, true, true) => (-25_201.0, 71_750.0),
+        (Core::CortexM7, true, false) => (961.75, 1_629.25),
+        (Core::CortexM7, true, true) => (980.9, 1_709.6),
+        (Core::CortexM4F, false, false) => (222.0, 3_425.0),
+        (Core::CortexM4F, false, true) => (-57_746.0, 147_068.0),
+        (Core::CortexM7, false, false) => (206.0, 3_430.0),
+        (Core::CortexM7, false, true) => (81.0, 4_019.0),
     }
 }
 
@@ -114,21 +129,21 @@ mod tests {
 
     #[test]
     fn the_estimates_hold_for_the_scenes_measured_on_the_cortex_m4f() {
-        // (slots, DOF, f64, measured peak stack B, measured instructions per RK4 step):
+        // (slots, DOF, planar, f64, measured peak stack B, measured instructions per RK4 step):
         // hil_arm, servo_arm, skew_tree, chain5, the ball-jointed arm (docs/firmware.md).
         let measured = [
-            (1, 1, false, 1_988, Some(3_499.0)),
-            (1, 1, false, 1_996, Some(3_525.0)),
-            (3, 3, false, 3_304, Some(11_032.0)),
-            (5, 5, false, 4_972, Some(17_076.0)),
-            (5, 4, false, 7_464, None),
-            (1, 1, true, 2_724, Some(89_533.0)),
-            (3, 3, true, 6_220, None),
-            (5, 5, true, 4_572, Some(677_594.0)),
-            (5, 4, true, 9_168, None),
+            (1, 1, true, false, 1_564, Some(2_593.0)),
+            (1, 1, true, false, 1_564, Some(2_619.0)),
+            (3, 3, false, false, 1_504, Some(11_044.0)),
+            (5, 5, true, false, 2_044, Some(9_147.0)),
+            (5, 4, false, false, 4_640, None),
+            (1, 1, true, true, 2_204, Some(46_749.0)),
+            (3, 3, false, true, 3_148, None),
+            (5, 5, true, true, 3_268, Some(333_549.0)),
+            (5, 4, false, true, 8_200, None),
         ];
-        for (slots, dof, double, stack, instructions) in measured {
-            let needs = tree_needs(Core::CortexM4F, slots, dof, double, &RK4);
+        for (slots, dof, planar, double, stack, instructions) in measured {
+            let needs = tree_needs(Core::CortexM4F, slots, dof, planar, double, &RK4);
             assert!(
                 needs.stack_bytes >= stack,
                 "{slots} slots, f64 {double}: {needs:?}"
