@@ -375,24 +375,22 @@ mod tests {
         }
     }
 
-    /// A drag force at a point off each link's origin and a drag torque: state-dependent loads
-    /// with moments off the plane.
-    struct Drag;
+    /// A spring and damper from a fixed anchor to a point off each link's origin, and a
+    /// constant torque off the plane: loads that depend on every part of the link states.
+    struct Tether;
 
-    impl ExternalForces<f64> for Drag {
+    impl ExternalForces<f64> for Tether {
         fn apply(&mut self, _t: f64, loads: &mut ExternalLoads<'_, f64>) {
+            let anchor = Vec3::new(0.3, -0.4, 0.5);
             for b in 0..loads.body_count() {
-                let (Some(x), Some(r), Some(v), Some(w)) = (
-                    loads.position(b),
-                    loads.rotation(b),
-                    loads.velocity(b),
-                    loads.angular_velocity(b),
-                ) else {
+                let (Some(x), Some(r)) = (loads.position(b), loads.rotation(b)) else {
                     continue;
                 };
-                let offset = r.mul_vec(Vec3::new(0.1, 0.05, -0.02));
-                loads.add_force_at(b, x + offset, (v + w.cross(offset)) * -0.3);
-                loads.add_torque(b, w * -0.02 + Vec3::new(0.01, -0.02, 0.03));
+                let point = x + r.mul_vec(Vec3::new(0.1, 0.05, -0.02));
+                let spin = loads.angular_velocity(b).unwrap_or(Vec3::ZERO);
+                let velocity = loads.velocity(b).unwrap_or(Vec3::ZERO) + spin.cross(point - x);
+                loads.add_force_at(b, point, (anchor - point) * 2.0 - velocity * 0.3);
+                loads.add_torque(b, Vec3::new(0.01, -0.02, 0.03));
             }
         }
     }
@@ -405,8 +403,10 @@ mod tests {
             let reference = spatial(&model);
             let (mut planar, mut full) = (data_at(&model), data_at(&reference));
             for _ in 0..200 {
-                model.step_with(&mut planar, &mut Rk4, 1e-3, &mut Drag).unwrap();
-                reference.step_with(&mut full, &mut Rk4, 1e-3, &mut Drag).unwrap();
+                model.step_with(&mut planar, &mut Rk4, 1e-3, &mut Tether).unwrap();
+                reference
+                    .step_with(&mut full, &mut Rk4, 1e-3, &mut Tether)
+                    .unwrap();
             }
             let moved = planar
                 .state()
