@@ -1366,7 +1366,8 @@ mod tests {
     fn general_and_one_dof_algorithms_give_the_same_bits() {
         // The general routine's 1-DOF branch and the scalar routine are the same arithmetic:
         // a tree of revolute and prismatic joints must get bit-identical accelerations from
-        // both (the step uses the scalar one, `accelerations` the general one).
+        // both (for a tree that is not planar the step uses the scalar one, `accelerations` the
+        // general one; this chain is planar, which neither routine looks at).
         let model: Model<f64, Fixed<5>> = revolute_chain_tree(&ChainSpec::standard(5)).unwrap();
         let mut data = Data::new(&model);
         for k in 0..5 {
