@@ -16,6 +16,7 @@ mod real;
 #[cfg(any(not(feature = "fast-math-f32"), test))]
 mod single_trig;
 pub(crate) mod skyline;
+mod skyline_block;
 mod vec3;
 
 pub use mat3::Mat3;

@@ -5,6 +5,7 @@
 //! body, so along a chain the profile is a narrow band: factorization and solve cost
 //! O(rows × band²), linear in the number of links, instead of O(rows³) for a dense matrix.
 
+use super::skyline_block;
 use crate::Real;
 
 /// Where each row of the profile lives in the flat storage.
@@ -108,6 +109,21 @@ fn factorize_rows<R: Real>(
         // group lies at `at(r, k)` in `group`.
         let base = diag[g] + f - g;
         let (done, group) = a.split_at_mut(base.min(a.len()));
+        // A joint of a chain: dense blocks of fixed size (the same bits).
+        let blocks = match (g.wrapping_sub(f), h - g) {
+            (5, 5) => {
+                skyline_block::factorize_group::<R, 5, 5>((first, diag), (done, group), (g, base), &settle)
+            }
+            (0, 5) => {
+                skyline_block::factorize_group::<R, 0, 5>((first, diag), (done, group), (g, base), &settle)
+            }
+            _ => None,
+        };
+        if let Some(found) = blocks {
+            dependent += found?;
+            g = h;
+            continue;
+        }
         let at = |r: usize, k: usize| diag[r] + k - r - base;
         // The columns before the group: rows j < g, already factored.
         for j in f..g {
@@ -440,6 +456,13 @@ mod tests {
         }
         // blocks[39..42] stay 0: the closing joint.
         same_bits_as_the_reference_loops(&blocks);
+        // A chain of 5-row joints (the dense blocks of `skyline_block`), then a 3-row joint.
+        let mut chain = [0; 33];
+        for (r, f) in chain.iter_mut().enumerate().take(30) {
+            *f = (r / 5).saturating_sub(1) * 5;
+        }
+        chain[30..].fill(25);
+        same_bits_as_the_reference_loops(&chain);
     }
 
     #[test]

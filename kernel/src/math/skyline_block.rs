@@ -1,0 +1,118 @@
+//! A joint's rows of the skyline LDLᵀ factorized as dense blocks of fixed size.
+//!
+//! Along a chain, the rows of a joint (a group: rows g .. g + G sharing their first column
+//! f = g − W) meet the factor only in the W rows just before them, and those rows reach back
+//! to column f or further: the group's part of the factor is a dense W × W triangle (the rows
+//! before), a G × W block and a G × G triangle. With W and G constants the loops are
+//! straight-line code over small arrays, without the per-entry index arithmetic of the
+//! general profile. Every entry is formed with the operations of the general loops, in their
+//! order (products subtracted in column order): the same bits.
+
+use crate::Real;
+
+/// Factorizes the group of `G` rows starting at row `g` whose first column is `g − W`, if the
+/// W rows before it start at or before that column and the storage is as the layout says;
+/// `None` when it does not fit (the general loops take it). `done` holds the rows before the
+/// group, `group` the storage from the group's first entry (at `base`) on; `settle` turns a
+/// row's original diagonal and pivot into its stored inverse pivot. Returns the number of
+/// dependent rows (inverse pivot 0), or `Err(row)` at a failed pivot.
+#[inline(always)]
+#[allow(clippy::needless_range_loop)] // Indices of constant-size arrays, unrolled.
+pub(super) fn factorize_group<R: Real, const W: usize, const G: usize>(
+    (first, diag): (&[usize], &[usize]),
+    (done, group): (&[R], &mut [R]),
+    (g, base): (usize, usize),
+    settle: &impl Fn(R, R) -> Option<R>,
+) -> Option<Result<usize, usize>> {
+    let f = g.checked_sub(W)?;
+    // The rows before: row f + c contributes its columns f ..= c (its inverse pivot last).
+    let mut before = [[R::ZERO; W]; W];
+    for (c, row) in before.iter_mut().enumerate() {
+        if *first.get(f + c)? > f {
+            return None;
+        }
+        let d = *diag.get(f + c)?;
+        for (p, a) in row.iter_mut().zip(done.get(d.checked_sub(c)?..=d)?) {
+            *p = *a;
+        }
+    }
+    // The group's rows: columns f .. g in `outside`, g ..= g + i in `inside` (u, then l · D⁻¹
+    // on the diagonal), row i stored at `start[i]` in `group`.
+    let mut start = [0; G];
+    let mut outside = [[R::ZERO; W]; G];
+    let mut inside = [[R::ZERO; G]; G];
+    for (i, ((s, out), inn)) in start.iter_mut().zip(&mut outside).zip(&mut inside).enumerate() {
+        *s = diag.get(g + i)?.checked_sub(W + i + base)?;
+        let row = group.get(*s..=*s + W + i)?;
+        for (u, a) in out.iter_mut().chain(inn.iter_mut()).zip(row) {
+            *u = *a;
+        }
+    }
+    // Indices below run over the arrays' own lengths: no bounds can fail.
+    // Outside columns: u_ic = a_ic − Σ_k u_ik l_ck, column after column (the rows' sums are
+    // independent of each other).
+    for c in 0..W {
+        for out in outside.iter_mut() {
+            let mut s = out[c];
+            for k in 0..W {
+                if k < c {
+                    s -= out[k] * before[c][k];
+                }
+            }
+            out[c] = s;
+        }
+    }
+    let mut dependent = 0;
+    for i in 0..G {
+        // Columns of the group's earlier rows m (finished: l · D⁻¹). The loops run over whole
+        // arrays, cut short by conditions: once unrolled, the conditions are constants.
+        for m in 0..G {
+            if m < i {
+                let mut s = inside[i][m];
+                for k in 0..W {
+                    s -= outside[i][k] * outside[m][k];
+                }
+                for k in 0..G {
+                    if k < m {
+                        s -= inside[i][k] * inside[m][k];
+                    }
+                }
+                inside[i][m] = s;
+            }
+        }
+        // l_ik = u_ik / d_k and d_i = a_ii − Σ_k u_ik l_ik.
+        let original = inside[i][i];
+        let mut d = original;
+        for k in 0..W {
+            let u = outside[i][k];
+            let l = u * before[k][k];
+            d -= u * l;
+            outside[i][k] = l;
+        }
+        for k in 0..G {
+            if k < i {
+                let u = inside[i][k];
+                let l = u * inside[k][k];
+                d -= u * l;
+                inside[i][k] = l;
+            }
+        }
+        let Some(inverse) = settle(original, d) else {
+            return Some(Err(g + i));
+        };
+        inside[i][i] = inverse;
+        if inverse == R::ZERO {
+            dependent += 1;
+        }
+    }
+    for (i, ((s, out), inn)) in start.iter().zip(&outside).zip(&inside).enumerate() {
+        for (a, l) in group
+            .get_mut(*s..=*s + W + i)?
+            .iter_mut()
+            .zip(out.iter().chain(inn))
+        {
+            *a = *l;
+        }
+    }
+    Some(Ok(dependent))
+}
