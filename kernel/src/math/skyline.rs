@@ -5,7 +5,7 @@
 //! body, so along a chain the profile is a narrow band: factorization and solve cost
 //! O(rows × band²), linear in the number of links, instead of O(rows³) for a dense matrix.
 
-use super::skyline_block;
+use super::skyline_block::{backward_group, dense_group, factorize_group, forward_group};
 use crate::Real;
 
 /// Where each row of the profile lives in the flat storage.
@@ -104,21 +104,19 @@ fn factorize_rows<R: Real>(
     let mut g = 0;
     while g < n {
         let f = first[g];
-        let h = (g + 1..n).find(|&r| first[r] != f).unwrap_or(n);
+        let h = group_end(first, g, f).min(n);
         // Rows before the group lie before its first entry in storage; entry (r, k) of the
         // group lies at `at(r, k)` in `group`.
         let base = diag[g] + f - g;
         let (done, group) = a.split_at_mut(base.min(a.len()));
         // A joint of a chain: dense blocks of fixed size (the same bits).
-        let blocks = match (g.wrapping_sub(f), h - g) {
-            (5, 5) => {
-                skyline_block::factorize_group::<R, 5, 5>((first, diag), (done, group), (g, base), &settle)
-            }
-            (0, 5) => {
-                skyline_block::factorize_group::<R, 0, 5>((first, diag), (done, group), (g, base), &settle)
-            }
-            _ => None,
-        };
+        let blocks = dense_group!(factorize_group::<R>(
+            (g.wrapping_sub(f), h - g),
+            (first, diag),
+            (done, group),
+            (g, base),
+            &settle,
+        ));
         if let Some(found) = blocks {
             dependent += found?;
             g = h;
@@ -176,6 +174,18 @@ fn factorize_rows<R: Real>(
         g = h;
     }
     Ok(dependent)
+}
+
+/// The end of the group of rows from row g on that start at column f (a joint's rows).
+fn group_end(first: &[usize], g: usize, f: usize) -> usize {
+    let rest = first.get(g..).unwrap_or(&[]);
+    g + rest.iter().position(|&fr| fr != f).unwrap_or(rest.len())
+}
+
+/// The first row of the group of rows up to row h that start at column f.
+fn group_start(first: &[usize], h: usize, f: usize) -> usize {
+    let before = first.get(..h).unwrap_or(&[]);
+    before.iter().rposition(|&fr| fr != f).map_or(0, |r| r + 1)
 }
 
 /// Row j's stored columns from max(fi, f_j) up to j − 1 (the part of its L that meets a row
@@ -258,25 +268,42 @@ fn subtract_products<R: Real>(mut s: R, mut u: &[R], mut l: &[R]) -> R {
 /// Solves A x = b with the factor from [`factorize`]; `x` holds b on entry.
 pub(crate) fn solve<R: Real>(layout: &SkylineLayout<'_>, a: &[R], x: &mut [R]) {
     let (first, diag) = (layout.first, layout.diag);
-    // Forward, L y = b: y_i = b_i − Σ_k l_ik y_k, two rows at a time (as the factorization's
-    // entries: the second row's sum waits only for its last term).
-    let mut i = 0;
-    while i < first.len() {
-        let (done, rest) = x.split_at_mut(i.min(x.len()));
-        let a_row = profile_row(a, first, diag, i, 0);
-        match rest {
-            [xa, xb, ..] if i + 1 < first.len() => {
-                let b_row = profile_row(a, first, diag, i + 1, 0);
-                (*xa, *xb) = subtract_pair((*xa, *xb), done, 0, a_row, b_row);
-                i += 2;
+    let n = first.len();
+    // Forward, L y = b: y_i = b_i − Σ_k l_ik y_k, group by group (rows with the same first
+    // column): a chain joint's rows in dense blocks, others two rows at a time (as the
+    // factorization's entries: the second row's sum waits only for its last term).
+    let mut g = 0;
+    while let Some(&f) = first.get(g) {
+        let h = group_end(first, g, f);
+        let dense = dense_group!(forward_group::<R>(
+            (g.wrapping_sub(f), h - g),
+            (first, diag),
+            a,
+            g,
+            x
+        ));
+        let mut i = match dense {
+            Some(()) => h,
+            None => g,
+        };
+        while i < h {
+            let (done, rest) = x.split_at_mut(i.min(x.len()));
+            let a_row = profile_row(a, first, diag, i, 0);
+            match rest {
+                [xa, xb, ..] if i + 1 < h => {
+                    let b_row = profile_row(a, first, diag, i + 1, 0);
+                    (*xa, *xb) = subtract_pair((*xa, *xb), done, 0, a_row, b_row);
+                    i += 2;
+                }
+                [xa, ..] => {
+                    let (start, l) = a_row;
+                    *xa = subtract_products(*xa, l, done.get(start..).unwrap_or(&[]));
+                    i += 1;
+                }
+                [] => break,
             }
-            [xa, ..] => {
-                let (start, l) = a_row;
-                *xa = subtract_products(*xa, l, done.get(start..).unwrap_or(&[]));
-                i += 1;
-            }
-            [] => break,
         }
+        g = h;
     }
     // Row i of L: the entries left of its diagonal, columns first[i] .. i − 1.
     let row = |i: usize, fi: usize, di: usize| a.get(di + fi - i..di).unwrap_or(&[]);
@@ -286,13 +313,29 @@ pub(crate) fn solve<R: Real>(layout: &SkylineLayout<'_>, a: &[R], x: &mut [R]) {
             *xi *= *inverse;
         }
     }
-    for (i, (&fi, &di)) in first.iter().zip(diag).enumerate().rev() {
-        let Some((xi, done)) = x.get_mut(..=i).and_then(|x| x.split_last_mut()) else {
-            continue;
-        };
-        for (l, xk) in row(i, fi, di).iter().zip(done.get_mut(fi..).unwrap_or(&mut [])) {
-            *xk -= *l * *xi;
+    // Backward, Lᵀ x = y: group by group from the last, each row subtracting l_ik x_i from
+    // the x_k of its columns.
+    let mut h = n;
+    while let Some(&f) = h.checked_sub(1).and_then(|r| first.get(r)) {
+        let g = group_start(first, h - 1, f);
+        let dense = dense_group!(backward_group::<R>(
+            (g.wrapping_sub(f), h - g),
+            (first, diag),
+            a,
+            g,
+            x
+        ));
+        if dense.is_none() {
+            for (i, (&fi, &di)) in first.iter().zip(diag).enumerate().take(h).skip(g).rev() {
+                let Some((xi, done)) = x.get_mut(..=i).and_then(|x| x.split_last_mut()) else {
+                    continue;
+                };
+                for (l, xk) in row(i, fi, di).iter().zip(done.get_mut(fi..).unwrap_or(&mut [])) {
+                    *xk -= *l * *xi;
+                }
+            }
         }
+        h = g;
     }
 }
 

@@ -1,14 +1,28 @@
-//! A joint's rows of the skyline LDLᵀ factorized as dense blocks of fixed size.
+//! A joint's rows of the skyline LDLᵀ factorized and solved as dense blocks of fixed size.
 //!
 //! Along a chain, the rows of a joint (a group: rows g .. g + G sharing their first column
 //! f = g − W) meet the factor only in the W rows just before them, and those rows reach back
 //! to column f or further: the group's part of the factor is a dense W × W triangle (the rows
 //! before), a G × W block and a G × G triangle. With W and G constants the loops are
 //! straight-line code over small arrays, without the per-entry index arithmetic of the
-//! general profile. Every entry is formed with the operations of the general loops, in their
-//! order (products subtracted in column order): the same bits.
+//! general profile. Every entry and unknown is formed with the operations of the general loops,
+//! in their order (products subtracted in column order): the same bits.
 
 use crate::Real;
+
+/// `kernel::<R, W, G>(args)` for the group shapes (W, G) that have dense code (W = g − f,
+/// G = h − g for the rows g .. h with first column f), `None` for the others: the joints of a
+/// chain with 5 rows each (revolute, prismatic), the first one included.
+macro_rules! dense_group {
+    ($kernel:ident::<$r:ty>($shape:expr, $($arg:expr),* $(,)?)) => {
+        match $shape {
+            (5, 5) => $kernel::<$r, 5, 5>($($arg),*),
+            (0, 5) => $kernel::<$r, 0, 5>($($arg),*),
+            _ => None,
+        }
+    };
+}
+pub(super) use dense_group;
 
 /// Factorizes the group of `G` rows starting at row `g` whose first column is `g − W`, if the
 /// W rows before it start at or before that column and the storage is as the layout says;
@@ -115,4 +129,84 @@ pub(super) fn factorize_group<R: Real, const W: usize, const G: usize>(
         }
     }
     Some(Ok(dependent))
+}
+
+/// The rows g .. g + G of a factor whose first column is g − W, each up to its diagonal;
+/// `None` when a row starts elsewhere or its storage is not as the layout says.
+#[inline(always)]
+fn group_rows<'a, R, const W: usize, const G: usize>(
+    (first, diag): (&[usize], &[usize]),
+    a: &'a [R],
+    g: usize,
+) -> Option<[&'a [R]; G]> {
+    let f = g.checked_sub(W)?;
+    let mut rows: [&[R]; G] = [&[]; G];
+    for (i, row) in rows.iter_mut().enumerate() {
+        if *first.get(g + i)? != f {
+            return None;
+        }
+        let d = *diag.get(g + i)?;
+        *row = a.get(d.checked_sub(W + i)?..=d)?;
+    }
+    Some(rows)
+}
+
+/// The forward solve L y = b over the group of G rows at g, first column g − W (y_i = b_i −
+/// Σ_k l_ik y_k in column order, as row by row); `None` (nothing done) when it does not fit.
+#[inline(always)]
+#[allow(clippy::needless_range_loop)] // Indices of constant-size arrays, unrolled.
+pub(super) fn forward_group<R: Real, const W: usize, const G: usize>(
+    layout: (&[usize], &[usize]),
+    a: &[R],
+    g: usize,
+    x: &mut [R],
+) -> Option<()> {
+    let rows = group_rows::<R, W, G>(layout, a, g)?;
+    let (before, own) = x.get_mut(g - W..g + G)?.split_at_mut_checked(W)?;
+    let before: &[R; W] = (&*before).try_into().ok()?;
+    let own: &mut [R; G] = own.try_into().ok()?;
+    for i in 0..G {
+        let row = rows[i];
+        let mut s = own[i];
+        for k in 0..W {
+            s -= row.get(k).copied().unwrap_or(R::ZERO) * before[k];
+        }
+        for m in 0..G {
+            if m < i {
+                s -= row.get(W + m).copied().unwrap_or(R::ZERO) * own[m];
+            }
+        }
+        own[i] = s;
+    }
+    Some(())
+}
+
+/// The backward solve Lᵀ x = y over the same group, its rows last to first, each subtracting
+/// l_ik x_i from the x_k of its columns (as row by row); x holds y · D⁻¹ on entry. `None`
+/// (nothing done) when it does not fit.
+#[inline(always)]
+#[allow(clippy::needless_range_loop)] // Indices of constant-size arrays, unrolled.
+pub(super) fn backward_group<R: Real, const W: usize, const G: usize>(
+    layout: (&[usize], &[usize]),
+    a: &[R],
+    g: usize,
+    x: &mut [R],
+) -> Option<()> {
+    let rows = group_rows::<R, W, G>(layout, a, g)?;
+    let (before, own) = x.get_mut(g - W..g + G)?.split_at_mut_checked(W)?;
+    let before: &mut [R; W] = before.try_into().ok()?;
+    let own: &mut [R; G] = own.try_into().ok()?;
+    for i in (0..G).rev() {
+        let row = rows[i];
+        let xi = own[i];
+        for k in 0..W {
+            before[k] -= row.get(k).copied().unwrap_or(R::ZERO) * xi;
+        }
+        for m in 0..G {
+            if m < i {
+                own[m] -= row.get(W + m).copied().unwrap_or(R::ZERO) * xi;
+            }
+        }
+    }
+    Some(())
 }
