@@ -76,16 +76,35 @@ pub(super) fn factorize_group<R: Real, const W: usize, const G: usize>(
             out[c] = s;
         }
     }
+    // Their l = u · D⁻¹ (the pivots of the rows before are known).
+    let mut scaled = [[R::ZERO; W]; G];
+    for i in 0..G {
+        for k in 0..W {
+            scaled[i][k] = outside[i][k] * before[k][k];
+        }
+    }
+    // The outside columns' terms of the group's own entries (i, m ≤ i), the first terms of
+    // each sum in column order: none waits on the group's pivots, unlike the rest.
+    let original: [R; G] = core::array::from_fn(|i| inside[i][i]);
+    for i in 0..G {
+        for m in 0..G {
+            if m <= i {
+                let mut s = inside[i][m];
+                for k in 0..W {
+                    s -= outside[i][k] * scaled[m][k];
+                }
+                inside[i][m] = s;
+            }
+        }
+    }
+    // The group's own columns, row by row: the columns of its earlier rows m (finished:
+    // l · D⁻¹), then l_ik = u_ik / d_k and d_i = a_ii − Σ_k u_ik l_ik. The loops run over whole
+    // arrays, cut short by conditions: once unrolled, the conditions are constants.
     let mut dependent = 0;
     for i in 0..G {
-        // Columns of the group's earlier rows m (finished: l · D⁻¹). The loops run over whole
-        // arrays, cut short by conditions: once unrolled, the conditions are constants.
         for m in 0..G {
             if m < i {
                 let mut s = inside[i][m];
-                for k in 0..W {
-                    s -= outside[i][k] * outside[m][k];
-                }
                 for k in 0..G {
                     if k < m {
                         s -= inside[i][k] * inside[m][k];
@@ -94,15 +113,7 @@ pub(super) fn factorize_group<R: Real, const W: usize, const G: usize>(
                 inside[i][m] = s;
             }
         }
-        // l_ik = u_ik / d_k and d_i = a_ii − Σ_k u_ik l_ik.
-        let original = inside[i][i];
-        let mut d = original;
-        for k in 0..W {
-            let u = outside[i][k];
-            let l = u * before[k][k];
-            d -= u * l;
-            outside[i][k] = l;
-        }
+        let mut d = inside[i][i];
         for k in 0..G {
             if k < i {
                 let u = inside[i][k];
@@ -111,7 +122,7 @@ pub(super) fn factorize_group<R: Real, const W: usize, const G: usize>(
                 inside[i][k] = l;
             }
         }
-        let Some(inverse) = settle(original, d) else {
+        let Some(inverse) = settle(original[i], d) else {
             return Some(Err(g + i));
         };
         inside[i][i] = inverse;
@@ -119,7 +130,7 @@ pub(super) fn factorize_group<R: Real, const W: usize, const G: usize>(
             dependent += 1;
         }
     }
-    for (i, ((s, out), inn)) in start.iter().zip(&outside).zip(&inside).enumerate() {
+    for (i, ((s, out), inn)) in start.iter().zip(&scaled).zip(&inside).enumerate() {
         for (a, l) in group
             .get_mut(*s..=*s + W + i)?
             .iter_mut()
