@@ -548,6 +548,59 @@ mod tests {
     }
 
     #[test]
+    fn dense_chain_blocks_skip_a_dependent_row_and_solve_the_rest() {
+        // A = J Jᵀ for a chain of three 5-row joints between four 6-dof "bodies" (joint k's rows
+        // on bodies k and k + 1: the profile of `skyline_block`), row 7 = row 5 + 2 row 6.
+        const N: usize = 15;
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut random = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f64 / (1u64 << 53) as f64 - 0.5
+        };
+        let mut j = [[0.0; 24]; N];
+        for (r, row) in j.iter_mut().enumerate() {
+            let body = 6 * (r / 5);
+            row[body..body + 12].iter_mut().for_each(|x| *x = random());
+        }
+        j[7] = core::array::from_fn(|c| j[5][c] + 2.0 * j[6][c]);
+        let dot = |a: &[f64; 24], b: &[f64; 24]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f64>();
+        let first: [usize; N] = core::array::from_fn(|r| (r / 5).saturating_sub(1) * 5);
+        let mut diag = [0; N];
+        let mut next = 0;
+        for r in 0..N {
+            next += r - first[r];
+            diag[r] = next;
+            next += 1;
+        }
+        let layout = SkylineLayout {
+            first: &first,
+            diag: &diag,
+        };
+        let mut a = [0.0; 128];
+        for r in 0..N {
+            for c in first[r]..=r {
+                a[layout.index(r, c)] = dot(&j[r], &j[c]);
+            }
+        }
+        let original = a;
+        assert_eq!(factorize_semidefinite(&layout, &mut a), Ok(1));
+        assert!((0..N).all(|r| is_dependent(&layout, &a, r) == (r == 7)));
+        // A consistent right-hand side b = J v: every equation holds, the dependent one too.
+        let v: [f64; 24] = core::array::from_fn(|_| random());
+        let mut x: [f64; N] = core::array::from_fn(|r| dot(&j[r], &v));
+        let b = x;
+        solve(&layout, &a, &mut x);
+        assert_eq!(x[7], 0.0);
+        let mut ax = [0.0; N];
+        multiply(&layout, &original, &x, &mut ax);
+        for r in 0..N {
+            assert!((ax[r] - b[r]).abs() < 1e-12, "row {r}: {} vs {}", ax[r], b[r]);
+        }
+    }
+
+    #[test]
     fn singular_matrix_reports_the_row() {
         // Two identical rows: the second pivot vanishes.
         let first = [0, 0];
