@@ -9,9 +9,9 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use ferrodyn::kernel::integrators::Rk4;
+use ferrodyn::kernel::math::Vec3;
 use ferrodyn::kernel::rigid::{Data, Model};
 use ferrodyn::kernel::samples::{revolute_chain, revolute_chain_tree, ChainSpec};
-use ferrodyn::kernel::math::Vec3;
 use ferrodyn::kernel::{step, tree, Fixed};
 use std::hint::black_box;
 

@@ -361,6 +361,16 @@ pub(crate) fn multiply<R: Real>(layout: &SkylineLayout<'_>, a: &[R], x: &[R], y:
 mod tests {
     use super::*;
 
+    /// Reproducible numbers in [−0.5, 0.5) (xorshift64 from `seed`).
+    fn xorshift(mut seed: u64) -> impl FnMut() -> f64 {
+        move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f64 / (1u64 << 53) as f64 - 0.5
+        }
+    }
+
     #[test]
     fn solves_a_banded_spd_system_exactly() {
         // Reference: tridiagonal (2, −1) matrix of order 5; A·x computed directly.
@@ -450,13 +460,7 @@ mod tests {
             diag[i] = next;
             next += 1;
         }
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut random = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 11) as f64 / (1u64 << 53) as f64 - 0.5
-        };
+        let mut random = xorshift(0x2545_f491_4f6c_dd1d);
         let layout = SkylineLayout {
             first,
             diag: &diag[..n],
@@ -552,13 +556,7 @@ mod tests {
         // A = J Jᵀ for a chain of three 5-row joints between four 6-dof "bodies" (joint k's rows
         // on bodies k and k + 1: the profile of `skyline_block`), row 7 = row 5 + 2 row 6.
         const N: usize = 15;
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut random = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 11) as f64 / (1u64 << 53) as f64 - 0.5
-        };
+        let mut random = xorshift(0x9e37_79b9_7f4a_7c15);
         let mut j = [[0.0; 24]; N];
         for (r, row) in j.iter_mut().enumerate() {
             let body = 6 * (r / 5);

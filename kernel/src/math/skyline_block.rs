@@ -142,14 +142,19 @@ pub(super) fn factorize_group<R: Real, const W: usize, const G: usize>(
     Some(Ok(dependent))
 }
 
-/// The rows g .. g + G of a factor whose first column is g − W, each up to its diagonal;
-/// `None` when a row starts elsewhere or its storage is not as the layout says.
+/// A group's rows of the factor, each up to its diagonal, and the unknowns they meet: the W
+/// before the group and its own G.
+type GroupView<'a, 'x, R, const W: usize, const G: usize> = ([&'a [R]; G], &'x mut [R; W], &'x mut [R; G]);
+
+/// The [`GroupView`] of rows g .. g + G, first column g − W, in `a` and `x`; `None` when a row
+/// starts elsewhere or the storage is not as the layout says.
 #[inline(always)]
-fn group_rows<'a, R, const W: usize, const G: usize>(
+fn group_view<'a, 'x, R, const W: usize, const G: usize>(
     (first, diag): (&[usize], &[usize]),
     a: &'a [R],
     g: usize,
-) -> Option<[&'a [R]; G]> {
+    x: &'x mut [R],
+) -> Option<GroupView<'a, 'x, R, W, G>> {
     let f = g.checked_sub(W)?;
     let mut rows: [&[R]; G] = [&[]; G];
     for (i, row) in rows.iter_mut().enumerate() {
@@ -159,7 +164,8 @@ fn group_rows<'a, R, const W: usize, const G: usize>(
         let d = *diag.get(g + i)?;
         *row = a.get(d.checked_sub(W + i)?..=d)?;
     }
-    Some(rows)
+    let (before, own) = x.get_mut(f..g + G)?.split_at_mut_checked(W)?;
+    Some((rows, before.try_into().ok()?, own.try_into().ok()?))
 }
 
 /// The forward solve L y = b over the group of G rows at g, first column g − W (y_i = b_i −
@@ -172,10 +178,7 @@ pub(super) fn forward_group<R: Real, const W: usize, const G: usize>(
     g: usize,
     x: &mut [R],
 ) -> Option<()> {
-    let rows = group_rows::<R, W, G>(layout, a, g)?;
-    let (before, own) = x.get_mut(g - W..g + G)?.split_at_mut_checked(W)?;
-    let before: &[R; W] = (&*before).try_into().ok()?;
-    let own: &mut [R; G] = own.try_into().ok()?;
+    let (rows, before, own) = group_view::<R, W, G>(layout, a, g, x)?;
     for i in 0..G {
         let row = rows[i];
         let mut s = own[i];
@@ -203,10 +206,7 @@ pub(super) fn backward_group<R: Real, const W: usize, const G: usize>(
     g: usize,
     x: &mut [R],
 ) -> Option<()> {
-    let rows = group_rows::<R, W, G>(layout, a, g)?;
-    let (before, own) = x.get_mut(g - W..g + G)?.split_at_mut_checked(W)?;
-    let before: &mut [R; W] = before.try_into().ok()?;
-    let own: &mut [R; G] = own.try_into().ok()?;
+    let (rows, before, own) = group_view::<R, W, G>(layout, a, g, x)?;
     for i in (0..G).rev() {
         let row = rows[i];
         let xi = own[i];
