@@ -17,7 +17,7 @@ STAGES = [
     ("projection onto Φ = 0, Φ̇ = 0 after the step", "OdeSystem<R>>::accept_step"),
     ("constraint rows Φ, Φ_q, γ (evaluate_joint)", "RigidSystem<R>::constraints"),
     ("Schur complement Φ_q M⁻¹ Φ_qᵀ: build + LDLᵀ (4 per step)", "RigidSystem<R>::factor_constraint_matrix"),
-    ("  of which LDLᵀ factorization (skyline)", "skyline::factorize_rows"),
+    ("  of which LDLᵀ factorization (skyline)", "skyline::factorize_semidefinite"),
     ("triangular solves (skyline)", "skyline::solve"),
 ]
 
@@ -63,14 +63,13 @@ def main(args):
     del first, last
     for links, steps, c in runs:
         if links == 20:
-            f = c["skyline::factorize_rows"] / steps / 4
+            f = c["skyline::factorize_semidefinite"] / steps / 4
             print(f"\nFor 20 links we carry 7 × 20 = 140 coordinates and 5 × 20 = 100 constraint rows, and per step "
                   f"evaluate all 100 rows 5 times (4 RK4 stages + the projection), build M⁻¹Φ_qᵀ and the banded "
                   f"100 × 100 Schur complement, and factorize it 4 times (the first stage reuses the projection's "
                   f"factor, made at the same poses; {f:,.0f} instructions each, "
-                  f"{f / 100:,.0f} per row for about 40 multiply-adds per row: index arithmetic and bounds checks "
-                  "outweigh the arithmetic; a joint's rows are formed side by side so that their inner products "
-                  "overlap, which costs instructions and saves time on an out-of-order core: see "
+                  f"{f / 100:,.0f} per row for about 40 multiply-adds per row: a chain joint's rows are factored "
+                  "as dense fixed-size blocks, so the rest is loading and storing the blocks and the pivot tests: see "
                   "docs/performance.md). MuJoCo integrates the 20 hinge angles: a 20 × 20 mass matrix by the "
                   "composite-rigid-body algorithm and its LDLᵀ, no constraint rows, no projection.")
 
