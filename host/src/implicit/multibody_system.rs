@@ -36,6 +36,13 @@ impl System for MultibodyHht {
         let (model, data) = MultibodyHht::rigid(self);
         (!model.bodies().is_empty()).then_some((model, data))
     }
+    fn rigid_mut(&mut self) -> Option<(&RigidModel, &mut RigidData)> {
+        // Without a flexible body the rigid data is the whole state (mirrored at every
+        // evaluation), so reactions and settling may evaluate it in place.
+        let rigid_only = self.flex().is_none();
+        let (model, data) = MultibodyHht::rigid_mut(self);
+        (rigid_only && !model.bodies().is_empty()).then_some((model, data))
+    }
     fn flexible(&self) -> Option<FlexibleState<'_>> {
         let (model, data) = self.flex()?;
         let state = data.state();
