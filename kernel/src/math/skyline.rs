@@ -35,20 +35,25 @@ impl SkylineLayout<'_> {
 /// entry). Returns `Err(row)` at the first pivot that is not clearly positive (singular or
 /// indefinite).
 pub(crate) fn factorize<R: Real>(layout: &SkylineLayout<'_>, a: &mut [R]) -> Result<(), usize> {
-    factorize_rows(layout, a, false).map(|_| ())
+    factorize_rows(layout, a, false, &[]).map(|_| ())
 }
 
 /// Factorizes a symmetric positive semidefinite A = L D Lᵀ in place, revealing its rank: a row
 /// that depends on the rows before it (pivot at round-off level) gets D⁻¹ = 0, so its column of
 /// L (u·0) and its unknown in [`solve`] (x·0) come out zero with no extra work per entry: the
-/// other rows are solved exactly, as the system with the dependent rows removed. Returns the
-/// number of dependent rows; `Err(row)` at a pivot that is not finite (a broken matrix). The
-/// matrix must be semidefinite by construction: a negative pivot is taken as round-off of zero.
+/// other rows are solved exactly, as the system with the dependent rows removed. The rows
+/// `forced` are taken as dependent whatever their pivots: another choice of the rows a
+/// rank-deficient matrix leaves out, for when the rows kept in order are nearly dependent (the
+/// rows after them are then tested against a basis without them). Returns the number of
+/// dependent rows (the forced ones included); `Err(row)` at a pivot that is not finite (a
+/// broken matrix). The matrix must be semidefinite by construction: a negative pivot is taken
+/// as round-off of zero.
 pub(crate) fn factorize_semidefinite<R: Real>(
     layout: &SkylineLayout<'_>,
     a: &mut [R],
+    forced: &[usize],
 ) -> Result<usize, usize> {
-    factorize_rows(layout, a, true)
+    factorize_rows(layout, a, true, forced)
 }
 
 /// Whether row `row` of a factor from [`factorize_semidefinite`] was found dependent.
@@ -63,6 +68,7 @@ fn factorize_rows<R: Real>(
     layout: &SkylineLayout<'_>,
     a: &mut [R],
     dependent_allowed: bool,
+    forced: &[usize],
 ) -> Result<usize, usize> {
     // Positive definite: a pivot this small relative to its diagonal means a dependent row.
     // Slender bodies make legitimate pivots small too (6e-4 relative for a chain of 1 m × 10 mm
@@ -76,9 +82,12 @@ fn factorize_rows<R: Real>(
     // (3.7e-11 in f64, 2.4e-5 in f32) lies between; in f32 the gap is narrow, since a pivot
     // squares the relative size of what is left of a row.
     let dependent_bound = R::EPSILON_TWO_THIRDS;
-    // The inverse pivot 1/d_i of a row whose diagonal entry was `original`, or 0 for a
+    // The inverse pivot 1/d_i of row i whose diagonal entry was `original`, or 0 for a
     // dependent row; None for a failure. Written so that a NaN pivot also fails.
-    let settle = |original: R, d: R| {
+    let settle = |row: usize, original: R, d: R| {
+        if forced.contains(&row) {
+            return Some(R::ZERO);
+        }
         let terms = original + (original - d);
         let independent = match dependent_allowed {
             true => d > dependent_bound * terms,
@@ -155,7 +164,7 @@ fn factorize_rows<R: Real>(
                 d -= *u * l;
                 *u = l;
             }
-            *diagonal = settle(original, d).ok_or(j)?;
+            *diagonal = settle(j, original, d).ok_or(j)?;
             if *diagonal == R::ZERO {
                 dependent += 1;
             }
@@ -533,7 +542,7 @@ mod tests {
             }
         }
         let original = a;
-        assert_eq!(factorize_semidefinite(&layout, &mut a), Ok(1));
+        assert_eq!(factorize_semidefinite(&layout, &mut a, &[]), Ok(1));
         assert!((0..4).all(|r| is_dependent(&layout, &a, r) == (r == 2)));
         let v = [0.3, -1.2, 2.5];
         let mut x: [f64; 4] = core::array::from_fn(|r| dot(&j[r], &v));
@@ -583,7 +592,7 @@ mod tests {
             }
         }
         let original = a;
-        assert_eq!(factorize_semidefinite(&layout, &mut a), Ok(1));
+        assert_eq!(factorize_semidefinite(&layout, &mut a, &[]), Ok(1));
         assert!((0..N).all(|r| is_dependent(&layout, &a, r) == (r == 7)));
         // A consistent right-hand side b = J v: every equation holds, the dependent one too.
         let v: [f64; 24] = core::array::from_fn(|_| random());

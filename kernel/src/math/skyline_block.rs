@@ -28,7 +28,7 @@ pub(super) use dense_group;
 /// W rows before it start at or before that column and the storage is as the layout says;
 /// `None` when it does not fit (the general loops take it). `done` holds the rows before the
 /// group, `group` the storage from the group's first entry (at `base`) on; `settle` turns a
-/// row's original diagonal and pivot into its stored inverse pivot. Returns the number of
+/// row's index, original diagonal and pivot into its stored inverse pivot. Returns the number of
 /// dependent rows (inverse pivot 0), or `Err(row)` at a failed pivot.
 #[inline(always)]
 #[allow(clippy::needless_range_loop)] // Indices of constant-size arrays, unrolled.
@@ -36,7 +36,7 @@ pub(super) fn factorize_group<R: Real, const W: usize, const G: usize>(
     (first, diag): (&[usize], &[usize]),
     (done, group): (&[R], &mut [R]),
     (g, base): (usize, usize),
-    settle: &impl Fn(R, R) -> Option<R>,
+    settle: &impl Fn(usize, R, R) -> Option<R>,
 ) -> Option<Result<usize, usize>> {
     let f = g.checked_sub(W)?;
     // The rows before: row f + c contributes its columns f ..= c (its inverse pivot last).
@@ -122,7 +122,7 @@ pub(super) fn factorize_group<R: Real, const W: usize, const G: usize>(
                 inside[i][k] = l;
             }
         }
-        let Some(inverse) = settle(original[i], d) else {
+        let Some(inverse) = settle(g + i, original[i], d) else {
             return Some(Err(g + i));
         };
         inside[i][i] = inverse;

@@ -11,7 +11,7 @@ use super::joint::Joint;
 use super::BodyRef;
 use crate::math::skyline::SkylineLayout;
 use crate::math::Vec3;
-use crate::storage::{full, List, Storage};
+use crate::storage::{full, sized, List, Storage};
 use crate::{BuildError, Capacity, Item, Real};
 
 /// How constraint drift is controlled.
@@ -95,6 +95,8 @@ pub struct Model<R: Real, St: Storage> {
     pub(crate) row_joint: St::Rows<usize>,
     pub(crate) skyline_entries: usize,
     pub(crate) stabilization: Stabilization<R>,
+    /// Whether a joint closes a loop: only then can constraint rows be redundant.
+    pub(crate) closes_loop: bool,
 }
 
 impl<R: Real, St: Storage> Clone for Model<R, St> {
@@ -113,6 +115,7 @@ impl<R: Real, St: Storage> Clone for Model<R, St> {
             row_joint: self.row_joint.clone(),
             skyline_entries: self.skyline_entries,
             stabilization: self.stabilization,
+            closes_loop: self.closes_loop,
         }
     }
 }
@@ -144,6 +147,7 @@ pub(crate) struct ModelView<'a, R> {
     pub layout: SkylineLayout<'a>,
     pub row_joint: &'a [usize],
     pub stabilization: &'a Stabilization<R>,
+    pub closes_loop: bool,
 }
 
 impl<'a, R: Real> ModelView<'a, R> {
@@ -175,6 +179,7 @@ impl<R: Real, St: Storage> Model<R, St> {
                 row_joint: List::empty(),
                 skyline_entries: 0,
                 stabilization: Stabilization::default(),
+                closes_loop: false,
             },
         }
     }
@@ -243,6 +248,7 @@ impl<R: Real, St: Storage> Model<R, St> {
             },
             row_joint: &self.row_joint[..n],
             stabilization: &self.stabilization,
+            closes_loop: self.closes_loop,
         }
     }
 }
@@ -329,6 +335,7 @@ impl<R: Real, St: Storage> Builder<R, St> {
             return Err(full::<_, St::Skyline<R>>(Capacity::SkylineEntries, needed));
         }
         m.skyline_entries = needed;
+        m.closes_loop = closes_loop::<R, St>(m.bodies.len(), &m.joints);
         // Laid out afresh on every build.
         m.joint_first.clear();
         for list in [&mut m.first, &mut m.diag, &mut m.row_joint] {
@@ -350,4 +357,38 @@ impl<R: Real, St: Storage> Builder<R, St> {
         }
         Ok(&self.model)
     }
+}
+
+/// Whether a joint joins two sides already joined through the joints before it (the ground
+/// one node): a closed loop, whose rows may be redundant. Union–find over the bodies.
+fn closes_loop<R: Real, St: Storage>(bodies: usize, joints: &[Joint<R>]) -> bool {
+    let mut parent: St::Bodies<usize> = sized(bodies, 0);
+    for (b, p) in parent.iter_mut().enumerate() {
+        *p = b;
+    }
+    // The ground is node `bodies`, past the list: its own root.
+    let root = |parent: &[usize], mut x: usize| {
+        while let Some(&p) = parent.get(x).filter(|&&p| p != x) {
+            x = p;
+        }
+        x
+    };
+    let node = |side: BodyRef| match side {
+        BodyRef::Body(b) => b,
+        BodyRef::Ground => bodies,
+    };
+    for joint in joints {
+        let (a, b) = (
+            root(&parent, node(joint.body_i)),
+            root(&parent, node(joint.body_j)),
+        );
+        if a == b {
+            return true;
+        }
+        let (child, to) = if a == bodies { (b, a) } else { (a, b) };
+        if let Some(p) = parent.get_mut(child) {
+            *p = to;
+        }
+    }
+    false
 }

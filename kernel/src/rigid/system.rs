@@ -289,9 +289,21 @@ impl<'a, R: Real> RigidSystem<'a, R> {
         Ok(())
     }
 
-    /// Assembled joint block by joint block: entry (r, c) sums J_r·W_c over the bodies the two
-    /// joints share, which are found once per pair of joints.
+    /// W = M⁻¹ Φ_qᵀ and the constraint matrix, factorized; in a model with a closed loop, its
+    /// redundant rows chosen so that the rows kept are not nearly dependent
+    /// ([`Self::choose_redundant_rows`]).
     fn build_and_factor(&mut self) -> Result<(), KernelError> {
+        self.fill_minv_jt();
+        self.fill_matrix();
+        self.factor_matrix(&[])?;
+        if self.model.closes_loop {
+            self.choose_redundant_rows()?;
+        }
+        Ok(())
+    }
+
+    /// W = M⁻¹ Φ_qᵀ, per row and body side.
+    fn fill_minv_jt(&mut self) {
         let m = self.model;
         let (jac_rows, minv_jt) = (&*self.work.rows, &mut *self.work.minv_jt);
         for (_, sides, rows) in m.joint_rows() {
@@ -308,7 +320,14 @@ impl<'a, R: Real> RigidSystem<'a, R> {
                 }
             }
         }
-        let (layout, minv_jt, matrix) = (m.layout, &*minv_jt, &mut *self.work.matrix);
+    }
+
+    /// The skyline matrix Φ_q M⁻¹ Φ_qᵀ, assembled joint block by joint block: entry (r, c) sums
+    /// J_r·W_c over the bodies the two joints share, which are found once per pair of joints.
+    fn fill_matrix(&mut self) {
+        let m = self.model;
+        let (jac_rows, minv_jt) = (&*self.work.rows, &*self.work.minv_jt);
+        let (layout, matrix) = (m.layout, &mut *self.work.matrix);
         for (a, sides_a, rows_a) in m.joint_rows() {
             let first = m.joint_first.get(a).copied().unwrap_or(a);
             for (_, sides_b, rows_b) in m.joint_rows().skip(first).take(a + 1 - first) {
@@ -350,14 +369,140 @@ impl<'a, R: Real> RigidSystem<'a, R> {
                 }
             }
         }
-        // Redundant rows (consistent over-constraint, e.g. a planar four-bar of revolutes) are
-        // found here and get zero multipliers; they are checked for consistency in `project`.
-        skyline::factorize_semidefinite(&layout, self.work.matrix)
-            .map(|_| ())
-            .map_err(|row| KernelError::SingularMatrix {
+    }
+
+    /// Factorizes the filled matrix, the rows `forced` taken as redundant; returns the number of
+    /// redundant rows. Redundant rows (consistent over-constraint, e.g. a planar four-bar of
+    /// revolutes) are found here and get zero multipliers; they are checked for consistency in
+    /// `project`.
+    fn factor_matrix(&mut self, forced: &[usize]) -> Result<usize, KernelError> {
+        skyline::factorize_semidefinite(&self.model.layout, self.work.matrix, forced).map_err(|row| {
+            KernelError::SingularMatrix {
                 row,
                 joint: self.joint_of(row),
-            })
+            }
+        })
+    }
+
+    /// Rows found redundant in order are the ones that depend on the rows before them: the rows
+    /// kept are a basis, but near a pose where that basis degenerates (a spatial loop folding)
+    /// one of them is nearly dependent, the kept set is ill-conditioned (and a dependent row
+    /// after it may even pass for independent on round-off), although another choice of the
+    /// same joint's rows is well conditioned. So when a kept row's pivot is a small part of its
+    /// diagonal entry, that joint's rows are chosen again by pivoting: one after another, the
+    /// row whose pivot is largest against the rows before the joint and those already chosen,
+    /// while it keeps a fair part of its diagonal entry (the rank revealed as by a pivoted
+    /// Cholesky factorization); the others are taken as redundant. Made anew at each
+    /// factorization, the choice follows the motion, and leaves every well-conditioned
+    /// factorization as it was.
+    fn choose_redundant_rows(&mut self) -> Result<(), KernelError> {
+        const MOST: usize = 6;
+        // A row chosen keeps at least ε^⅓ of its diagonal entry. Below that lie the rows that
+        // are redundant on the constraint manifold but, at a state slightly off it (an
+        // integrator stage, a projection iterate), keep a pivot of the order of its distance,
+        // above the bound that finds dependent rows in order; above it lie the independent
+        // rows of slender bodies.
+        let bound = R::EPSILON_TWO_THIRDS.sqrt();
+        let Some(weak) = self.weakest_kept_row() else {
+            return Ok(());
+        };
+        let Some((_, sides, rows)) = self.model.joint_rows().nth(self.joint_of(weak)) else {
+            return Ok(());
+        };
+        let n = rows.len();
+        if n > MOST {
+            return Ok(());
+        }
+        let mut chosen = [false; MOST];
+        let mut forced = [0; MOST];
+        loop {
+            let mut best: Option<(usize, R)> = None;
+            for candidate in (0..n).filter(|&c| !chosen[c]) {
+                let count = self.force_all_but(&rows, &chosen, Some(candidate), &mut forced);
+                self.fill_matrix();
+                self.factor_matrix(&forced[..count])?;
+                // The rows chosen and the candidate must all come out independent.
+                let part = (0..n)
+                    .filter(|&k| chosen[k] || k == candidate)
+                    .map(|k| self.pivot_part(rows.start + k, sides).unwrap_or(R::ZERO))
+                    .fold(R::INFINITY, |a, b| if b < a { b } else { a });
+                if part >= bound && best.is_none_or(|(_, b)| part > b) {
+                    best = Some((candidate, part));
+                }
+            }
+            match best {
+                Some((candidate, _)) => chosen[candidate] = true,
+                None => break,
+            }
+        }
+        let count = self.force_all_but(&rows, &chosen, None, &mut forced);
+        self.fill_matrix();
+        self.factor_matrix(&forced[..count])?;
+        Ok(())
+    }
+
+    /// Writes into `forced` the rows of `rows` neither `chosen` nor `candidate`; returns their
+    /// number.
+    fn force_all_but(
+        &self,
+        rows: &core::ops::Range<usize>,
+        chosen: &[bool],
+        candidate: Option<usize>,
+        forced: &mut [usize],
+    ) -> usize {
+        let mut count = 0;
+        for (k, row) in rows.clone().enumerate() {
+            if !chosen.get(k).copied().unwrap_or(false) && candidate != Some(k) {
+                if let Some(f) = forced.get_mut(count) {
+                    *f = row;
+                    count += 1;
+                }
+            }
+        }
+        count
+    }
+
+    /// The kept row of the last factorization whose pivot is the smallest part of its diagonal
+    /// entry, when that part is below ε^¼. A dependent row's pivot is round-off of the size
+    /// ε / (the smallest part kept before it), which must stay well below the bound that finds
+    /// dependent rows, ε^⅔: 20× below it at a part of ε^¼ in f64.
+    fn weakest_kept_row(&self) -> Option<usize> {
+        let bound = R::EPSILON.sqrt().sqrt();
+        let mut weakest: Option<(usize, R)> = None;
+        for (_, sides, rows) in self.model.joint_rows() {
+            for r in rows {
+                match self.pivot_part(r, sides) {
+                    Some(part) if part < bound && weakest.is_none_or(|(_, p)| part < p) => {
+                        weakest = Some((r, part));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        weakest.map(|(r, _)| r)
+    }
+
+    /// The pivot of row `r` in the last factorization as a part of its diagonal entry
+    /// J_r·M⁻¹J_rᵀ (1: independent of the rows before it; None: taken as redundant), for a
+    /// row of a joint between `sides`.
+    fn pivot_part(&self, r: usize, sides: [BodyRef; 2]) -> Option<R> {
+        let inverse = *self
+            .model
+            .layout
+            .diag
+            .get(r)
+            .and_then(|&d| self.work.matrix.get(d))?;
+        let (row, w) = (self.work.rows.get(r)?, self.work.minv_jt.get(r)?);
+        if inverse == R::ZERO {
+            return None;
+        }
+        let mut diagonal = R::ZERO;
+        for (k, side) in sides.iter().enumerate() {
+            if matches!(side, BodyRef::Body(_)) {
+                diagonal += dot6(&row.jac[k], &w[k]);
+            }
+        }
+        Some(R::ONE / (inverse * diagonal))
     }
 
     /// The joint owning constraint row `row`.
