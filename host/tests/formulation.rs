@@ -3,6 +3,9 @@
 //! against the Cartesian model of the same scene (an independent formulation: constraints,
 //! 6 coordinates per body).
 
+mod common;
+
+use common::body_difference;
 use std::path::{Path, PathBuf};
 
 use ferrodyn_host::compile::{choose, compile, Choice};
@@ -72,29 +75,6 @@ fn the_default_chain_runs_in_joint_coordinates() {
     let scene = chain_scene(20, chain_simulation()).unwrap();
     assert!(matches!(choose(&scene).unwrap(), Choice::Tree(_)));
     assert_eq!(compile(&scene).unwrap().state().len(), 40); // 20 angles and 20 rates
-}
-
-/// The largest difference of body positions, orientations (as rotation matrices) and
-/// velocities between two simulations of the same bodies.
-fn body_difference(a: &Simulation, b: &Simulation) -> f64 {
-    let ((_, da), (_, db)) = (a.rigid().unwrap(), b.rigid().unwrap());
-    let n = a.labels.names.bodies.len();
-    (0..n)
-        .map(|k| {
-            let rotation = (da.orientation(k).to_matrix().m.as_flattened().iter())
-                .zip(db.orientation(k).to_matrix().m.as_flattened())
-                .map(|(x, y)| (x - y).abs())
-                .fold(0.0, f64::max);
-            [
-                (da.position(k) - db.position(k)).norm(),
-                (da.velocity(k) - db.velocity(k)).norm(),
-                (da.angular_velocity(k) - db.angular_velocity(k)).norm(),
-                rotation,
-            ]
-            .into_iter()
-            .fold(0.0, f64::max)
-        })
-        .fold(0.0, f64::max)
 }
 
 /// Steps `scene` in joint coordinates and in Cartesian coordinates side by side for `steps`

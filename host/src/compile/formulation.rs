@@ -2,7 +2,8 @@
 //! coordinates (the kernel's tree: a joint's own coordinates, no constraints, O(n) dynamics)
 //! when the rigid bodies form open trees of joints the tree model has (revolute, prismatic,
 //! cylindrical, universal, spherical; a body joined to nothing above it is a floating base on a
-//! free joint) and nothing in the scene acts on Cartesian bodies; Cartesian coordinates
+//! free joint; a fixed joint welds its body into the link it hangs from) and nothing in the
+//! scene acts on Cartesian bodies; Cartesian coordinates
 //! otherwise. The reason is kept for `check` and the run's header, and `formulation = "tree"`
 //! turns it into an error naming the item.
 
@@ -10,8 +11,9 @@ use crate::scene::{ErrorKind, ItemName, Scene, SceneError};
 use crate::spec::{Formulation, IntegratorSpec};
 use ferrodyn_kernel::rigid::{BodyRef, Force, JointKind};
 
-/// A body moved by one tree link: the joint that carries it and the link it hangs from.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// A body moved by one tree link: the joint that carries it, the link it hangs from, and the
+/// bodies welded to it (fixed joints), whose mass the link carries.
+#[derive(Clone, Debug, PartialEq)]
 pub struct TreeLink {
     /// The scene body (index).
     pub body: usize,
@@ -22,6 +24,9 @@ pub struct TreeLink {
     pub parent: Option<usize>,
     /// Viscous damping of the joint (N·m·s/rad), from a rotational damper without spring.
     pub damping: f64,
+    /// Scene bodies (indices) welded to this link's body by fixed joints, directly or through
+    /// each other. A body welded to the ground is on no link: it stays where it is.
+    pub welded: Vec<usize>,
 }
 
 /// How the compiler describes the rigid part, and why.
@@ -60,7 +65,15 @@ impl Choice {
                 let joints = links.len() - bases;
                 let plural =
                     |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
-                match bases {
+                let welded: usize = links.iter().map(|l| l.welded.len()).sum();
+                let welded = match welded {
+                    0 => String::new(),
+                    n => format!(
+                        " with {} on (fixed joints)",
+                        plural(n, "body welded", "bodies welded")
+                    ),
+                };
+                let shape = match bases {
                     0 => format!(
                         "joint coordinates (tree): {} an open tree from the ground",
                         plural(joints, "joint forms", "joints form")
@@ -70,7 +83,8 @@ impl Choice {
                         plural(joints, "joint", "joints"),
                         plural(bases, "floating base", "floating bases")
                     ),
-                }
+                };
+                shape + &welded
             }
             Self::Cartesian(None) => "Cartesian coordinates (asked for by the scene)".into(),
             Self::Cartesian(Some(b)) => format!("Cartesian coordinates: {b}"),
@@ -137,13 +151,13 @@ fn tree_links(scene: &Scene) -> Result<Vec<TreeLink>, Blocker> {
         ));
     }
     for joint in &scene.joints {
-        if !in_tree(&joint.value.kind) {
+        if !in_tree(&joint.value.kind) && joint.value.kind != JointKind::Fixed {
             return Err(Blocker {
                 item: Some((joint.item(), joint.line)),
                 reason: match joint.value.kind {
                     JointKind::Driving { .. } => "prescribed motion (a drive) is not in the tree".into(),
                     kind => format!(
-                        "a {} joint; the tree has revolute, prismatic, cylindrical, universal and spherical joints",
+                        "a {} joint; the tree has revolute, prismatic, cylindrical, universal, spherical and fixed joints",
                         kind.name()
                     ),
                 },
@@ -192,17 +206,18 @@ fn in_tree(kind: &JointKind<f64>) -> bool {
 }
 
 /// Links grown from the ground through the joints, parents first (file order among the joints
-/// that reach a new body in the same pass); when no joint reaches further, the first body not
+/// that reach a new body in the same pass); a fixed joint welds the body it reaches to the link
+/// (or the ground) it reaches it from. When no joint reaches further, the first body not
 /// reached yet becomes a floating base and growth goes on from it.
 fn grow(scene: &Scene) -> Result<Vec<TreeLink>, Blocker> {
-    let mut link_of: Vec<Option<usize>> = vec![None; scene.bodies.len()];
-    let mut links = Vec::with_capacity(scene.bodies.len());
+    // The link each body is on: Some(None) for the ground, Some(Some(k)) for link k, None if
+    // the body is not reached yet.
+    let mut link_of: Vec<Option<Option<usize>>> = vec![None; scene.bodies.len()];
+    let mut links: Vec<TreeLink> = Vec::with_capacity(scene.bodies.len());
     let mut used = vec![false; scene.joints.len()];
-    // The link a side is on: Some(None) for the ground, Some(Some(k)) for link k, None if the
-    // body is not reached yet.
-    let reached = |link_of: &[Option<usize>], side: BodyRef| match side {
+    let reached = |link_of: &[Option<Option<usize>>], side: BodyRef| match side {
         BodyRef::Ground => Some(None),
-        BodyRef::Body(b) => link_of[b].map(Some),
+        BodyRef::Body(b) => link_of[b],
     };
     let mut grew = true;
     while grew {
@@ -226,23 +241,32 @@ fn grow(scene: &Scene) -> Result<Vec<TreeLink>, Blocker> {
             };
             let BodyRef::Body(body) = child else { continue };
             used[index] = true;
-            link_of[body] = Some(links.len());
+            grew = true;
+            if joint.value.kind == JointKind::Fixed {
+                link_of[body] = Some(parent);
+                if let Some(link) = parent.and_then(|k| links.get_mut(k)) {
+                    link.welded.push(body);
+                }
+                continue;
+            }
+            link_of[body] = Some(Some(links.len()));
             links.push(TreeLink {
                 body,
                 joint: Some(index),
                 parent,
                 damping: 0.0,
+                welded: Vec::new(),
             });
-            grew = true;
         }
         if !grew {
             if let Some(body) = link_of.iter().position(Option::is_none) {
-                link_of[body] = Some(links.len());
+                link_of[body] = Some(Some(links.len()));
                 links.push(TreeLink {
                     body,
                     joint: None,
                     parent: None,
                     damping: 0.0,
+                    welded: Vec::new(),
                 });
                 grew = true;
             }

@@ -11,17 +11,20 @@
 use super::formulation::TreeLink;
 use crate::scene::{Scene, SceneError};
 use crate::storage::{Growable, RigidData, RigidModel, TreeModel};
-use ferrodyn_kernel::math::{Quat, Vec3};
-use ferrodyn_kernel::rigid::{assemble, BodyRef, Frame, Joint, JointKind};
+use ferrodyn_kernel::math::{Mat3, Quat, Vec3};
+use ferrodyn_kernel::rigid::{assemble, Body, BodyRef, Frame, Joint, JointKind, MassProperties};
 use ferrodyn_kernel::tree::{Link, Model};
 use ferrodyn_kernel::{Dynamics, Storage};
 
 /// Where a scene body sits on its tree link: its frame's origin in the link frame and its
-/// orientation relative to the link (both constant).
+/// orientation relative to the link (both constant). A link carries its own body and the
+/// bodies welded to it; a body welded to the ground is on no link and keeps its initial pose.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LinkBody {
     /// The scene body (index).
     pub body: usize,
+    /// The link that carries it (index), `None` for a body welded to the ground.
+    pub link: Option<usize>,
     /// Body frame origin in link coordinates.
     pub offset: Vec3<f64>,
     /// Body axes → link axes.
@@ -37,7 +40,7 @@ pub struct SceneTree {
     /// configuration); [`SceneTree::model`] builds them, and an export writes them out, so
     /// both make the same model.
     pub links: Vec<Link<f64>>,
-    /// The body on each link.
+    /// Every scene body and where it sits (in scene order).
     pub bodies: Vec<LinkBody>,
     /// The initial rates of each link's joint (its velocity coordinates).
     pub rates: Vec<Vec<f64>>,
@@ -102,11 +105,19 @@ pub fn tree_parts(scene: &Scene, links: &[TreeLink]) -> Result<TreeParts, SceneE
 fn tree_model(links: &[TreeLink], model: &RigidModel, data: &RigidData) -> SceneTree {
     let mut tree_links = Vec::with_capacity(links.len());
     let mut anchors: Vec<Vec3<f64>> = Vec::with_capacity(links.len());
-    let mut bodies = Vec::with_capacity(links.len());
+    // Bodies on no link are welded to the ground: they stay at their assembled pose.
+    let mut bodies: Vec<LinkBody> = (0..model.bodies().len())
+        .map(|body| LinkBody {
+            body,
+            link: None,
+            offset: data.position(body),
+            orientation: data.orientation(body),
+        })
+        .collect();
     let mut rates = Vec::with_capacity(links.len());
-    for link in links {
+    for (index, link) in links.iter().enumerate() {
         let child = BodyRef::Body(link.body);
-        let (position, orientation) = (data.position(link.body), data.orientation(link.body));
+        let position = data.position(link.body);
         let joint = link.joint.map(|j| &model.joints()[j]);
         let (parent, anchor) = match joint {
             Some(joint) => {
@@ -120,10 +131,7 @@ fn tree_model(links: &[TreeLink], model: &RigidModel, data: &RigidData) -> Scene
         };
         let parent_anchor = link.parent.map_or(Vec3::ZERO, |p| anchors[p]);
         let origin = anchor - parent_anchor;
-        let body = &model.bodies()[link.body];
-        let rotation = orientation.to_matrix();
-        let cg = position + rotation.mul_vec(body.cg) - anchor;
-        let inertia = rotation.mul_mat(&body.inertia).mul_mat(&rotation.transpose());
+        let (mass, cg, inertia) = link_mass(model, data, link, anchor);
         let (tree_link, rate) = match joint {
             Some(joint) => joint_link(joint, link.parent, origin, data, parent, child, anchor),
             None => (
@@ -131,18 +139,17 @@ fn tree_model(links: &[TreeLink], model: &RigidModel, data: &RigidData) -> Scene
                 free_rates(data, parent, child, anchor),
             ),
         };
-        tree_links.push(
-            tree_link
-                .with_mass(body.mass, cg, inertia)
-                .with_damping(link.damping),
-        );
+        tree_links.push(tree_link.with_mass(mass, cg, inertia).with_damping(link.damping));
         rates.push(rate);
         anchors.push(anchor);
-        bodies.push(LinkBody {
-            body: link.body,
-            offset: position - anchor,
-            orientation,
-        });
+        for &body in std::iter::once(&link.body).chain(&link.welded) {
+            bodies[body] = LinkBody {
+                body,
+                link: Some(index),
+                offset: data.position(body) - anchor,
+                orientation: data.orientation(body),
+            };
+        }
     }
     SceneTree {
         gravity: model.gravity(),
@@ -150,6 +157,38 @@ fn tree_model(links: &[TreeLink], model: &RigidModel, data: &RigidData) -> Scene
         bodies,
         rates,
     }
+}
+
+/// The mass, CG and inertia about the CG of `link` in its frame (world axes, origin at
+/// `anchor`): its body's, merged with those of the bodies welded to it.
+fn link_mass(
+    model: &RigidModel,
+    data: &RigidData,
+    link: &TreeLink,
+    anchor: Vec3<f64>,
+) -> (f64, Vec3<f64>, Mat3<f64>) {
+    // A body's mass properties in the link frame.
+    let placed = |b: usize| {
+        let body = &model.bodies()[b];
+        let rotation = data.orientation(b).to_matrix();
+        let cg = data.position(b) + rotation.mul_vec(body.cg) - anchor;
+        let inertia = rotation.mul_mat(&body.inertia).mul_mat(&rotation.transpose());
+        (body.mass, cg, inertia)
+    };
+    let own = placed(link.body);
+    // Without welded bodies, the body's values exactly (the bits of trees without them).
+    link.welded.iter().fold(own, |(mass, cg, inertia), &b| {
+        let (m, c, j) = placed(b);
+        let part = |mass, cg, inertia| MassProperties::of(&Body::new(mass, inertia).with_cg(cg));
+        match part(mass, cg, inertia)
+            .zip(part(m, c, j))
+            .and_then(|(a, b)| a.combined(&b))
+        {
+            Some(both) => (both.mass, both.cg, both.inertia_cg),
+            // A singular inertia is refused when the link is built.
+            None => (mass, cg, inertia),
+        }
+    })
 }
 
 /// The link of a scene `joint` between `parent` and `child` at `anchor`, and its initial rates.

@@ -202,19 +202,22 @@ fn ports(scene: &Scene, links: &[TreeLink], parts: &TreeParts) -> Ports {
                 });
             }
             SensorKind::Point { body, point } => {
-                let link = tree
-                    .bodies
-                    .iter()
-                    .position(|b| b.body == body)
-                    .unwrap_or(usize::MAX);
-                let on: &LinkBody = &tree.bodies[link];
-                let local = vec3(on.offset + on.orientation.rotate(point));
+                let on: &LinkBody = &tree.bodies[body];
+                let local = on.offset + on.orientation.rotate(point);
+                // A body welded to the ground: its point is where it started, at rest.
+                let (position, velocity) = match on.link {
+                    Some(link) => (
+                        format!("states[{link}].point({}).to_array()", vec3(local)),
+                        format!("states[{link}].point_velocity({}).to_array()", vec3(local)),
+                    ),
+                    None => (format!("{}.to_array()", vec3(local)), "[s(0.0); 3]".into()),
+                };
                 for (k, axis) in ["x", "y", "z"].iter().enumerate() {
                     outputs.push(Output {
                         name: format!("{}_{axis}", sensor.name),
                         unit: "m",
                         scale: sensor.scale,
-                        value: format!("states[{link}].point({local}).to_array()[{k}]"),
+                        value: format!("{position}[{k}]"),
                     });
                 }
                 for (k, axis) in ["vx", "vy", "vz"].iter().enumerate() {
@@ -222,7 +225,7 @@ fn ports(scene: &Scene, links: &[TreeLink], parts: &TreeParts) -> Ports {
                         name: format!("{}_{axis}", sensor.name),
                         unit: "m/s",
                         scale: sensor.scale,
-                        value: format!("states[{link}].point_velocity({local}).to_array()[{k}]"),
+                        value: format!("{velocity}[{k}]"),
                     });
                 }
             }

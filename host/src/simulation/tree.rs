@@ -34,7 +34,7 @@ pub struct TreeSystem {
 
 impl TreeSystem {
     /// `tree` (with its data and integrator) moving the bodies of the rigid `mirror` as
-    /// `bodies` says (one per link).
+    /// `bodies` says (every scene body: a link's own, welded to a link, or to the ground).
     pub fn new(
         tree: KernelSystem<TreeModel>,
         mirror: RigidModel,
@@ -64,7 +64,11 @@ impl TreeSystem {
     /// ones, so the written orientations are continuous in time.
     fn update_mirror(&mut self) {
         let states = link_states(&self.tree.model, &self.tree.data);
-        for (state, on) in states.iter().zip(&self.bodies) {
+        for on in &self.bodies {
+            // A body welded to the ground keeps its initial state.
+            let Some(state) = on.link.and_then(|k| states.get(k)) else {
+                continue;
+            };
             let mut orientation = Quat::from_matrix(&state.pose.rotation).mul(&on.orientation);
             let previous = self.mirror_data.orientation(on.body);
             let [a, b] = [orientation.to_array(), previous.to_array()];
