@@ -7,6 +7,7 @@ mod common;
 
 use common::body_difference;
 use ferrodyn_host::compile::{choose, compile, Choice};
+use ferrodyn_host::export::{rust_module, Precision};
 use ferrodyn_host::scene::Scene;
 use ferrodyn_host::simulation::Simulation;
 use ferrodyn_host::spec::Formulation;
@@ -107,20 +108,9 @@ fn a_welded_weight_swings_with_the_compound_pendulum_period() {
     let period =
         2.0 * std::f64::consts::PI * (inertia / (moment * 9.81)).sqrt() * (1.0 + theta * theta / 16.0);
     // Crossings of the equilibrium (the hinge angle is 0 at the initial pose, so it hangs
-    // at −θ₀), linearly interpolated: half a period apart.
-    let angle = |s: &Simulation| s.state()[0] + theta;
-    let (mut crossings, mut last) = (Vec::new(), (0.0, angle(&tree)));
-    while tree.time() < 6.0 - 5e-4 {
-        tree.step().unwrap();
-        let now = (tree.time(), angle(&tree));
-        if (last.1 < 0.0) != (now.1 < 0.0) {
-            crossings.push(last.0 + (now.0 - last.0) * last.1 / (last.1 - now.1));
-        }
-        last = now;
-    }
-    let measured = 2.0 * (crossings[crossings.len() - 1] - crossings[0]) / (crossings.len() - 1) as f64;
+    // at −θ₀).
+    let measured = period_of(&zero_crossings(&mut tree, 6.0, |s| s.state()[0] + theta));
     // Observed relative error 4.9e-11 (the next amplitude term, 11θ₀⁴/3072, is 3.6e-11).
-    assert!(crossings.len() >= 3, "{crossings:?}");
     assert!(
         (measured / period - 1.0).abs() < 1e-9,
         "period {measured} s, closed form {period} s"
@@ -183,4 +173,108 @@ frame_j = { origin = [0.0, 0.0, 0.2], axis = [0.955336489125606, 0.2955202066613
     fine.simulation.step = 5e-4;
     let finer = tree_against_cartesian(&fine);
     assert!(finer < largest / 8.0, "{finer:e} at 0.5 ms, {largest:e} at 1 ms");
+}
+
+/// A 1 kg, 0.6 m rod on a hinge about y at the origin, lying along +x, with a rotational
+/// spring (20 N·m/rad, rest angle 0.4 rad) on the hinge. The rod is the hinge's body i, so the
+/// tree's coordinate (turning the rod) runs against the scene's angle (frame j against i).
+const SPRING_PENDULUM: &str = r#"
+[simulation]
+end_time = 2.0
+step = 1e-3
+integrator = "rk4"
+
+[[body]]
+id = 1
+name = "rod"
+mass = 1.0
+inertia = { Ixx = 5e-5, Iyy = 0.03, Izz = 0.03 }
+pos = [0.3, 0.0, 0.0]
+
+[[joint]]
+name = "hinge"
+type = "revolute"
+body_i = "rod"
+body_j = "ground"
+frame_i = { origin = [-0.3, 0.0, 0.0], axis = [0.0, 1.0, 0.0] }
+frame_j = { origin = [0.0, 0.0, 0.0], axis = [0.0, 1.0, 0.0] }
+
+[[force]]
+name = "coil"
+type = "rotational_spring_damper"
+joint = "hinge"
+stiffness = 20.0
+rest_angle = 0.4
+"#;
+
+/// Crossings of `value` through zero over `simulation`'s run to `end`, linearly interpolated.
+fn zero_crossings(simulation: &mut Simulation, end: f64, value: impl Fn(&Simulation) -> f64) -> Vec<f64> {
+    let (mut crossings, mut last) = (Vec::new(), (simulation.time(), value(simulation)));
+    while simulation.time() < end - 5e-4 {
+        simulation.step().unwrap();
+        let now = (simulation.time(), value(simulation));
+        if (last.1 < 0.0) != (now.1 < 0.0) {
+            crossings.push(last.0 + (now.0 - last.0) * last.1 / (last.1 - now.1));
+        }
+        last = now;
+    }
+    crossings
+}
+
+/// The mean period of crossings half a period apart.
+fn period_of(crossings: &[f64]) -> f64 {
+    assert!(crossings.len() >= 3, "{crossings:?}");
+    2.0 * (crossings[crossings.len() - 1] - crossings[0]) / (crossings.len() - 1) as f64
+}
+
+#[test]
+fn a_joint_spring_pendulum_moves_as_the_cartesian_model_and_keeps_its_energy() {
+    let scene = parse(SPRING_PENDULUM);
+    // Observed 2.1e-10 over 2 s.
+    let largest = tree_against_cartesian(&scene);
+    assert!(largest < 1e-9, "tree vs Cartesian: {largest:e}");
+    // The spring's potential counts: ½·20·0.4² = 1.6 J at the start in both formulations,
+    // and the tree's total stays (RK4's drift here is ~1e-10 J).
+    let (mut tree, cartesian) = both(&scene);
+    let energy = |s: &Simulation| s.energy().unwrap();
+    assert!(
+        (energy(&tree).potential - 1.6).abs() < 1e-12,
+        "{:?}",
+        energy(&tree)
+    );
+    assert!((energy(&tree).total() - energy(&cartesian).total()).abs() < 1e-12);
+    let start = energy(&tree).total();
+    tree.advance_to(2.0).unwrap();
+    assert!(
+        (energy(&tree).total() - start).abs() < 1e-8,
+        "{:?}",
+        energy(&tree)
+    );
+}
+
+#[test]
+fn a_joint_spring_without_gravity_swings_about_its_rest_angle_with_period_two_pi_root_i_over_k() {
+    // Reference: I θ̈ = −k (θ − θ₀), I = I_cg + m (L/2)² = 0.03 + 0.09 about the hinge:
+    // T = 2π √(I / k) at any amplitude, about θ₀ (the tree's coordinate −0.4 rad).
+    let mut tree = compile(&parse(&SPRING_PENDULUM.replace(
+        "integrator = \"rk4\"",
+        "integrator = \"rk4\"\ngravity = [0.0, 0.0, 0.0]",
+    )))
+    .unwrap();
+    let crossings = zero_crossings(&mut tree, 2.0, |s| s.state()[0] + 0.4);
+    let period = 2.0 * std::f64::consts::PI * (0.12f64 / 20.0).sqrt();
+    let measured = period_of(&crossings);
+    // Observed relative error 2.7e-9.
+    assert!(
+        (measured / period - 1.0).abs() < 1e-8,
+        "period {measured} s, closed form {period} s"
+    );
+}
+
+#[test]
+fn a_joint_spring_exports_with_its_stiffness_and_rest_coordinate() {
+    // The tree's coordinate turns the rod, body i: rest at −0.4 rad.
+    let code = rust_module(&parse(SPRING_PENDULUM), Precision::F64).unwrap();
+    let spring = ".with_damping(s(0.0)).with_spring(s(20.0), s(-0.4)))?;";
+    assert!(code.contains(spring), "missing `{spring}` in\n{code}");
 }

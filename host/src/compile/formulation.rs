@@ -22,8 +22,12 @@ pub struct TreeLink {
     pub joint: Option<usize>,
     /// The parent link (index into the links), `None` for the ground.
     pub parent: Option<usize>,
-    /// Viscous damping of the joint (N·m·s/rad), from a rotational damper without spring.
+    /// Viscous damping of the joint (N·m·s/rad), from rotational spring-dampers on it.
     pub damping: f64,
+    /// The joint's rotational spring (from rotational spring-dampers on it): stiffness
+    /// (N·m/rad) and rest angle (the scene's: frame j against frame i about z_i), the
+    /// stiffness-weighted mean of several springs' rest angles.
+    pub spring: (f64, f64),
     /// Scene bodies (indices) welded to this link's body by fixed joints, directly or through
     /// each other. A body welded to the ground is on no link: it stays where it is.
     pub welded: Vec<usize>,
@@ -174,20 +178,27 @@ fn tree_links(scene: &Scene) -> Result<Vec<TreeLink>, Blocker> {
             joint,
             stiffness,
             damping,
-            ..
+            rest_angle,
         } = force.value
         else {
             return Err(blocked(
-                "force elements act on Cartesian bodies (the tree has joint inputs and joint damping)",
+                "force elements act on Cartesian bodies (the tree has joint inputs, joint springs and joint damping)",
             ));
         };
-        if stiffness != 0.0 || scene.joints[joint].value.kind != JointKind::Revolute {
+        if scene.joints[joint].value.kind != JointKind::Revolute {
             return Err(blocked(
-                "the tree has joint damping, not joint springs (a rotational damper needs stiffness = 0 and a revolute joint)",
+                "the tree's joint springs and dampers act on revolute joints (this one is on a cylindrical joint)",
             ));
         }
         if let Some(link) = links.iter_mut().find(|l| l.joint == Some(joint)) {
             link.damping += damping;
+            let (k, rest) = link.spring;
+            if stiffness != 0.0 {
+                link.spring = (
+                    k + stiffness,
+                    (k * rest + stiffness * rest_angle) / (k + stiffness),
+                );
+            }
         }
     }
     Ok(links)
@@ -255,6 +266,7 @@ fn grow(scene: &Scene) -> Result<Vec<TreeLink>, Blocker> {
                 joint: Some(index),
                 parent,
                 damping: 0.0,
+                spring: (0.0, 0.0),
                 welded: Vec::new(),
             });
         }
@@ -266,6 +278,7 @@ fn grow(scene: &Scene) -> Result<Vec<TreeLink>, Blocker> {
                     joint: None,
                     parent: None,
                     damping: 0.0,
+                    spring: (0.0, 0.0),
                     welded: Vec::new(),
                 });
                 grew = true;

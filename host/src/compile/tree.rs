@@ -12,7 +12,7 @@ use super::formulation::TreeLink;
 use crate::scene::{Scene, SceneError};
 use crate::storage::{Growable, RigidData, RigidModel, TreeModel};
 use ferrodyn_kernel::math::{Mat3, Quat, Vec3};
-use ferrodyn_kernel::rigid::{assemble, Body, BodyRef, Frame, Joint, JointKind, MassProperties};
+use ferrodyn_kernel::rigid::{assemble, joint_angle, Body, BodyRef, Frame, Joint, JointKind, MassProperties};
 use ferrodyn_kernel::tree::{Link, Model};
 use ferrodyn_kernel::{Dynamics, Storage};
 
@@ -139,7 +139,14 @@ fn tree_model(links: &[TreeLink], model: &RigidModel, data: &RigidData) -> Scene
                 free_rates(data, parent, child, anchor),
             ),
         };
-        tree_links.push(tree_link.with_mass(mass, cg, inertia).with_damping(link.damping));
+        let mut tree_link = tree_link.with_mass(mass, cg, inertia).with_damping(link.damping);
+        if let (Some(index), (stiffness, rest_angle)) = (link.joint, link.spring) {
+            if stiffness != 0.0 {
+                tree_link =
+                    tree_link.with_spring(stiffness, joint_rest(model, data, index, link, rest_angle));
+            }
+        }
+        tree_links.push(tree_link);
         rates.push(rate);
         anchors.push(anchor);
         for &body in std::iter::once(&link.body).chain(&link.welded) {
@@ -189,6 +196,20 @@ fn link_mass(
             None => (mass, cg, inertia),
         }
     })
+}
+
+/// The tree coordinate of revolute `joint` (carrying `link`) at which the scene's
+/// `rest_angle` holds. The scene's angle is frame j against frame i about z_i; the tree's
+/// coordinate is 0 at the initial angle and turns the child about z_i, so body i as the child
+/// turns the scene's angle back.
+fn joint_rest(model: &RigidModel, data: &RigidData, joint: usize, link: &TreeLink, rest_angle: f64) -> f64 {
+    let (start, _) = joint_angle(model, data, joint).unwrap_or((0.0, 0.0));
+    let sign = if model.joints()[joint].body_i == BodyRef::Body(link.body) {
+        -1.0
+    } else {
+        1.0
+    };
+    sign * (rest_angle - start)
 }
 
 /// The link of a scene `joint` between `parent` and `child` at `anchor`, and its initial rates.

@@ -97,9 +97,14 @@ pub fn add_to(b: &mut Builder<Scalar, Capacities>) -> Result<(), BuildError> {{
             ),
             Servo::Velocity { kv } => format!(".with_servo(Servo::Velocity {{ kv: s({}) }})", lit(kv)),
         };
+        // Only links with a spring say so: the modules of scenes without springs stay as they were.
+        let spring = match link.stiffness {
+            0.0 => String::new(),
+            k => format!(".with_spring(s({}), s({}))", lit(k), lit(link.rest)),
+        };
         let _ = writeln!(
             out,
-            "    b.add_link(Link::{joint}.with_mass(s({}), {}, {}).with_damping(s({})){servo})?;",
+            "    b.add_link(Link::{joint}.with_mass(s({}), {}, {}).with_damping(s({})){spring}{servo})?;",
             lit(link.mass),
             vec3(link.cg),
             mat3(&link.inertia),
