@@ -174,6 +174,7 @@ fn tree_links(scene: &Scene) -> Result<Vec<TreeLink>, Blocker> {
             item: Some((force.item(), force.line)),
             reason: reason.into(),
         };
+        // Applied forces and spring-dampers act on the links (`tree::Forces`).
         let Force::RotationalSpringDamper {
             joint,
             stiffness,
@@ -181,9 +182,7 @@ fn tree_links(scene: &Scene) -> Result<Vec<TreeLink>, Blocker> {
             rest_angle,
         } = force.value
         else {
-            return Err(blocked(
-                "force elements act on Cartesian bodies (the tree has joint inputs, joint springs and joint damping)",
-            ));
+            continue;
         };
         if scene.joints[joint].value.kind != JointKind::Revolute {
             return Err(blocked(

@@ -144,6 +144,7 @@ fn rigid_system(
             mirror_data,
             tree: SceneTree { bodies, rates, .. },
             model: tree,
+            forces,
         } = tree_parts(scene, links)?;
         let description = format!(
             "{}, {} in joint coordinates ({} DOF)",
@@ -166,7 +167,9 @@ fn rigid_system(
         let ports = ports.collect();
         let system = KernelSystem::with_data(tree, tree_data, method, None)
             .map_err(|e| initial_error(scene, "the initial state", e))?;
-        let mut system = TreeSystem::new(system, mirror, mirror_data, bodies).with_inputs(ports);
+        let mut system = TreeSystem::new(system, mirror, mirror_data, bodies)
+            .with_inputs(ports)
+            .with_forces(forces);
         for (index, input) in scene.inputs.iter().enumerate() {
             system.set_input(index, input.value.value).map_err(|e| {
                 let kind = ErrorKind::Invalid {

@@ -10,9 +10,11 @@
 
 use super::formulation::TreeLink;
 use crate::scene::{Scene, SceneError};
-use crate::storage::{Growable, RigidData, RigidModel, TreeModel};
+use crate::storage::{Growable, RigidData, RigidModel, TreeForces, TreeModel};
 use ferrodyn_kernel::math::{Mat3, Quat, Vec3};
-use ferrodyn_kernel::rigid::{assemble, joint_angle, Body, BodyRef, Frame, Joint, JointKind, MassProperties};
+use ferrodyn_kernel::rigid::{
+    assemble, joint_angle, Axes, Body, BodyRef, Force, Frame, Joint, JointKind, MassProperties,
+};
 use ferrodyn_kernel::tree::{Link, Model};
 use ferrodyn_kernel::{Dynamics, Storage};
 
@@ -75,6 +77,9 @@ pub struct TreeParts {
     pub tree: SceneTree,
     /// The kernel tree.
     pub model: TreeModel,
+    /// The scene's force elements on its links (rotational spring-dampers are the links' own
+    /// springs and damping).
+    pub forces: TreeForces,
 }
 
 /// The tree parts of `scene`, whose rigid bodies form the tree `links`.
@@ -93,11 +98,20 @@ pub fn tree_parts(scene: &Scene, links: &[TreeLink]) -> Result<TreeParts, SceneE
         }
     }
     let model = tree.model(scene, links)?;
+    let mut forces = TreeForces::new();
+    // The mirror, built first, has checked every element against the scene's items.
+    for force in &scene.forces {
+        if let Some(on_links) = on_links(force.value, &tree.bodies) {
+            let added = forces.add(&model, on_links);
+            added.map_err(|e| super::kernel_error(scene, e))?;
+        }
+    }
     Ok(TreeParts {
         mirror,
         mirror_data,
         tree,
         model,
+        forces,
     })
 }
 
@@ -196,6 +210,78 @@ fn link_mass(
             None => (mass, cg, inertia),
         }
     })
+}
+
+/// A scene force element on the links that carry its `bodies`: body indices become link
+/// indices, body points and body-axis directions the link's. `None` for what is not a link
+/// element: a rotational spring-damper (the link's own spring) or a load on a body welded to
+/// the ground (it does nothing). A spring end on a body welded to the ground is on the ground.
+fn on_links(force: Force<f64>, bodies: &[LinkBody]) -> Option<Force<f64>> {
+    let point = |on: &LinkBody, p: Vec3<f64>| on.offset + on.orientation.rotate(p);
+    let direction = |on: &LinkBody, axes: Axes, d: Vec3<f64>| match axes {
+        Axes::Global => d,
+        Axes::Body => on.orientation.rotate(d),
+    };
+    let end = |side: BodyRef, p: Vec3<f64>| match side {
+        BodyRef::Ground => Some((BodyRef::Ground, p)),
+        BodyRef::Body(b) => {
+            let on = bodies.get(b)?;
+            Some((on.link.map_or(BodyRef::Ground, BodyRef::Body), point(on, p)))
+        }
+    };
+    match force {
+        Force::Point {
+            body,
+            point: p,
+            direction: d,
+            axes,
+            function,
+        } => {
+            let on = bodies.get(body)?;
+            Some(Force::Point {
+                body: on.link?,
+                point: point(on, p),
+                direction: direction(on, axes, d),
+                axes,
+                function,
+            })
+        }
+        Force::Torque {
+            body,
+            direction: d,
+            axes,
+            function,
+        } => {
+            let on = bodies.get(body)?;
+            Some(Force::Torque {
+                body: on.link?,
+                direction: direction(on, axes, d),
+                axes,
+                function,
+            })
+        }
+        Force::SpringDamper {
+            body_i,
+            point_i,
+            body_j,
+            point_j,
+            stiffness,
+            damping,
+            rest_length,
+        } => {
+            let ((body_i, point_i), (body_j, point_j)) = (end(body_i, point_i)?, end(body_j, point_j)?);
+            Some(Force::SpringDamper {
+                body_i,
+                point_i,
+                body_j,
+                point_j,
+                stiffness,
+                damping,
+                rest_length,
+            })
+        }
+        Force::RotationalSpringDamper { .. } => None,
+    }
 }
 
 /// The tree coordinate of revolute `joint` (carrying `link`) at which the scene's

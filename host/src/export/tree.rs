@@ -27,6 +27,13 @@ pub(super) fn module(scene: &Scene, precision: Precision, method: &str) -> Resul
         }
     };
     let parts = tree_parts(scene, &links)?;
+    if !parts.forces.elements().is_empty() {
+        return Err(super::rust::refused(
+            scene,
+            "force elements (point forces, torques, spring-dampers) on a tree do not export to Rust yet"
+                .into(),
+        ));
+    }
     let ports = ports(scene, &links, &parts);
     // `Servo` only where a link has one: the modules of scenes without servos stay as they were.
     let servos = parts.tree.links.iter().any(|l| l.servo != Servo::Force);

@@ -1,15 +1,16 @@
-//! A rigid system in joint coordinates: the kernel tree steps; a Cartesian mirror of the same
-//! bodies, set from the tree's link states after every step, is what the recorders, sensors,
-//! reactions and the viewer see (they read Cartesian bodies of any system the same way).
+//! A rigid system in joint coordinates: the kernel tree steps, with the scene's force elements
+//! on its links; a Cartesian mirror of the same bodies (and elements), set from the tree's link
+//! states after every step, is what the recorders, sensors, reactions and the viewer see (they
+//! read Cartesian bodies of any system the same way).
 
 use super::kernel::KernelSystem;
 use super::system::System;
 use crate::compile::LinkBody;
-use crate::storage::{RigidData, RigidModel, TreeModel};
+use crate::storage::{RigidData, RigidModel, TreeForces, TreeModel};
 use anyhow::{anyhow, bail};
 use ferrodyn_kernel::math::Quat;
 use ferrodyn_kernel::tree::link_states;
-use ferrodyn_kernel::{Energy, KernelError};
+use ferrodyn_kernel::{Dynamics, Energy, KernelError};
 use std::any::Any;
 
 /// An actuator port (`[[input]]`): the joint of link `link` gets the port value × `scale`.
@@ -30,6 +31,8 @@ pub struct TreeSystem {
     ports: Vec<InputPort>,
     /// The ports' values (port units).
     inputs: Vec<f64>,
+    /// Force elements on the links (none: the tree steps without the external-force pass).
+    forces: TreeForces,
 }
 
 impl TreeSystem {
@@ -48,6 +51,7 @@ impl TreeSystem {
             bodies,
             ports: Vec::new(),
             inputs: Vec::new(),
+            forces: TreeForces::new(),
         };
         system.update_mirror();
         system
@@ -57,6 +61,12 @@ impl TreeSystem {
     pub fn with_inputs(mut self, ports: Vec<InputPort>) -> Self {
         self.inputs = vec![0.0; ports.len()];
         self.ports = ports;
+        self
+    }
+
+    /// With force elements `forces` on the links.
+    pub fn with_forces(mut self, forces: TreeForces) -> Self {
+        self.forces = forces;
         self
     }
 
@@ -87,7 +97,13 @@ impl TreeSystem {
 
 impl System for TreeSystem {
     fn step(&mut self, dt: f64) -> anyhow::Result<()> {
-        self.tree.step(dt)?;
+        if self.forces.elements().is_empty() {
+            self.tree.step(dt)?;
+        } else {
+            let tree = &mut self.tree;
+            let (model, data, method) = (&tree.model, &mut tree.data, &mut tree.method);
+            model.step_with(data, method, dt, &mut self.forces)?;
+        }
         self.update_mirror();
         Ok(())
     }
@@ -95,7 +111,9 @@ impl System for TreeSystem {
         self.tree.time()
     }
     fn energy(&self) -> Result<Energy<f64>, KernelError> {
-        self.tree.energy()
+        let mut energy = self.tree.energy()?;
+        energy.potential += self.forces.potential(&self.tree.model, &self.tree.data);
+        Ok(energy)
     }
     fn state(&self) -> &[f64] {
         self.tree.state()
