@@ -146,9 +146,6 @@ fn tree_links(scene: &Scene) -> Result<Vec<TreeLink>, Blocker> {
     if !scene.flexibles.is_empty() {
         return Err(whole("flexible bodies are coupled to Cartesian rigid bodies"));
     }
-    if scene.contact.is_some() {
-        return Err(whole("contact shapes act on Cartesian bodies"));
-    }
     if implicit_multibody(&scene.simulation.integrator) {
         return Err(whole(
             "the implicit multibody solver (hht, newmark, generalized-alpha) works in Cartesian coordinates",

@@ -9,7 +9,7 @@
 //! which are the link's axes at zero coordinates).
 
 use super::formulation::TreeLink;
-use crate::scene::{Scene, SceneError};
+use crate::scene::{ContactSpec, Scene, SceneError};
 use crate::storage::{Growable, RigidData, RigidModel, TreeForces, TreeModel};
 use ferrodyn_kernel::math::{Mat3, Quat, Vec3};
 use ferrodyn_kernel::rigid::{
@@ -210,6 +210,26 @@ fn link_mass(
             None => (mass, cg, inertia),
         }
     })
+}
+
+/// The scene's contact shapes and pair materials on the links that carry their bodies (shape
+/// poses in link frames; a body welded to the ground is the ground), for a contact world of
+/// the tree's links. Two bodies on one link are one body for contact: their shapes do not
+/// meet, and a pair material of either applies to the link.
+pub fn contact_on_links(spec: &ContactSpec, bodies: &[LinkBody]) -> ContactSpec {
+    let link = |body: Option<usize>| body.and_then(|b| bodies.get(b)).and_then(|on| on.link);
+    let mut on_links = spec.clone();
+    for shape in &mut on_links.shapes {
+        if let Some(on) = shape.body.and_then(|b| bodies.get(b)) {
+            shape.position = on.offset + on.orientation.rotate(shape.position);
+            shape.orientation = on.orientation.mul(&shape.orientation);
+            shape.body = on.link;
+        }
+    }
+    for pair in &mut on_links.pairs {
+        (pair.0, pair.1) = (link(pair.0), link(pair.1));
+    }
+    on_links
 }
 
 /// A scene force element on the links that carry its `bodies`: body indices become link

@@ -27,11 +27,18 @@ pub(super) fn module(scene: &Scene, precision: Precision, method: &str) -> Resul
         }
     };
     let parts = tree_parts(scene, &links)?;
-    if !parts.forces.elements().is_empty() {
+    // The kernel carries these (tree::Forces, ExternalForces), the exported module not yet.
+    let not_yet = if !parts.forces.elements().is_empty() {
+        Some("force elements (point forces, torques, spring-dampers)")
+    } else if scene.contact.is_some() {
+        Some("contact shapes")
+    } else {
+        None
+    };
+    if let Some(what) = not_yet {
         return Err(super::rust::refused(
             scene,
-            "force elements (point forces, torques, spring-dampers) on a tree do not export to Rust yet"
-                .into(),
+            format!("{what} on a tree do not export to Rust yet"),
         ));
     }
     let ports = ports(scene, &links, &parts);

@@ -4,13 +4,13 @@
 //! read Cartesian bodies of any system the same way).
 
 use super::kernel::KernelSystem;
-use super::system::System;
+use super::system::{ContactModel, Contacts, System};
 use crate::compile::LinkBody;
 use crate::storage::{RigidData, RigidModel, TreeForces, TreeModel};
 use anyhow::{anyhow, bail};
 use ferrodyn_kernel::math::Quat;
 use ferrodyn_kernel::tree::link_states;
-use ferrodyn_kernel::{Dynamics, Energy, KernelError};
+use ferrodyn_kernel::{Dynamics, Energy, ExternalForces, ExternalLoads, KernelError};
 use std::any::Any;
 
 /// An actuator port (`[[input]]`): the joint of link `link` gets the port value × `scale`.
@@ -95,6 +95,27 @@ impl TreeSystem {
     }
 }
 
+/// Everything that loads the links at every evaluation: the force elements and the contacts.
+struct LinkLoads<'a> {
+    forces: &'a mut TreeForces,
+    contact: Option<&'a mut ContactModel>,
+}
+
+impl ExternalForces<f64> for LinkLoads<'_> {
+    fn apply(&mut self, t: f64, loads: &mut ExternalLoads<'_, f64>) {
+        self.forces.apply(t, loads);
+        if let Some(contact) = self.contact.as_mut() {
+            contact.apply(t, loads);
+        }
+    }
+    fn accept(&mut self, t: f64, state: &ExternalLoads<'_, f64>) {
+        self.forces.accept(t, state);
+        if let Some(contact) = self.contact.as_mut() {
+            contact.accept(t, state);
+        }
+    }
+}
+
 impl System for TreeSystem {
     fn step(&mut self, dt: f64) -> anyhow::Result<()> {
         if self.forces.elements().is_empty() {
@@ -102,7 +123,11 @@ impl System for TreeSystem {
         } else {
             let tree = &mut self.tree;
             let (model, data, method) = (&tree.model, &mut tree.data, &mut tree.method);
-            model.step_with(data, method, dt, &mut self.forces)?;
+            let mut loads = LinkLoads {
+                forces: &mut self.forces,
+                contact: tree.contact.as_mut(),
+            };
+            model.step_with(data, method, dt, &mut loads)?;
         }
         self.update_mirror();
         Ok(())
@@ -150,12 +175,16 @@ impl System for TreeSystem {
         self.inputs[index] = value;
         Ok(())
     }
+    fn contacts(&self) -> Option<Contacts<'_>> {
+        self.tree.contacts()
+    }
     fn rigid(&self) -> Option<(&RigidModel, &RigidData)> {
         Some((&self.mirror, &self.mirror_data))
     }
     fn rigid_mut(&mut self) -> Option<(&RigidModel, &mut RigidData)> {
-        // The mirror holds the whole system (no forces reach the tree that the mirror lacks),
-        // so it can be evaluated in place; the next step overwrites its state again.
+        // The mirror holds the whole system but the contacts (which the Cartesian model's
+        // reactions leave out too), so it can be evaluated in place; the next step overwrites
+        // its state again.
         Some((&self.mirror, &mut self.mirror_data))
     }
     fn take_over(&mut self, old: &mut dyn System) -> bool {
