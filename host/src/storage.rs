@@ -60,6 +60,8 @@ pub type RigidData = rigid::Data<f64, Growable>;
 pub type TreeModel = tree::Model<f64, Growable>;
 /// The data of a [`TreeModel`].
 pub type TreeData = tree::Data<f64, Growable>;
+/// The force elements on a [`TreeModel`]'s links.
+pub type TreeForces = tree::Forces<f64, Growable>;
 /// A flexible body on the host.
 pub type FlexModel = flex::Model<f64, Growable>;
 /// The data of a [`FlexModel`].

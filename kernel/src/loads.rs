@@ -59,6 +59,10 @@ impl<'a, R: Real> ExternalLoads<'a, R> {
             generalized: &mut [],
         }
     }
+    /// The bodies' states and the wrenches on them (what the kernel's force elements write).
+    pub(crate) fn bodies_mut(&mut self) -> (&[SideState<R>], &mut [Wrench<R>]) {
+        (self.sides, self.wrench)
+    }
     /// Adds the flexible nodes: coordinates `e`, rates `ed`, generalized forces `force`.
     pub(crate) fn with_nodes(mut self, e: &'a [R], ed: &'a [R], force: &'a mut [R]) -> Self {
         self.coordinates = e;

@@ -2,7 +2,8 @@
 //! coordinates (the kernel's tree: a joint's own coordinates, no constraints, O(n) dynamics)
 //! when the rigid bodies form open trees of joints the tree model has (revolute, prismatic,
 //! cylindrical, universal, spherical; a body joined to nothing above it is a floating base on a
-//! free joint) and nothing in the scene acts on Cartesian bodies; Cartesian coordinates
+//! free joint; a fixed joint welds its body into the link it hangs from) and nothing in the
+//! scene acts on Cartesian bodies; Cartesian coordinates
 //! otherwise. The reason is kept for `check` and the run's header, and `formulation = "tree"`
 //! turns it into an error naming the item.
 
@@ -10,8 +11,9 @@ use crate::scene::{ErrorKind, ItemName, Scene, SceneError};
 use crate::spec::{Formulation, IntegratorSpec};
 use ferrodyn_kernel::rigid::{BodyRef, Force, JointKind};
 
-/// A body moved by one tree link: the joint that carries it and the link it hangs from.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// A body moved by one tree link: the joint that carries it, the link it hangs from, and the
+/// bodies welded to it (fixed joints), whose mass the link carries.
+#[derive(Clone, Debug, PartialEq)]
 pub struct TreeLink {
     /// The scene body (index).
     pub body: usize,
@@ -20,8 +22,15 @@ pub struct TreeLink {
     pub joint: Option<usize>,
     /// The parent link (index into the links), `None` for the ground.
     pub parent: Option<usize>,
-    /// Viscous damping of the joint (N·m·s/rad), from a rotational damper without spring.
+    /// Viscous damping of the joint (N·m·s/rad), from rotational spring-dampers on it.
     pub damping: f64,
+    /// The joint's rotational spring (from rotational spring-dampers on it): stiffness
+    /// (N·m/rad) and rest angle (the scene's: frame j against frame i about z_i), the
+    /// stiffness-weighted mean of several springs' rest angles.
+    pub spring: (f64, f64),
+    /// Scene bodies (indices) welded to this link's body by fixed joints, directly or through
+    /// each other. A body welded to the ground is on no link: it stays where it is.
+    pub welded: Vec<usize>,
 }
 
 /// How the compiler describes the rigid part, and why.
@@ -60,7 +69,15 @@ impl Choice {
                 let joints = links.len() - bases;
                 let plural =
                     |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
-                match bases {
+                let welded: usize = links.iter().map(|l| l.welded.len()).sum();
+                let welded = match welded {
+                    0 => String::new(),
+                    n => format!(
+                        " with {} on (fixed joints)",
+                        plural(n, "body welded", "bodies welded")
+                    ),
+                };
+                let shape = match bases {
                     0 => format!(
                         "joint coordinates (tree): {} an open tree from the ground",
                         plural(joints, "joint forms", "joints form")
@@ -70,7 +87,8 @@ impl Choice {
                         plural(joints, "joint", "joints"),
                         plural(bases, "floating base", "floating bases")
                     ),
-                }
+                };
+                shape + &welded
             }
             Self::Cartesian(None) => "Cartesian coordinates (asked for by the scene)".into(),
             Self::Cartesian(Some(b)) => format!("Cartesian coordinates: {b}"),
@@ -128,22 +146,19 @@ fn tree_links(scene: &Scene) -> Result<Vec<TreeLink>, Blocker> {
     if !scene.flexibles.is_empty() {
         return Err(whole("flexible bodies are coupled to Cartesian rigid bodies"));
     }
-    if scene.contact.is_some() {
-        return Err(whole("contact shapes act on Cartesian bodies"));
-    }
     if implicit_multibody(&scene.simulation.integrator) {
         return Err(whole(
             "the implicit multibody solver (hht, newmark, generalized-alpha) works in Cartesian coordinates",
         ));
     }
     for joint in &scene.joints {
-        if !in_tree(&joint.value.kind) {
+        if !in_tree(&joint.value.kind) && joint.value.kind != JointKind::Fixed {
             return Err(Blocker {
                 item: Some((joint.item(), joint.line)),
                 reason: match joint.value.kind {
                     JointKind::Driving { .. } => "prescribed motion (a drive) is not in the tree".into(),
                     kind => format!(
-                        "a {} joint; the tree has revolute, prismatic, cylindrical, universal and spherical joints",
+                        "a {} joint; the tree has revolute, prismatic, cylindrical, universal, spherical and fixed joints",
                         kind.name()
                     ),
                 },
@@ -156,24 +171,30 @@ fn tree_links(scene: &Scene) -> Result<Vec<TreeLink>, Blocker> {
             item: Some((force.item(), force.line)),
             reason: reason.into(),
         };
+        // Applied forces and spring-dampers act on the links (`tree::Forces`).
         let Force::RotationalSpringDamper {
             joint,
             stiffness,
             damping,
-            ..
+            rest_angle,
         } = force.value
         else {
-            return Err(blocked(
-                "force elements act on Cartesian bodies (the tree has joint inputs and joint damping)",
-            ));
+            continue;
         };
-        if stiffness != 0.0 || scene.joints[joint].value.kind != JointKind::Revolute {
+        if scene.joints[joint].value.kind != JointKind::Revolute {
             return Err(blocked(
-                "the tree has joint damping, not joint springs (a rotational damper needs stiffness = 0 and a revolute joint)",
+                "the tree's joint springs and dampers act on revolute joints (this one is on a cylindrical joint)",
             ));
         }
         if let Some(link) = links.iter_mut().find(|l| l.joint == Some(joint)) {
             link.damping += damping;
+            let (k, rest) = link.spring;
+            if stiffness != 0.0 {
+                link.spring = (
+                    k + stiffness,
+                    (k * rest + stiffness * rest_angle) / (k + stiffness),
+                );
+            }
         }
     }
     Ok(links)
@@ -192,17 +213,18 @@ fn in_tree(kind: &JointKind<f64>) -> bool {
 }
 
 /// Links grown from the ground through the joints, parents first (file order among the joints
-/// that reach a new body in the same pass); when no joint reaches further, the first body not
+/// that reach a new body in the same pass); a fixed joint welds the body it reaches to the link
+/// (or the ground) it reaches it from. When no joint reaches further, the first body not
 /// reached yet becomes a floating base and growth goes on from it.
 fn grow(scene: &Scene) -> Result<Vec<TreeLink>, Blocker> {
-    let mut link_of: Vec<Option<usize>> = vec![None; scene.bodies.len()];
-    let mut links = Vec::with_capacity(scene.bodies.len());
+    // The link each body is on: Some(None) for the ground, Some(Some(k)) for link k, None if
+    // the body is not reached yet.
+    let mut link_of: Vec<Option<Option<usize>>> = vec![None; scene.bodies.len()];
+    let mut links: Vec<TreeLink> = Vec::with_capacity(scene.bodies.len());
     let mut used = vec![false; scene.joints.len()];
-    // The link a side is on: Some(None) for the ground, Some(Some(k)) for link k, None if the
-    // body is not reached yet.
-    let reached = |link_of: &[Option<usize>], side: BodyRef| match side {
+    let reached = |link_of: &[Option<Option<usize>>], side: BodyRef| match side {
         BodyRef::Ground => Some(None),
-        BodyRef::Body(b) => link_of[b].map(Some),
+        BodyRef::Body(b) => link_of[b],
     };
     let mut grew = true;
     while grew {
@@ -226,23 +248,34 @@ fn grow(scene: &Scene) -> Result<Vec<TreeLink>, Blocker> {
             };
             let BodyRef::Body(body) = child else { continue };
             used[index] = true;
-            link_of[body] = Some(links.len());
+            grew = true;
+            if joint.value.kind == JointKind::Fixed {
+                link_of[body] = Some(parent);
+                if let Some(link) = parent.and_then(|k| links.get_mut(k)) {
+                    link.welded.push(body);
+                }
+                continue;
+            }
+            link_of[body] = Some(Some(links.len()));
             links.push(TreeLink {
                 body,
                 joint: Some(index),
                 parent,
                 damping: 0.0,
+                spring: (0.0, 0.0),
+                welded: Vec::new(),
             });
-            grew = true;
         }
         if !grew {
             if let Some(body) = link_of.iter().position(Option::is_none) {
-                link_of[body] = Some(links.len());
+                link_of[body] = Some(Some(links.len()));
                 links.push(TreeLink {
                     body,
                     joint: None,
                     parent: None,
                     damping: 0.0,
+                    spring: (0.0, 0.0),
+                    welded: Vec::new(),
                 });
                 grew = true;
             }

@@ -144,6 +144,7 @@ fn rigid_system(
             mirror_data,
             tree: SceneTree { bodies, rates, .. },
             model: tree,
+            forces,
         } = tree_parts(scene, links)?;
         let description = format!(
             "{}, {} in joint coordinates ({} DOF)",
@@ -164,9 +165,19 @@ fn rigid_system(
             scale: input.value.scale,
         });
         let ports = ports.collect();
-        let system = KernelSystem::with_data(tree, tree_data, method, None)
+        // The contact shapes on the links that carry their bodies.
+        let contact = match &scene.contact {
+            Some(spec) => {
+                let on_links = tree::contact_on_links(spec, &bodies);
+                Some(ContactModel::Rigid(world_of(scene, &on_links, links.len())?))
+            }
+            None => None,
+        };
+        let system = KernelSystem::with_data(tree, tree_data, method, contact)
             .map_err(|e| initial_error(scene, "the initial state", e))?;
-        let mut system = TreeSystem::new(system, mirror, mirror_data, bodies).with_inputs(ports);
+        let mut system = TreeSystem::new(system, mirror, mirror_data, bodies)
+            .with_inputs(ports)
+            .with_forces(forces);
         for (index, input) in scene.inputs.iter().enumerate() {
             system.set_input(index, input.value.value).map_err(|e| {
                 let kind = ErrorKind::Invalid {
@@ -310,17 +321,26 @@ fn coupled_system(scene: &Scene, method: HostMethod) -> Result<(Box<dyn System>,
 /// The contact world of the scene's shapes for `body_count` rigid bodies (`None`: no
 /// shapes); errors name the shape.
 fn rigid_world(scene: &Scene, body_count: usize) -> Result<Option<crate::contact::ContactWorld>, SceneError> {
-    let Some(spec) = &scene.contact else {
-        return Ok(None);
-    };
-    let world = rigid_contact(spec, body_count).map_err(|e| {
+    scene
+        .contact
+        .as_ref()
+        .map(|spec| world_of(scene, spec, body_count))
+        .transpose()
+}
+
+/// The contact world of `spec` (the scene's, or it on tree links) for `body_count` bodies.
+fn world_of(
+    scene: &Scene,
+    spec: &crate::scene::ContactSpec,
+    body_count: usize,
+) -> Result<crate::contact::ContactWorld, SceneError> {
+    rigid_contact(spec, body_count).map_err(|e| {
         let kind = ErrorKind::Invalid {
             field: "shape",
             reason: e.to_string(),
         };
         scene.source.error(None, None, kind)
-    })?;
-    Ok(Some(world))
+    })
 }
 
 /// The contacts of a scene of `body_count` rigid bodies and flexible bodies (merged into

@@ -9,19 +9,24 @@
 //! which are the link's axes at zero coordinates).
 
 use super::formulation::TreeLink;
-use crate::scene::{Scene, SceneError};
-use crate::storage::{Growable, RigidData, RigidModel, TreeModel};
-use ferrodyn_kernel::math::{Quat, Vec3};
-use ferrodyn_kernel::rigid::{assemble, BodyRef, Frame, Joint, JointKind};
+use crate::scene::{ContactSpec, Scene, SceneError};
+use crate::storage::{Growable, RigidData, RigidModel, TreeForces, TreeModel};
+use ferrodyn_kernel::math::{Mat3, Quat, Vec3};
+use ferrodyn_kernel::rigid::{
+    assemble, joint_angle, Axes, Body, BodyRef, Force, Frame, Joint, JointKind, MassProperties,
+};
 use ferrodyn_kernel::tree::{Link, Model};
 use ferrodyn_kernel::{Dynamics, Storage};
 
 /// Where a scene body sits on its tree link: its frame's origin in the link frame and its
-/// orientation relative to the link (both constant).
+/// orientation relative to the link (both constant). A link carries its own body and the
+/// bodies welded to it; a body welded to the ground is on no link and keeps its initial pose.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LinkBody {
     /// The scene body (index).
     pub body: usize,
+    /// The link that carries it (index), `None` for a body welded to the ground.
+    pub link: Option<usize>,
     /// Body frame origin in link coordinates.
     pub offset: Vec3<f64>,
     /// Body axes → link axes.
@@ -37,7 +42,7 @@ pub struct SceneTree {
     /// configuration); [`SceneTree::model`] builds them, and an export writes them out, so
     /// both make the same model.
     pub links: Vec<Link<f64>>,
-    /// The body on each link.
+    /// Every scene body and where it sits (in scene order).
     pub bodies: Vec<LinkBody>,
     /// The initial rates of each link's joint (its velocity coordinates).
     pub rates: Vec<Vec<f64>>,
@@ -72,6 +77,9 @@ pub struct TreeParts {
     pub tree: SceneTree,
     /// The kernel tree.
     pub model: TreeModel,
+    /// The scene's force elements on its links (rotational spring-dampers are the links' own
+    /// springs and damping).
+    pub forces: TreeForces,
 }
 
 /// The tree parts of `scene`, whose rigid bodies form the tree `links`.
@@ -90,11 +98,20 @@ pub fn tree_parts(scene: &Scene, links: &[TreeLink]) -> Result<TreeParts, SceneE
         }
     }
     let model = tree.model(scene, links)?;
+    let mut forces = TreeForces::new();
+    // The mirror, built first, has checked every element against the scene's items.
+    for force in &scene.forces {
+        if let Some(on_links) = on_links(force.value, &tree.bodies) {
+            let added = forces.add(&model, on_links);
+            added.map_err(|e| super::kernel_error(scene, e))?;
+        }
+    }
     Ok(TreeParts {
         mirror,
         mirror_data,
         tree,
         model,
+        forces,
     })
 }
 
@@ -102,11 +119,19 @@ pub fn tree_parts(scene: &Scene, links: &[TreeLink]) -> Result<TreeParts, SceneE
 fn tree_model(links: &[TreeLink], model: &RigidModel, data: &RigidData) -> SceneTree {
     let mut tree_links = Vec::with_capacity(links.len());
     let mut anchors: Vec<Vec3<f64>> = Vec::with_capacity(links.len());
-    let mut bodies = Vec::with_capacity(links.len());
+    // Bodies on no link are welded to the ground: they stay at their assembled pose.
+    let mut bodies: Vec<LinkBody> = (0..model.bodies().len())
+        .map(|body| LinkBody {
+            body,
+            link: None,
+            offset: data.position(body),
+            orientation: data.orientation(body),
+        })
+        .collect();
     let mut rates = Vec::with_capacity(links.len());
-    for link in links {
+    for (index, link) in links.iter().enumerate() {
         let child = BodyRef::Body(link.body);
-        let (position, orientation) = (data.position(link.body), data.orientation(link.body));
+        let position = data.position(link.body);
         let joint = link.joint.map(|j| &model.joints()[j]);
         let (parent, anchor) = match joint {
             Some(joint) => {
@@ -120,10 +145,7 @@ fn tree_model(links: &[TreeLink], model: &RigidModel, data: &RigidData) -> Scene
         };
         let parent_anchor = link.parent.map_or(Vec3::ZERO, |p| anchors[p]);
         let origin = anchor - parent_anchor;
-        let body = &model.bodies()[link.body];
-        let rotation = orientation.to_matrix();
-        let cg = position + rotation.mul_vec(body.cg) - anchor;
-        let inertia = rotation.mul_mat(&body.inertia).mul_mat(&rotation.transpose());
+        let (mass, cg, inertia) = link_mass(model, data, link, anchor);
         let (tree_link, rate) = match joint {
             Some(joint) => joint_link(joint, link.parent, origin, data, parent, child, anchor),
             None => (
@@ -131,18 +153,24 @@ fn tree_model(links: &[TreeLink], model: &RigidModel, data: &RigidData) -> Scene
                 free_rates(data, parent, child, anchor),
             ),
         };
-        tree_links.push(
-            tree_link
-                .with_mass(body.mass, cg, inertia)
-                .with_damping(link.damping),
-        );
+        let mut tree_link = tree_link.with_mass(mass, cg, inertia).with_damping(link.damping);
+        if let (Some(index), (stiffness, rest_angle)) = (link.joint, link.spring) {
+            if stiffness != 0.0 {
+                tree_link =
+                    tree_link.with_spring(stiffness, joint_rest(model, data, index, link, rest_angle));
+            }
+        }
+        tree_links.push(tree_link);
         rates.push(rate);
         anchors.push(anchor);
-        bodies.push(LinkBody {
-            body: link.body,
-            offset: position - anchor,
-            orientation,
-        });
+        for &body in std::iter::once(&link.body).chain(&link.welded) {
+            bodies[body] = LinkBody {
+                body,
+                link: Some(index),
+                offset: data.position(body) - anchor,
+                orientation: data.orientation(body),
+            };
+        }
     }
     SceneTree {
         gravity: model.gravity(),
@@ -150,6 +178,144 @@ fn tree_model(links: &[TreeLink], model: &RigidModel, data: &RigidData) -> Scene
         bodies,
         rates,
     }
+}
+
+/// The mass, CG and inertia about the CG of `link` in its frame (world axes, origin at
+/// `anchor`): its body's, merged with those of the bodies welded to it.
+fn link_mass(
+    model: &RigidModel,
+    data: &RigidData,
+    link: &TreeLink,
+    anchor: Vec3<f64>,
+) -> (f64, Vec3<f64>, Mat3<f64>) {
+    // A body's mass properties in the link frame.
+    let placed = |b: usize| {
+        let body = &model.bodies()[b];
+        let rotation = data.orientation(b).to_matrix();
+        let cg = data.position(b) + rotation.mul_vec(body.cg) - anchor;
+        let inertia = rotation.mul_mat(&body.inertia).mul_mat(&rotation.transpose());
+        (body.mass, cg, inertia)
+    };
+    let own = placed(link.body);
+    // Without welded bodies, the body's values exactly (the bits of trees without them).
+    link.welded.iter().fold(own, |(mass, cg, inertia), &b| {
+        let (m, c, j) = placed(b);
+        let part = |mass, cg, inertia| MassProperties::of(&Body::new(mass, inertia).with_cg(cg));
+        match part(mass, cg, inertia)
+            .zip(part(m, c, j))
+            .and_then(|(a, b)| a.combined(&b))
+        {
+            Some(both) => (both.mass, both.cg, both.inertia_cg),
+            // A singular inertia is refused when the link is built.
+            None => (mass, cg, inertia),
+        }
+    })
+}
+
+/// The scene's contact shapes and pair materials on the links that carry their bodies (shape
+/// poses in link frames; a body welded to the ground is the ground), for a contact world of
+/// the tree's links. Two bodies on one link are one body for contact: their shapes do not
+/// meet, and a pair material of either applies to the link.
+pub fn contact_on_links(spec: &ContactSpec, bodies: &[LinkBody]) -> ContactSpec {
+    let link = |body: Option<usize>| body.and_then(|b| bodies.get(b)).and_then(|on| on.link);
+    let mut on_links = spec.clone();
+    for shape in &mut on_links.shapes {
+        if let Some(on) = shape.body.and_then(|b| bodies.get(b)) {
+            shape.position = on.offset + on.orientation.rotate(shape.position);
+            shape.orientation = on.orientation.mul(&shape.orientation);
+            shape.body = on.link;
+        }
+    }
+    for pair in &mut on_links.pairs {
+        (pair.0, pair.1) = (link(pair.0), link(pair.1));
+    }
+    on_links
+}
+
+/// A scene force element on the links that carry its `bodies`: body indices become link
+/// indices, body points and body-axis directions the link's. `None` for what is not a link
+/// element: a rotational spring-damper (the link's own spring) or a load on a body welded to
+/// the ground (it does nothing). A spring end on a body welded to the ground is on the ground.
+fn on_links(force: Force<f64>, bodies: &[LinkBody]) -> Option<Force<f64>> {
+    let point = |on: &LinkBody, p: Vec3<f64>| on.offset + on.orientation.rotate(p);
+    let direction = |on: &LinkBody, axes: Axes, d: Vec3<f64>| match axes {
+        Axes::Global => d,
+        Axes::Body => on.orientation.rotate(d),
+    };
+    let end = |side: BodyRef, p: Vec3<f64>| match side {
+        BodyRef::Ground => Some((BodyRef::Ground, p)),
+        BodyRef::Body(b) => {
+            let on = bodies.get(b)?;
+            Some((on.link.map_or(BodyRef::Ground, BodyRef::Body), point(on, p)))
+        }
+    };
+    match force {
+        Force::Point {
+            body,
+            point: p,
+            direction: d,
+            axes,
+            function,
+        } => {
+            let on = bodies.get(body)?;
+            Some(Force::Point {
+                body: on.link?,
+                point: point(on, p),
+                direction: direction(on, axes, d),
+                axes,
+                function,
+            })
+        }
+        Force::Torque {
+            body,
+            direction: d,
+            axes,
+            function,
+        } => {
+            let on = bodies.get(body)?;
+            Some(Force::Torque {
+                body: on.link?,
+                direction: direction(on, axes, d),
+                axes,
+                function,
+            })
+        }
+        Force::SpringDamper {
+            body_i,
+            point_i,
+            body_j,
+            point_j,
+            stiffness,
+            damping,
+            rest_length,
+        } => {
+            let ((body_i, point_i), (body_j, point_j)) = (end(body_i, point_i)?, end(body_j, point_j)?);
+            Some(Force::SpringDamper {
+                body_i,
+                point_i,
+                body_j,
+                point_j,
+                stiffness,
+                damping,
+                rest_length,
+            })
+        }
+        Force::RotationalSpringDamper { .. } => None,
+    }
+}
+
+/// The tree coordinate of revolute `joint` (carrying `link`) at which the scene's
+/// `rest_angle` holds. The scene's angle is frame j against frame i about z_i; the tree's
+/// coordinate is 0 at the initial angle and turns the child about z_i, so body i as the child
+/// turns the scene's angle back.
+fn joint_rest(model: &RigidModel, data: &RigidData, joint: usize, link: &TreeLink, rest_angle: f64) -> f64 {
+    let (start, _) = joint_angle(model, data, joint).unwrap_or((0.0, 0.0));
+    let sign = if model.joints()[joint].body_i == BodyRef::Body(link.body) {
+        -1.0
+    } else {
+        1.0
+    };
+    sign * (rest_angle - start)
 }
 
 /// The link of a scene `joint` between `parent` and `child` at `anchor`, and its initial rates.

@@ -27,6 +27,20 @@ pub(super) fn module(scene: &Scene, precision: Precision, method: &str) -> Resul
         }
     };
     let parts = tree_parts(scene, &links)?;
+    // The kernel carries these (tree::Forces, ExternalForces), the exported module not yet.
+    let not_yet = if !parts.forces.elements().is_empty() {
+        Some("force elements (point forces, torques, spring-dampers)")
+    } else if scene.contact.is_some() {
+        Some("contact shapes")
+    } else {
+        None
+    };
+    if let Some(what) = not_yet {
+        return Err(super::rust::refused(
+            scene,
+            format!("{what} on a tree do not export to Rust yet"),
+        ));
+    }
     let ports = ports(scene, &links, &parts);
     // `Servo` only where a link has one: the modules of scenes without servos stay as they were.
     let servos = parts.tree.links.iter().any(|l| l.servo != Servo::Force);
@@ -97,9 +111,14 @@ pub fn add_to(b: &mut Builder<Scalar, Capacities>) -> Result<(), BuildError> {{
             ),
             Servo::Velocity { kv } => format!(".with_servo(Servo::Velocity {{ kv: s({}) }})", lit(kv)),
         };
+        // Only links with a spring say so: the modules of scenes without springs stay as they were.
+        let spring = match link.stiffness {
+            0.0 => String::new(),
+            k => format!(".with_spring(s({}), s({}))", lit(k), lit(link.rest)),
+        };
         let _ = writeln!(
             out,
-            "    b.add_link(Link::{joint}.with_mass(s({}), {}, {}).with_damping(s({})){servo})?;",
+            "    b.add_link(Link::{joint}.with_mass(s({}), {}, {}).with_damping(s({})){spring}{servo})?;",
             lit(link.mass),
             vec3(link.cg),
             mat3(&link.inertia),
@@ -202,19 +221,22 @@ fn ports(scene: &Scene, links: &[TreeLink], parts: &TreeParts) -> Ports {
                 });
             }
             SensorKind::Point { body, point } => {
-                let link = tree
-                    .bodies
-                    .iter()
-                    .position(|b| b.body == body)
-                    .unwrap_or(usize::MAX);
-                let on: &LinkBody = &tree.bodies[link];
-                let local = vec3(on.offset + on.orientation.rotate(point));
+                let on: &LinkBody = &tree.bodies[body];
+                let local = on.offset + on.orientation.rotate(point);
+                // A body welded to the ground: its point is where it started, at rest.
+                let (position, velocity) = match on.link {
+                    Some(link) => (
+                        format!("states[{link}].point({}).to_array()", vec3(local)),
+                        format!("states[{link}].point_velocity({}).to_array()", vec3(local)),
+                    ),
+                    None => (format!("{}.to_array()", vec3(local)), "[s(0.0); 3]".into()),
+                };
                 for (k, axis) in ["x", "y", "z"].iter().enumerate() {
                     outputs.push(Output {
                         name: format!("{}_{axis}", sensor.name),
                         unit: "m",
                         scale: sensor.scale,
-                        value: format!("states[{link}].point({local}).to_array()[{k}]"),
+                        value: format!("{position}[{k}]"),
                     });
                 }
                 for (k, axis) in ["vx", "vy", "vz"].iter().enumerate() {
@@ -222,7 +244,7 @@ fn ports(scene: &Scene, links: &[TreeLink], parts: &TreeParts) -> Ports {
                         name: format!("{}_{axis}", sensor.name),
                         unit: "m/s",
                         scale: sensor.scale,
-                        value: format!("states[{link}].point_velocity({local}).to_array()[{k}]"),
+                        value: format!("{velocity}[{k}]"),
                     });
                 }
             }

@@ -1,15 +1,16 @@
-//! A rigid system in joint coordinates: the kernel tree steps; a Cartesian mirror of the same
-//! bodies, set from the tree's link states after every step, is what the recorders, sensors,
-//! reactions and the viewer see (they read Cartesian bodies of any system the same way).
+//! A rigid system in joint coordinates: the kernel tree steps, with the scene's force elements
+//! on its links; a Cartesian mirror of the same bodies (and elements), set from the tree's link
+//! states after every step, is what the recorders, sensors, reactions and the viewer see (they
+//! read Cartesian bodies of any system the same way).
 
 use super::kernel::KernelSystem;
-use super::system::System;
+use super::system::{ContactModel, Contacts, System};
 use crate::compile::LinkBody;
-use crate::storage::{RigidData, RigidModel, TreeModel};
+use crate::storage::{RigidData, RigidModel, TreeForces, TreeModel};
 use anyhow::{anyhow, bail};
 use ferrodyn_kernel::math::Quat;
 use ferrodyn_kernel::tree::link_states;
-use ferrodyn_kernel::{Energy, KernelError};
+use ferrodyn_kernel::{Dynamics, Energy, ExternalForces, ExternalLoads, KernelError};
 use std::any::Any;
 
 /// An actuator port (`[[input]]`): the joint of link `link` gets the port value × `scale`.
@@ -30,11 +31,13 @@ pub struct TreeSystem {
     ports: Vec<InputPort>,
     /// The ports' values (port units).
     inputs: Vec<f64>,
+    /// Force elements on the links (none: the tree steps without the external-force pass).
+    forces: TreeForces,
 }
 
 impl TreeSystem {
     /// `tree` (with its data and integrator) moving the bodies of the rigid `mirror` as
-    /// `bodies` says (one per link).
+    /// `bodies` says (every scene body: a link's own, welded to a link, or to the ground).
     pub fn new(
         tree: KernelSystem<TreeModel>,
         mirror: RigidModel,
@@ -48,6 +51,7 @@ impl TreeSystem {
             bodies,
             ports: Vec::new(),
             inputs: Vec::new(),
+            forces: TreeForces::new(),
         };
         system.update_mirror();
         system
@@ -60,11 +64,21 @@ impl TreeSystem {
         self
     }
 
+    /// With force elements `forces` on the links.
+    pub fn with_forces(mut self, forces: TreeForces) -> Self {
+        self.forces = forces;
+        self
+    }
+
     /// Sets every mirror body from its link's state. Quaternions keep the sign of the previous
     /// ones, so the written orientations are continuous in time.
     fn update_mirror(&mut self) {
         let states = link_states(&self.tree.model, &self.tree.data);
-        for (state, on) in states.iter().zip(&self.bodies) {
+        for on in &self.bodies {
+            // A body welded to the ground keeps its initial state.
+            let Some(state) = on.link.and_then(|k| states.get(k)) else {
+                continue;
+            };
             let mut orientation = Quat::from_matrix(&state.pose.rotation).mul(&on.orientation);
             let previous = self.mirror_data.orientation(on.body);
             let [a, b] = [orientation.to_array(), previous.to_array()];
@@ -81,9 +95,40 @@ impl TreeSystem {
     }
 }
 
+/// Everything that loads the links at every evaluation: the force elements and the contacts.
+struct LinkLoads<'a> {
+    forces: &'a mut TreeForces,
+    contact: Option<&'a mut ContactModel>,
+}
+
+impl ExternalForces<f64> for LinkLoads<'_> {
+    fn apply(&mut self, t: f64, loads: &mut ExternalLoads<'_, f64>) {
+        self.forces.apply(t, loads);
+        if let Some(contact) = self.contact.as_mut() {
+            contact.apply(t, loads);
+        }
+    }
+    fn accept(&mut self, t: f64, state: &ExternalLoads<'_, f64>) {
+        self.forces.accept(t, state);
+        if let Some(contact) = self.contact.as_mut() {
+            contact.accept(t, state);
+        }
+    }
+}
+
 impl System for TreeSystem {
     fn step(&mut self, dt: f64) -> anyhow::Result<()> {
-        self.tree.step(dt)?;
+        if self.forces.elements().is_empty() {
+            self.tree.step(dt)?;
+        } else {
+            let tree = &mut self.tree;
+            let (model, data, method) = (&tree.model, &mut tree.data, &mut tree.method);
+            let mut loads = LinkLoads {
+                forces: &mut self.forces,
+                contact: tree.contact.as_mut(),
+            };
+            model.step_with(data, method, dt, &mut loads)?;
+        }
         self.update_mirror();
         Ok(())
     }
@@ -91,7 +136,9 @@ impl System for TreeSystem {
         self.tree.time()
     }
     fn energy(&self) -> Result<Energy<f64>, KernelError> {
-        self.tree.energy()
+        let mut energy = self.tree.energy()?;
+        energy.potential += self.forces.potential(&self.tree.model, &self.tree.data);
+        Ok(energy)
     }
     fn state(&self) -> &[f64] {
         self.tree.state()
@@ -128,12 +175,16 @@ impl System for TreeSystem {
         self.inputs[index] = value;
         Ok(())
     }
+    fn contacts(&self) -> Option<Contacts<'_>> {
+        self.tree.contacts()
+    }
     fn rigid(&self) -> Option<(&RigidModel, &RigidData)> {
         Some((&self.mirror, &self.mirror_data))
     }
     fn rigid_mut(&mut self) -> Option<(&RigidModel, &mut RigidData)> {
-        // The mirror holds the whole system (no forces reach the tree that the mirror lacks),
-        // so it can be evaluated in place; the next step overwrites its state again.
+        // The mirror holds the whole system but the contacts (which the Cartesian model's
+        // reactions leave out too), so it can be evaluated in place; the next step overwrites
+        // its state again.
         Some((&self.mirror, &mut self.mirror_data))
     }
     fn take_over(&mut self, old: &mut dyn System) -> bool {

@@ -63,3 +63,26 @@ pub fn scratch_dir(prefix: &str, name: &str) -> std::path::PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+/// The largest difference of body positions, orientations (as rotation matrices) and
+/// velocities between two simulations of the same bodies.
+pub fn body_difference(a: &Simulation, b: &Simulation) -> f64 {
+    let ((_, da), (_, db)) = (a.rigid().unwrap(), b.rigid().unwrap());
+    let n = a.labels.names.bodies.len();
+    (0..n)
+        .map(|k| {
+            let rotation = (da.orientation(k).to_matrix().m.as_flattened().iter())
+                .zip(db.orientation(k).to_matrix().m.as_flattened())
+                .map(|(x, y)| (x - y).abs())
+                .fold(0.0, f64::max);
+            [
+                (da.position(k) - db.position(k)).norm(),
+                (da.velocity(k) - db.velocity(k)).norm(),
+                (da.angular_velocity(k) - db.angular_velocity(k)).norm(),
+                rotation,
+            ]
+            .into_iter()
+            .fold(0.0, f64::max)
+        })
+        .fold(0.0, f64::max)
+}

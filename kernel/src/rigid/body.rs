@@ -171,6 +171,20 @@ impl<R: Real> MassProperties<R> {
         })
     }
 
+    /// The mass properties of this body and `other` welded together, both given in the same
+    /// frame: the masses add, the CG is their mass-weighted mean, and each inertia is shifted
+    /// from its own CG to the common one (parallel-axis theorem) before they add. `None` if
+    /// the sum is singular (it cannot be for two valid bodies).
+    pub fn combined(&self, other: &Self) -> Option<Self> {
+        let mass = self.mass + other.mass;
+        let cg = (self.cg * self.mass + other.cg * other.mass) * (R::ONE / mass);
+        let inertia = self.inertia_cg
+            + point_mass_inertia(self.mass, self.cg - cg)
+            + other.inertia_cg
+            + point_mass_inertia(other.mass, other.cg - cg);
+        Self::of(&Body::new(mass, inertia).with_cg(cg))
+    }
+
     /// Whether the body's origin is its CG (a chain's rods): its mass block is diag(m I, J_cg)
     /// and gravity has no moment about the origin, so the lever products can be skipped.
     pub fn centred(&self) -> bool {
@@ -238,6 +252,28 @@ mod tests {
         // A flat plate sits exactly on the bound (Iz = Ix + Iy) and is valid.
         let plate = Body::new(1.0, Mat3::diagonal(Vec3::new(1.0, 2.0, 3.0)));
         assert_eq!(plate.validate(0), Ok(()));
+    }
+
+    #[test]
+    fn welded_bodies_have_the_inertia_of_their_union() {
+        // Reference: two unit point-like cubes (J = 1/6 each, side 1) at x = 0 and x = 2 form
+        // a 2 kg body with its CG at x = 1; about it, each cube adds J + m·1² about y and z.
+        let cube = |x: f64| {
+            let body = Body::new(1.0, Mat3::diagonal(Vec3::new(1.0, 1.0, 1.0) * (1.0 / 6.0)));
+            MassProperties::of(&body.with_cg(Vec3::new(x, 0.0, 0.0))).unwrap()
+        };
+        let both = cube(0.0).combined(&cube(2.0)).unwrap();
+        assert_eq!(both.mass, 2.0);
+        assert_eq!(both.cg, Vec3::new(1.0, 0.0, 0.0));
+        let expected = Mat3::diagonal(Vec3::new(2.0 / 6.0, 2.0 / 6.0 + 2.0, 2.0 / 6.0 + 2.0));
+        for (row, want) in both.inertia_cg.m.iter().zip(expected.m) {
+            for (got, want) in row.iter().zip(want) {
+                assert!((got - want).abs() < 1e-15, "{both:?}");
+            }
+        }
+        // The inertia about the common origin is the sum of the parts' (frame independent).
+        let origin = cube(0.0).inertia_origin + cube(2.0).inertia_origin;
+        assert!((both.inertia_origin.m[1][1] - origin.m[1][1]).abs() < 1e-14);
     }
 
     #[test]

@@ -1195,7 +1195,7 @@ impl<R: Real> LinkState<R> {
 
 impl<R: Real> LinkState<R> {
     /// The link as a rigid-body state (for external forces).
-    fn side(&self) -> SideState<R> {
+    pub(super) fn side(&self) -> SideState<R> {
         SideState {
             x: self.pose.origin,
             rot: self.pose.rotation,

@@ -6,11 +6,13 @@
 //!
 //! Use it for chains and trees (robot arms, pendulums, floating robots, the HIL plant): far
 //! fewer coordinates than the Cartesian [`crate::rigid::Model`] (one to seven per link instead
-//! of 13), no constraint drift, no projection, and much cheaper steps. It cannot close loops
-//! and has no driving joints or force elements: use the Cartesian model for those. A revolute or
-//! prismatic joint's input is its torque or force, or the set-point of a position or velocity
-//! servo ([`Servo`], [`Link::with_servo`]) acting inside the dynamics. External
-//! forces ([`crate::Dynamics::step_with`]) act on the links.
+//! of 13), no constraint drift, no projection, and much cheaper steps. It cannot close loops:
+//! use the Cartesian model for those. A revolute or prismatic joint's input is its torque or
+//! force, or the set-point of a position or velocity servo ([`Servo`], [`Link::with_servo`])
+//! acting inside the dynamics; it may carry a spring ([`Link::with_spring`]) and damping.
+//! External forces ([`crate::Dynamics::step_with`]) act on the links; force elements between
+//! links or a link and the ground ([`Forces`]: applied forces and torques, spring-dampers) are
+//! such a source.
 //!
 //! The state is `[q | v]`: every joint's position coordinates, then every joint's velocity
 //! coordinates ([`MultiJoint`] lists them; [`Model::coordinates`] says where a joint's sit).
@@ -50,6 +52,7 @@
 
 mod data;
 mod dynamics;
+mod forces;
 mod joint;
 mod model;
 mod planar;
@@ -59,5 +62,6 @@ mod spatial;
 
 pub use data::Data;
 pub use dynamics::{accelerations, energy, link_states, LinkState, Pose};
+pub use forces::Forces;
 pub use model::{Builder, Coordinates, Link, Model, MultiJoint, TreeJoint};
 pub use servo::Servo;

@@ -102,6 +102,12 @@ pub struct Link<R> {
     pub inertia: Mat3<R>,
     /// Viscous joint damping (N·m·s/rad or N·s/m), ≥ 0.
     pub damping: R,
+    /// Stiffness of a spring on a 1-DOF joint (N·m/rad or N/m), ≥ 0: it adds
+    /// −stiffness·(q − rest) to the joint force and ½·stiffness·(q − rest)² to the potential
+    /// energy.
+    pub stiffness: R,
+    /// The spring's rest coordinate (rad or m).
+    pub rest: R,
     /// What the joint's input commands: its force, or a servo's set-point (1-DOF joints only).
     pub servo: Servo<R>,
 }
@@ -176,6 +182,14 @@ impl<R: Real> Link<R> {
         self
     }
 
+    /// Puts a spring of `stiffness` at rest at coordinate `rest` on the joint (revolute:
+    /// rotational, prismatic: linear).
+    pub fn with_spring(mut self, stiffness: R, rest: R) -> Self {
+        self.stiffness = stiffness;
+        self.rest = rest;
+        self
+    }
+
     /// Makes the joint's input the set-point of `servo` (revolute and prismatic joints).
     pub fn with_servo(mut self, servo: Servo<R>) -> Self {
         self.servo = servo;
@@ -195,7 +209,9 @@ impl<R: Real> Link<R> {
         let finite = self.origin.is_finite()
             && self.axis.is_finite()
             && self.second_axis.is_finite()
-            && self.damping.is_finite();
+            && self.damping.is_finite()
+            && self.stiffness.is_finite()
+            && self.rest.is_finite();
         if !finite {
             return Err(BuildError::NonFinite { item: joint });
         }
@@ -203,6 +219,18 @@ impl<R: Real> Link<R> {
             return Err(BuildError::InvalidParameter {
                 item: joint,
                 reason: "damping must be ≥ 0",
+            });
+        }
+        if self.stiffness < R::ZERO {
+            return Err(BuildError::InvalidParameter {
+                item: joint,
+                reason: "spring stiffness must be ≥ 0",
+            });
+        }
+        if self.stiffness != R::ZERO && self.multi.is_some() {
+            return Err(BuildError::InvalidParameter {
+                item: joint,
+                reason: "a joint spring acts on a revolute or prismatic joint",
             });
         }
         self.servo.validate(index, self.velocity_count())?;

@@ -60,9 +60,10 @@ impl<R: Real> Servo<R> {
 }
 
 /// The generalised force on a 1-DOF `link`'s joint at coordinate `q` and rate `rate` from its
-/// `input` (force or set-point, as [`Link::servo`] says) and its viscous damping: the one place
-/// the joint force of the dynamics is formed. Without a servo it is input − damping·q̇,
-/// evaluated exactly as before servos existed (the same bits).
+/// `input` (force or set-point, as [`Link::servo`] says), its viscous damping and its spring:
+/// the one place the joint force of the dynamics is formed. Without a servo it is input −
+/// damping·q̇, evaluated exactly as before servos existed (the same bits); the spring's term is
+/// subtracted last, and only where there is a spring, so trees without springs keep their bits.
 #[inline(always)]
 pub(super) fn joint_force<R: Real>(link: &Link<R>, q: R, rate: R, input: R) -> R {
     let actuator = match link.servo {
@@ -70,12 +71,18 @@ pub(super) fn joint_force<R: Real>(link: &Link<R>, q: R, rate: R, input: R) -> R
         Servo::Position { kp, kd } => kp * (input - q) - kd * rate,
         Servo::Velocity { kv } => kv * (input - rate),
     };
-    actuator - link.damping * rate
+    let force = actuator - link.damping * rate;
+    if link.stiffness == R::ZERO {
+        force
+    } else {
+        force - link.stiffness * (q - link.rest)
+    }
 }
 
 /// The energy stored in the springs of the position servos, ½·kp·(r − q)² each, at the data's
-/// state and set-points: part of the potential energy, so that with set-points held a servoed
-/// tree conserves energy (kd = 0) or loses it (kd > 0) as a spring and damper would.
+/// state and set-points, and in the joint springs, ½·k·(q − rest)² each: part of the potential
+/// energy, so that with set-points held a servoed tree conserves energy (kd = 0) or loses it
+/// (kd > 0) as a spring and damper would.
 pub(super) fn spring_energy<R: Real, St: Storage>(model: &Model<R, St>, data: &Data<R, St>) -> R {
     let q = data.positions();
     let (mut at_q, mut at_v, mut energy) = (0, 0, R::ZERO);
@@ -84,6 +91,9 @@ pub(super) fn spring_energy<R: Real, St: Storage>(model: &Model<R, St>, data: &D
             (link.servo, q.get(at_q), data.inputs().get(at_v))
         {
             energy += R::HALF * kp * (r - q) * (r - q);
+        }
+        if let (true, Some(&q)) = (link.stiffness != R::ZERO, q.get(at_q)) {
+            energy += R::HALF * link.stiffness * (q - link.rest) * (q - link.rest);
         }
         at_q += link.position_count();
         at_v += link.velocity_count();
@@ -104,7 +114,7 @@ mod tests {
     }
 
     #[test]
-    fn bad_gains_and_multi_dof_joints_are_errors_naming_the_joint() {
+    fn bad_gains_springs_and_multi_dof_joints_are_errors_naming_the_joint() {
         let hinge = Link::revolute(None, Vec3::ZERO, Vec3::Y);
         let position = |kp, kd| hinge.with_servo(Servo::Position { kp, kd });
         assert_eq!(built(position(1.0, 0.0)), Ok(()));
@@ -129,6 +139,18 @@ mod tests {
         );
         assert_eq!(
             built(position(f64::NAN, 0.0)),
+            Err(BuildError::NonFinite { item: Item::Joint(0) })
+        );
+        assert_eq!(
+            built(hinge.with_spring(-1.0, 0.0)),
+            invalid("spring stiffness must be ≥ 0")
+        );
+        assert_eq!(
+            built(Link::spherical(None, Vec3::ZERO).with_spring(1.0, 0.0)),
+            invalid("a joint spring acts on a revolute or prismatic joint")
+        );
+        assert_eq!(
+            built(hinge.with_spring(1.0, f64::INFINITY)),
             Err(BuildError::NonFinite { item: Item::Joint(0) })
         );
         let ball = Link::spherical(None, Vec3::ZERO).with_servo(Servo::Position { kp: 1.0, kd: 0.0 });
