@@ -4,7 +4,6 @@
 use super::Overrides;
 use crate::export::fmu::{find_library, write_fmu, FmiVersion};
 use crate::export::{rust_module, Precision};
-use crate::scene::Scene;
 use anyhow::{bail, Context, Result};
 use std::path::Path;
 
@@ -16,7 +15,7 @@ pub fn export_rust(path: &Path, precision: &str, overrides: &Overrides, out: Opt
         "f64" => Precision::F64,
         other => bail!("unknown precision '{other}'; choose f32 or f64"),
     };
-    let mut scene = Scene::load(path)?;
+    let mut scene = crate::import::load_scene(path)?;
     for change in overrides.apply(&mut scene.simulation)? {
         eprintln!("export with {change}");
     }
