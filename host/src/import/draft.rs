@@ -78,6 +78,8 @@ pub enum DraftGeometry {
     Box([f64; 3]),
     /// Cylinder along z: radius, half height.
     Cylinder(f64, f64),
+    /// The z = 0 plane of its frame, solid below (ground only).
+    Plane,
     /// Triangle mesh file (STL or OBJ), absolute path.
     Mesh(PathBuf),
 }
@@ -286,6 +288,7 @@ impl Draft {
         for s in &self.shapes {
             let geometry = match &s.geometry {
                 DraftGeometry::Sphere(r) => format!("type = \"sphere\"\nradius = {}\n", num(*r)),
+                DraftGeometry::Plane => "type = \"plane\"\n".to_string(),
                 DraftGeometry::Box(h) => {
                     format!("type = \"box\"\nhalf_extents = {}\n", vec3(Vec3::from_array(*h)))
                 }

@@ -366,6 +366,8 @@ fn read_joint<'a, 'i>(
         let sub = at.at(node);
         match node.tag_name().name() {
             "origin" | "parent" | "child" => {}
+            // A fixed or floating joint's axis means nothing (xacro often writes "0 0 0").
+            "axis" if !matches!(motion, Motion::Revolute | Motion::Prismatic) => {}
             "axis" => {
                 let v = Vec3::from_array(sub.numbers::<3>("xyz")?.unwrap_or([1.0, 0.0, 0.0]));
                 axis = v
