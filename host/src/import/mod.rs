@@ -177,4 +177,6 @@ pub fn load_scene(path: &Path) -> anyhow::Result<Scene> {
 }
 
 #[cfg(test)]
+mod fuzz;
+#[cfg(test)]
 mod tests;

@@ -33,7 +33,7 @@ fn close(a: &Mat3<f64>, b: &Mat3<f64>, tol: f64) -> bool {
 
 /// A fixed base welded above the world, a hip on a skew axis with turned origin, a prismatic
 /// slide, a massless tool frame turned a quarter about y, a continuous wrist on it.
-const SKEW_ARM: &str = r#"<?xml version="1.0"?>
+pub(super) const SKEW_ARM: &str = r#"<?xml version="1.0"?>
 <robot name="skew_arm">
   <link name="world"/>
   <joint name="base_weld" type="fixed">

@@ -33,8 +33,15 @@ impl Files {
                 }
             }
             for (path, line, element) in found {
+                // MuJoCo refuses a file included twice; so no include can loop.
                 if files.iter().any(|f| f.path == path) {
-                    continue;
+                    return Err(ImportError::new(
+                        ImportErrorKind::Invalid,
+                        &files[k].path,
+                        Some(line),
+                        &element,
+                        format!("{} is included twice (or includes itself)", path.display()),
+                    ));
                 }
                 if files.len() >= MAX_FILES {
                     return Err(ImportError::new(

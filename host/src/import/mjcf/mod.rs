@@ -640,4 +640,4 @@ impl<'a, 'i> Builder<'_, 'a, 'i> {
 }
 
 #[cfg(test)]
-mod tests;
+pub(super) mod tests;

@@ -14,7 +14,7 @@ fn folder(name: &str) -> PathBuf {
 
 /// An acrobot in the manner of dm_control's: defaults (a class with damping, capsule geoms of
 /// mass 1), an included file of defaults, degrees, a body turned by an Euler angle.
-const ACROBOT: &str = r#"<mujoco model="acrobot">
+pub(in crate::import) const ACROBOT: &str = r#"<mujoco model="acrobot">
   <include file="common.xml"/>
   <compiler angle="degree"/>
   <option gravity="0 0 -9.81"/>
@@ -46,7 +46,7 @@ const ACROBOT: &str = r#"<mujoco model="acrobot">
 </mujoco>
 "#;
 
-const COMMON: &str = r#"<mujoco><visual><global offwidth="800"/></visual><asset><texture name="t" builtin="checker"/></asset></mujoco>"#;
+pub(in crate::import) const COMMON: &str = r#"<mujoco><visual><global offwidth="800"/></visual><asset><texture name="t" builtin="checker"/></asset></mujoco>"#;
 
 fn acrobot(text: &str, name: &str) -> PathBuf {
     let dir = folder(name);
