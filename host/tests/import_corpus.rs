@@ -4,7 +4,8 @@
 //! include fragment without a `<worldbody>`); a panic is a failure of the test. Ignored by
 //! default (needs the venv): `FERRODYN_IMPORT_CORPUS=list cargo test -p ferrodyn-host --test
 //! import_corpus -- --ignored --nocapture`. With `FERRODYN_IMPORT_SUMMARY=FILE` the table is
-//! written there too (docs/import.md takes its counts from it).
+//! written there too (docs/import.md takes its counts from it); `FERRODYN_IMPORT_COLLISION=1`
+//! adds a pass with collision geometry as contact shapes.
 
 use ferrodyn_host::compile::compile;
 use ferrodyn_host::import::{import, ImportErrorKind, ImportOptions};
@@ -60,16 +61,16 @@ fn public_model_sets_import_or_are_refused_by_name() {
     let text = std::fs::read_to_string(&list).expect("the corpus list");
     let paths: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
     let mut summary = String::new();
-    for (label, options) in [
-        ("default", ImportOptions::default()),
-        (
-            "--collision",
-            ImportOptions {
-                collision: true,
-                ..ImportOptions::default()
-            },
-        ),
-    ] {
+    let mut passes = vec![("default", ImportOptions::default())];
+    // Collision geometry reads every mesh (about 2 minutes): on request only.
+    if std::env::var_os("FERRODYN_IMPORT_COLLISION").is_some() {
+        let collision = ImportOptions {
+            collision: true,
+            ..ImportOptions::default()
+        };
+        passes.push(("--collision", collision));
+    }
+    for (label, options) in passes {
         let mut counts: BTreeMap<(bool, Outcome), usize> = BTreeMap::new();
         let mut lines = Vec::new();
         let started = std::time::Instant::now();

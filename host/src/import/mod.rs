@@ -17,6 +17,7 @@ mod xml;
 pub use draft::relative_to;
 pub use error::{ImportError, ImportErrorKind};
 pub use report::ImportReport;
+pub use urdf::DROPPED_INERTIA;
 
 use crate::scene::{Scene, SceneError, Source};
 use draft::{Draft, Written};

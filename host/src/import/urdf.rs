@@ -25,6 +25,10 @@ use ferrodyn_kernel::math::{Mat3, Vec3};
 use roxmltree::Node;
 use std::collections::HashMap;
 
+/// The note of a link without mass but with a rotational inertia, made a frame.
+pub const DROPPED_INERTIA: &str =
+    "rotational inertia of links without mass (dropped: a scene body needs mass)";
+
 /// A link's `<inertial>`: mass, CG and inertia about the CG in link axes.
 struct Inertial {
     mass: f64,
@@ -136,9 +140,10 @@ pub fn import(
         let Some(j) = joint.map(|k| &joints[k]) else {
             continue;
         };
-        let parent = carriers[j.parent]
-            .clone()
-            .expect("parents come first in tree order");
+        // Tree order puts parents first, so the parent's carrier is known.
+        let Some(parent) = carriers[j.parent].clone() else {
+            return Err(j.at.invalid("the parent link is not placed before its child"));
+        };
         world[link] = world[j.parent].then(&j.origin);
         let at_joint = parent.pose.then(&j.origin);
         let l = &links[link];
@@ -154,6 +159,9 @@ pub fn import(
                 }
             }
             Motion::Fixed if !has_mass(l) => {
+                if l.inertial.as_ref().is_some_and(|i| i.inertia != Mat3::ZERO) {
+                    report.not_modelled(DROPPED_INERTIA, l.name);
+                }
                 report.fact(format!(
                     "massless link \"{}\" (fixed joint \"{}\") is a frame of body \"{}\"",
                     l.name,
@@ -215,7 +223,9 @@ pub fn import(
     }
     let mut collisions = 0;
     for (k, l) in links.iter().enumerate() {
-        let carrier = carriers[k].as_ref().expect("every link is reached from the root");
+        let Some(carrier) = carriers[k].as_ref() else {
+            continue;
+        };
         for (n, &node) in l.collisions.iter().enumerate() {
             collisions += 1;
             if options.collision {
