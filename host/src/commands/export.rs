@@ -41,6 +41,14 @@ pub fn export_fmu(
     library: Option<&Path>,
 ) -> Result<()> {
     let version = FmiVersion::parse(version)?;
+    if crate::import::model_format(path).is_some() {
+        // An FMU carries its scene file, which the library reads back as TOML.
+        bail!(
+            "{}: an FMU carries a scene file; write one first with `ferrodyn import {} -o scene.toml`",
+            path.display(),
+            path.display()
+        );
+    }
     let library = match library {
         Some(l) => l.to_path_buf(),
         None => find_library()?,
