@@ -120,6 +120,25 @@ enum Command {
         #[command(subcommand)]
         action: SweepAction,
     },
+    /// A robot model (URDF, or MJCF .xml) as a scene file (docs/import.md). `run`, `check`,
+    /// `view`, `render` and `export` also take a model file directly.
+    Import {
+        /// Model file: .urdf, or .xml (MJCF).
+        model: PathBuf,
+        /// The scene file to write [default: standard output].
+        #[arg(short, long)]
+        out: Option<PathBuf>,
+        /// A folder searched for `package://NAME/...` meshes (before the model's folder and
+        /// its ancestors); repeat for more.
+        #[arg(long = "package-path", value_name = "DIR")]
+        package_path: Vec<PathBuf>,
+        /// The root link moves freely (a floating base) instead of being fixed to the ground.
+        #[arg(long)]
+        floating_base: bool,
+        /// Import collision geometry as contact shapes.
+        #[arg(long)]
+        collision: bool,
+    },
     /// A scene for another target (docs/export.md).
     Export {
         #[command(subcommand)]
@@ -352,6 +371,20 @@ fn execute(command: Command) -> Result<()> {
             target,
         } => commands::check(&scene, settle, motion, target.as_deref()),
         Command::Sweep { action } => sweep(action),
+        Command::Import {
+            model,
+            out,
+            package_path,
+            floating_base,
+            collision,
+        } => {
+            let options = ferrodyn_host::import::ImportOptions {
+                package_paths: package_path,
+                floating_base,
+                collision,
+            };
+            commands::import_model(&model, &options, out.as_deref())
+        }
         Command::Export {
             target:
                 ExportTarget::Rust {

@@ -35,7 +35,7 @@ pub fn check(path: &Path, with_settle: bool, with_motion: bool, target: Option<&
                 .with_context(|| format!("unknown target '{name}'; choose cortex-m4f or cortex-m7"))
         })
         .transpose()?;
-    let scene = Scene::load(path)?;
+    let scene = crate::import::load_scene(path)?;
     let mut capacities = Capacities::of_scene(&scene);
     println!(
         "{}: {} bodies, {} joints ({} constraint rows), {} forces, {} flexible bodies",

@@ -4,7 +4,6 @@
 use super::Overrides;
 use crate::export::fmu::{find_library, write_fmu, FmiVersion};
 use crate::export::{rust_module, Precision};
-use crate::scene::Scene;
 use anyhow::{bail, Context, Result};
 use std::path::Path;
 
@@ -16,7 +15,7 @@ pub fn export_rust(path: &Path, precision: &str, overrides: &Overrides, out: Opt
         "f64" => Precision::F64,
         other => bail!("unknown precision '{other}'; choose f32 or f64"),
     };
-    let mut scene = Scene::load(path)?;
+    let mut scene = crate::import::load_scene(path)?;
     for change in overrides.apply(&mut scene.simulation)? {
         eprintln!("export with {change}");
     }
@@ -42,6 +41,14 @@ pub fn export_fmu(
     library: Option<&Path>,
 ) -> Result<()> {
     let version = FmiVersion::parse(version)?;
+    if crate::import::model_format(path).is_some() {
+        // An FMU carries its scene file, which the library reads back as TOML.
+        bail!(
+            "{}: an FMU carries a scene file; write one first with `ferrodyn import {} -o scene.toml`",
+            path.display(),
+            path.display()
+        );
+    }
     let library = match library {
         Some(l) => l.to_path_buf(),
         None => find_library()?,

@@ -4,10 +4,12 @@
 
 mod check;
 mod export;
+mod import;
 mod overrides;
 mod run;
 
 pub use check::check;
 pub use export::{export_fmu, export_rust};
+pub use import::import_model;
 pub use overrides::Overrides;
 pub use run::{run, RunOptions};

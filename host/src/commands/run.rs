@@ -7,7 +7,6 @@ use crate::compile::compile;
 use crate::output::OutputDir;
 use crate::record::recorders;
 use crate::samples::{chain_scene, chain_simulation};
-use crate::scene::Scene;
 use crate::simulation::{drive, Summary};
 use anyhow::{bail, Context, Result};
 use std::path::PathBuf;
@@ -40,7 +39,7 @@ pub fn run(options: &RunOptions) -> Result<Summary> {
                     path.display()
                 );
             }
-            Scene::load(path)?
+            crate::import::load_scene(path)?
         }
         None => {
             let links = options.links.unwrap_or(20);

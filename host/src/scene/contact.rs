@@ -8,6 +8,7 @@ use super::format::{RawContactMaterial, RawShape};
 use super::types::ContactSpec;
 use crate::obj::read_obj;
 use crate::spec::{ContactMaterial, Dissipation, Elastic, Geometry, Shape};
+use crate::stl::read_stl;
 use ferrodyn_kernel::math::{Quat, Vec3};
 use std::collections::HashMap;
 use toml::Spanned;
@@ -181,8 +182,9 @@ fn shape(c: &Checker, s: &Spanned<RawShape>, bodies: &Names) -> Result<Shape, Sc
             let file = c.required(&at, "mesh", &r.mesh)?;
             let folder = c.source.path.parent().unwrap_or(std::path::Path::new("."));
             let path = folder.join(file.get_ref());
-            let (vertices, triangles) =
-                read_obj(&path).map_err(|e| c.invalid(&file.span(), "mesh", e.to_string()))?;
+            let is_stl = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("stl"));
+            let read = if is_stl { read_stl(&path) } else { read_obj(&path) };
+            let (vertices, triangles) = read.map_err(|e| c.invalid(&file.span(), "mesh", e.to_string()))?;
             mesh_file = Some(path);
             Geometry::TriMesh { vertices, triangles }
         }

@@ -148,7 +148,7 @@ pub fn render(path: &Path, out: &Path, settings: RenderSettings) -> Result<Vec<P
     if settings.frames == 0 {
         bail!("--frames must be at least 1");
     }
-    let mut scene = Scene::load(path)?;
+    let mut scene = crate::import::load_scene(path)?;
     if let Some(end) = settings.end {
         if !(end > 0.0 && end.is_finite()) {
             bail!("--end must be > 0 (got {end})");

@@ -37,7 +37,7 @@ const DRIVE_RATE_STEP: f64 = 2.0;
 
 /// Opens the window on `path`'s scene and runs until it is closed (or `frames` are shown).
 pub fn view(path: &Path, settings: ViewSettings) -> Result<()> {
-    let scene = Scene::load(path)?;
+    let scene = crate::import::load_scene(path)?;
     if let Some(record) = &settings.record {
         if record.is_dir() {
             bail!(

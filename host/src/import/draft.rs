@@ -1,0 +1,391 @@
+//! The scene an importer builds, in the scene file's own terms (bodies with global placements,
+//! joints with a frame on each body, dampers, shapes, ports), written out as scene TOML. Each
+//! item keeps the line of the model element it came from, so that every error the scene's own
+//! checks find in the written text is reported at the model file's line.
+
+use super::pose::Pose;
+use ferrodyn_kernel::math::{Mat3, Vec3};
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+
+/// A rigid body: a model link.
+#[derive(Clone, Debug)]
+pub struct DraftBody {
+    /// Its name (the link's).
+    pub name: String,
+    /// Line of the model element.
+    pub line: usize,
+    /// Mass (kg).
+    pub mass: f64,
+    /// Inertia about the CG in body axes.
+    pub inertia: Mat3<f64>,
+    /// CG in body coordinates.
+    pub cg: Vec3<f64>,
+    /// Placement of the body frame in the world at t = 0.
+    pub pose: Pose,
+}
+
+/// The scene joint types an importer emits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DraftJointKind {
+    /// Turns about the frames' common z axis.
+    Revolute,
+    /// Slides along the frames' common z axis.
+    Prismatic,
+    /// Turns freely about the frames' common origin.
+    Spherical,
+    /// Welds the frames.
+    Fixed,
+}
+
+impl DraftJointKind {
+    /// The scene file's name of the type.
+    pub fn scene_name(self) -> &'static str {
+        match self {
+            Self::Revolute => "revolute",
+            Self::Prismatic => "prismatic",
+            Self::Spherical => "spherical",
+            Self::Fixed => "fixed",
+        }
+    }
+}
+
+/// A joint between two bodies (`None`: the ground), with its frame on each.
+#[derive(Clone, Debug)]
+pub struct DraftJoint {
+    /// Its name.
+    pub name: String,
+    /// Line of the model element.
+    pub line: usize,
+    /// The type.
+    pub kind: DraftJointKind,
+    /// Body i (parent) name, or `None` for the ground.
+    pub body_i: Option<String>,
+    /// Body j (child) name.
+    pub body_j: String,
+    /// Frame on body i (global for the ground).
+    pub frame_i: Pose,
+    /// Frame on body j.
+    pub frame_j: Pose,
+}
+
+/// Geometry of a contact shape.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DraftGeometry {
+    /// Sphere of this radius.
+    Sphere(f64),
+    /// Box of these half extents.
+    Box([f64; 3]),
+    /// Cylinder along z: radius, half height.
+    Cylinder(f64, f64),
+    /// The z = 0 plane of its frame, solid below (ground only).
+    Plane,
+    /// Triangle mesh file (STL or OBJ), absolute path.
+    Mesh(PathBuf),
+}
+
+/// A contact shape on a body (`None`: the ground).
+#[derive(Clone, Debug)]
+pub struct DraftShape {
+    /// Its name.
+    pub name: String,
+    /// Line of the model element.
+    pub line: usize,
+    /// Body name, `None` for the ground.
+    pub body: Option<String>,
+    /// Placement on the body.
+    pub pose: Pose,
+    /// Geometry.
+    pub geometry: DraftGeometry,
+}
+
+/// An actuator port on a joint: a force, or a position servo's set-point.
+#[derive(Clone, Debug)]
+pub struct DraftInput {
+    /// Port name.
+    pub name: String,
+    /// Line of the model element.
+    pub line: usize,
+    /// The joint.
+    pub joint: String,
+    /// SI units per port unit.
+    pub scale: f64,
+    /// Position servo gains (kp, kd); `None`: the port is the joint force.
+    pub position: Option<(f64, f64)>,
+    /// Velocity servo gain kv.
+    pub velocity: Option<f64>,
+}
+
+/// A sensor: a joint encoder or a body point.
+#[derive(Clone, Debug)]
+pub struct DraftSensor {
+    /// Sensor name.
+    pub name: String,
+    /// Line of the model element.
+    pub line: usize,
+    /// What it reads.
+    pub reads: SensorTarget,
+}
+
+/// What a sensor reads.
+#[derive(Clone, Debug)]
+pub enum SensorTarget {
+    /// A revolute joint's angle and rate.
+    Joint(String),
+    /// A point on a body (body coordinates).
+    Point(String, Vec3<f64>),
+}
+
+/// A scene under construction, with the model file it comes from.
+#[derive(Clone, Debug, Default)]
+pub struct Draft {
+    /// Model name (a comment in the file).
+    pub model: String,
+    /// Gravity (m/s²).
+    pub gravity: [f64; 3],
+    /// Bodies, parents before children.
+    pub bodies: Vec<DraftBody>,
+    /// Joints, along the chains.
+    pub joints: Vec<DraftJoint>,
+    /// Viscous joint dampers (revolute joints): joint name, N·m·s/rad, line.
+    pub dampers: Vec<(String, f64, usize)>,
+    /// Contact shapes.
+    pub shapes: Vec<DraftShape>,
+    /// Actuator ports.
+    pub inputs: Vec<DraftInput>,
+    /// Sensors.
+    pub sensors: Vec<DraftSensor>,
+}
+
+/// Scene TOML text and, for each of its items, the first text line and the model line.
+pub struct Written {
+    /// The scene file's text.
+    pub text: String,
+    /// (first line of the item's table in `text`, model line), increasing.
+    pub lines: Vec<(usize, usize)>,
+}
+
+impl Written {
+    /// The model line of text line `line` (that of the item whose table holds it).
+    pub fn model_line(&self, line: usize) -> Option<usize> {
+        let k = self.lines.partition_point(|&(start, _)| start <= line);
+        k.checked_sub(1).map(|k| self.lines[k].1)
+    }
+}
+
+/// A TOML string literal (quoted, escaped).
+fn quoted(s: &str) -> String {
+    toml::Value::String(s.to_string()).to_string()
+}
+
+/// A number as TOML reads it back to the same bits.
+fn num(x: f64) -> String {
+    let s = format!("{x:?}");
+    if s.contains(['.', 'e', 'E', 'n', 'N', 'i']) {
+        s
+    } else {
+        format!("{s}.0")
+    }
+}
+
+fn vec3(v: Vec3<f64>) -> String {
+    format!("[{}, {}, {}]", num(v.x), num(v.y), num(v.z))
+}
+
+fn frame(p: &Pose) -> String {
+    let q = p.quaternion();
+    format!(
+        "{{ origin = {}, orientation = {{ quaternion = [{}, {}, {}, {}] }} }}",
+        vec3(p.p),
+        num(q[0]),
+        num(q[1]),
+        num(q[2]),
+        num(q[3])
+    )
+}
+
+/// `path` relative to `folder` when it lies below it (or below one of its ancestors, with
+/// `..`), else as given.
+pub fn relative_to(path: &Path, folder: &Path) -> PathBuf {
+    let mut up = PathBuf::new();
+    for base in folder.ancestors() {
+        if base.as_os_str().is_empty() {
+            break;
+        }
+        if let Ok(rest) = path.strip_prefix(base) {
+            return up.join(rest);
+        }
+        up.push("..");
+    }
+    path.to_path_buf()
+}
+
+impl Draft {
+    /// The scene file of this draft; mesh paths relative to `folder` (where the scene file is
+    /// read from).
+    pub fn to_toml(&self, source: &Path, folder: &Path) -> Written {
+        let mut w = Writer::default();
+        w.header(format_args!(
+            "# Imported by `ferrodyn import` from {} (model \"{}\").\n# Joint frames are computed so the model is assembled at t = 0; see docs/import.md.\n",
+            source.display(),
+            self.model
+        ));
+        w.table(
+            1,
+            format_args!(
+                "[simulation]\nend_time = 1.0\nstep = 1e-3\nintegrator = \"rk4\"\ngravity = [{}, {}, {}]\n",
+                num(self.gravity[0]),
+                num(self.gravity[1]),
+                num(self.gravity[2])
+            ),
+        );
+        for (k, b) in self.bodies.iter().enumerate() {
+            let i = &b.inertia.m;
+            w.table(
+                b.line,
+                format_args!(
+                    "[[body]]\nid = {}\nname = {}\nmass = {}\ninertia = {{ Ixx = {}, Iyy = {}, Izz = {}, Ixy = {}, Ixz = {}, Iyz = {} }}\ncg = {}\npos = {}\norient = {{ quaternion = [{}] }}\n",
+                    k + 1,
+                    quoted(&b.name),
+                    num(b.mass),
+                    num(i[0][0]),
+                    num(i[1][1]),
+                    num(i[2][2]),
+                    num(i[0][1]),
+                    num(i[0][2]),
+                    num(i[1][2]),
+                    vec3(b.cg),
+                    vec3(b.pose.p),
+                    b.pose.quaternion().map(num).join(", ")
+                ),
+            );
+        }
+        for j in &self.joints {
+            w.table(
+                j.line,
+                format_args!(
+                    "[[joint]]\nname = {}\ntype = \"{}\"\nbody_i = {}\nbody_j = {}\nframe_i = {}\nframe_j = {}\n",
+                    quoted(&j.name),
+                    j.kind.scene_name(),
+                    quoted(j.body_i.as_deref().unwrap_or("ground")),
+                    quoted(&j.body_j),
+                    frame(&j.frame_i),
+                    frame(&j.frame_j)
+                ),
+            );
+        }
+        for (joint, damping, line) in &self.dampers {
+            w.table(
+                *line,
+                format_args!(
+                    "[[force]]\nname = {}\ntype = \"rotational_spring_damper\"\njoint = {}\nstiffness = 0.0\ndamping = {}\n",
+                    quoted(&format!("{joint}_damping")),
+                    quoted(joint),
+                    num(*damping)
+                ),
+            );
+        }
+        for s in &self.shapes {
+            let geometry = match &s.geometry {
+                DraftGeometry::Sphere(r) => format!("type = \"sphere\"\nradius = {}\n", num(*r)),
+                DraftGeometry::Plane => "type = \"plane\"\n".to_string(),
+                DraftGeometry::Box(h) => {
+                    format!("type = \"box\"\nhalf_extents = {}\n", vec3(Vec3::from_array(*h)))
+                }
+                DraftGeometry::Cylinder(r, h) => {
+                    format!(
+                        "type = \"cylinder\"\nradius = {}\nhalf_height = {}\n",
+                        num(*r),
+                        num(*h)
+                    )
+                }
+                DraftGeometry::Mesh(path) => format!(
+                    "type = \"mesh\"\nmesh = {}\n",
+                    quoted(&relative_to(path, folder).to_string_lossy())
+                ),
+            };
+            w.table(
+                s.line,
+                format_args!(
+                    "[[shape]]\nname = {}\nbody = {}\n{geometry}pos = {}\norient = {{ quaternion = [{}] }}\n",
+                    quoted(&s.name),
+                    quoted(s.body.as_deref().unwrap_or("ground")),
+                    vec3(s.pose.p),
+                    s.pose.quaternion().map(num).join(", ")
+                ),
+            );
+        }
+        for s in &self.sensors {
+            let reads = match &s.reads {
+                SensorTarget::Joint(j) => format!("joint = {}\n", quoted(j)),
+                SensorTarget::Point(b, p) => format!("body = {}\npoint = {}\n", quoted(b), vec3(*p)),
+            };
+            w.table(
+                s.line,
+                format_args!("[[sensor]]\nname = {}\n{reads}", quoted(&s.name)),
+            );
+        }
+        for i in &self.inputs {
+            let kind = match (i.position, i.velocity) {
+                (Some((kp, kd)), _) => format!("kind = \"position\"\nkp = {}\nkd = {}\n", num(kp), num(kd)),
+                (None, Some(kv)) => format!("kind = \"velocity\"\nkv = {}\n", num(kv)),
+                (None, None) => String::new(),
+            };
+            w.table(
+                i.line,
+                format_args!(
+                    "[[input]]\nname = {}\njoint = {}\nscale = {}\n{kind}",
+                    quoted(&i.name),
+                    quoted(&i.joint),
+                    num(i.scale)
+                ),
+            );
+        }
+        Written {
+            text: w.text,
+            lines: w.lines,
+        }
+    }
+}
+
+/// Appends tables, counting lines.
+#[derive(Default)]
+struct Writer {
+    text: String,
+    line: usize,
+    lines: Vec<(usize, usize)>,
+}
+
+impl Writer {
+    fn header(&mut self, args: std::fmt::Arguments) {
+        let _ = self.text.write_fmt(args);
+        self.line = self.text.matches('\n').count();
+    }
+
+    fn table(&mut self, model_line: usize, args: std::fmt::Arguments) {
+        self.text.push('\n');
+        self.lines.push((self.line + 2, model_line));
+        let _ = self.text.write_fmt(args);
+        self.line = self.text.matches('\n').count();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_read_back_to_the_same_bits() {
+        for x in [1.0, -0.0, 0.1, 1e-7, 123456789.0, 1e300, 2.5e-310, 1.0 / 3.0] {
+            let v: toml::Table = toml::from_str(&format!("x = {}", num(x))).unwrap();
+            assert_eq!(v["x"].as_float().unwrap().to_bits(), x.to_bits(), "{x}");
+        }
+    }
+
+    #[test]
+    fn relative_paths_walk_up_to_the_common_folder() {
+        let p = |s: &str| PathBuf::from(s);
+        assert_eq!(relative_to(&p("/a/b/m/x.stl"), &p("/a/b")), p("m/x.stl"));
+        assert_eq!(relative_to(&p("/a/m/x.stl"), &p("/a/b/c")), p("../../m/x.stl"));
+    }
+}

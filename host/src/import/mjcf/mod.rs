@@ -1,0 +1,643 @@
+//! MJCF (MuJoCo XML) → scene draft: the subset the public models use. Bodies are placed by
+//! their `pos` and orientation (`quat`, `axisangle`, `euler` with the compiler's `eulerseq`,
+//! `xyaxes`, `zaxis`; angles in the compiler's unit), a body's one joint gets a frame on each
+//! side (hinge → revolute, slide → prismatic, ball → spherical, free → a floating base), its
+//! mass from `<inertial>` or from its geoms (`inertiafromgeom`, as MuJoCo forms it), `<motor>`,
+//! `<position>` and `<velocity>` actuators become `[[input]]` ports, `jointpos` and `framepos`
+//! sensors `[[sensor]]`s. A body without joints is welded to its parent: the ground's, a frame
+//! (massless), or a scene `fixed` joint.
+//!
+//! Refused by name with the line: tendons, composites, flexes, `<equality>`, several joints
+//! in one body, mesh or height-field geoms a body's mass comes from, `<frame>`, `<replicate>`.
+
+mod document;
+mod inertia;
+
+use super::draft::{
+    Draft, DraftBody, DraftGeometry, DraftInput, DraftJoint, DraftJointKind, DraftSensor, DraftShape,
+    SensorTarget,
+};
+use super::error::ImportError;
+use super::pose::{rotate_inertia, z_onto, Pose};
+use super::report::ImportReport;
+use super::xml::{At, XmlFile};
+use super::ImportOptions;
+use document::{Files, Model};
+use ferrodyn_kernel::math::{Mat3, Quat, Vec3};
+use inertia::{combine, Solid};
+use std::collections::HashMap;
+
+/// The draft of the MJCF model whose main file is `file`.
+pub fn import(
+    file: &XmlFile,
+    options: &ImportOptions,
+    report: &mut ImportReport,
+) -> Result<Draft, ImportError> {
+    let files = Files::read(&file.path)?;
+    let docs = files.parse()?;
+    let model = Model::new(&docs)?;
+    let root = model.root();
+    let mut builder = Builder {
+        model: &model,
+        options,
+        report,
+        draft: Draft {
+            model: root.node.attribute("model").unwrap_or("").to_string(),
+            gravity: [0.0, 0.0, -9.81],
+            ..Draft::default()
+        },
+        world: HashMap::new(),
+        joints: HashMap::new(),
+        sites: HashMap::new(),
+        unnamed: 0,
+    };
+    let mut later = Vec::new();
+    for at in model.children(root) {
+        match at.node.tag_name().name() {
+            "worldbody" => builder.worldbody(at)?,
+            "option" => {
+                if let Some(g) = model.array::<3>(&at, "gravity")? {
+                    builder.draft.gravity = g;
+                }
+                for child in model.children(at) {
+                    builder.report.ignore(child.node.tag_name().name(), child.line());
+                }
+            }
+            "tendon" | "equality" | "deformable" if !model.children(at).is_empty() => {
+                let first = model.children(at)[0];
+                return Err(first.refused(format!(
+                    "<{}> inside <{}> is not modelled yet",
+                    first.node.tag_name().name(),
+                    at.node.tag_name().name()
+                )));
+            }
+            "actuator" | "sensor" => later.push(at),
+            "extension" | "plugin" if !model.children(at).is_empty() => {
+                return Err(at.refused("engine plugins are not modelled"))
+            }
+            "compiler" | "default" => {}
+            other => builder.report.ignore(other, at.line()),
+        }
+    }
+    for at in later {
+        match at.node.tag_name().name() {
+            "actuator" => builder.actuators(at)?,
+            _ => builder.sensors(at)?,
+        }
+    }
+    Ok(builder.draft)
+}
+
+/// The body (`None`: ground) a model frame moves with, and where the frame is in it.
+#[derive(Clone)]
+struct Carrier {
+    body: Option<String>,
+    pose: Pose,
+}
+
+struct Builder<'m, 'a, 'i> {
+    model: &'m Model<'a, 'i>,
+    options: &'m ImportOptions,
+    report: &'m mut ImportReport,
+    draft: Draft,
+    /// World placement of every scene body at t = 0.
+    world: HashMap<String, Pose>,
+    /// Scene joints by MJCF joint name: the scene name and its kind.
+    joints: HashMap<String, (String, DraftJointKind)>,
+    /// Sites: carrier body and position in it.
+    sites: HashMap<String, (Option<String>, Vec3<f64>)>,
+    unnamed: usize,
+}
+
+impl<'a, 'i> Builder<'_, 'a, 'i> {
+    fn worldbody(&mut self, at: At<'a, 'i>) -> Result<(), ImportError> {
+        let ground = Carrier {
+            body: None,
+            pose: Pose::IDENTITY,
+        };
+        self.contents(at, &ground, Pose::IDENTITY, "world")
+    }
+
+    /// Geoms, sites and child bodies of a body whose frame is carried by `carrier`, at `world`.
+    fn contents(
+        &mut self,
+        at: At<'a, 'i>,
+        carrier: &Carrier,
+        world: Pose,
+        name: &str,
+    ) -> Result<(), ImportError> {
+        let mut geom_count = 0;
+        for child in self.model.children(at) {
+            match child.node.tag_name().name() {
+                "body" => self.body(child, carrier, world)?,
+                "geom" => {
+                    if self.options.collision {
+                        self.shape(child, carrier, name, geom_count)?;
+                    }
+                    geom_count += 1;
+                }
+                "site" => {
+                    let pose = self.placement(&child)?;
+                    if let Some(site) = child.node.attribute("name") {
+                        let p = carrier.pose.then(&pose).p;
+                        self.sites.insert(site.to_string(), (carrier.body.clone(), p));
+                    }
+                }
+                "composite" | "flexcomp" | "frame" | "replicate" | "attach" => {
+                    return Err(
+                        child.refused(format!("<{}> is not modelled yet", child.node.tag_name().name()))
+                    )
+                }
+                "inertial" | "joint" | "freejoint" => {}
+                other => self.report.ignore(other, child.line()),
+            }
+        }
+        Ok(())
+    }
+
+    fn body(&mut self, at: At<'a, 'i>, parent: &Carrier, parent_world: Pose) -> Result<(), ImportError> {
+        let name = match at.node.attribute("name") {
+            Some(n) => n.to_string(),
+            None => {
+                self.unnamed += 1;
+                format!("body{}", self.unnamed)
+            }
+        };
+        let local = self.placement(&at)?;
+        let world = parent_world.then(&local);
+        let joints: Vec<At> = self
+            .model
+            .children(at)
+            .into_iter()
+            .filter(|c| matches!(c.node.tag_name().name(), "joint" | "freejoint"))
+            .collect();
+        if joints.len() > 1 {
+            return Err(joints[1].refused(format!(
+                "body \"{name}\" has {} joints: several joints in one body are not modelled yet",
+                joints.len()
+            )));
+        }
+        let mass = self.mass_properties(at, &name)?;
+        let carrier = match joints.first() {
+            None if parent.body.is_none() => Carrier {
+                body: None,
+                pose: world,
+            },
+            None if mass.is_none() => {
+                self.report.fact(format!(
+                    "massless body \"{name}\" without joints is a frame of its parent"
+                ));
+                Carrier {
+                    body: parent.body.clone(),
+                    pose: parent.pose.then(&local),
+                }
+            }
+            None => {
+                self.add_body(&name, at, mass, world)?;
+                let frame_i = self.in_body(&parent.body, world);
+                self.draft.joints.push(DraftJoint {
+                    name: format!("{name}_weld"),
+                    line: at.line(),
+                    kind: DraftJointKind::Fixed,
+                    body_i: parent.body.clone(),
+                    body_j: name.clone(),
+                    frame_i,
+                    frame_j: Pose::IDENTITY,
+                });
+                self.own(&name)
+            }
+            Some(joint) => {
+                self.add_body(&name, at, mass, world)?;
+                self.joint(*joint, &name, parent, world)?;
+                self.own(&name)
+            }
+        };
+        self.contents(at, &carrier, world, &name)
+    }
+
+    fn own(&self, name: &str) -> Carrier {
+        Carrier {
+            body: Some(name.to_string()),
+            pose: Pose::IDENTITY,
+        }
+    }
+
+    /// The frame at world placement `world` seen from body `body` (the ground: global).
+    fn in_body(&self, body: &Option<String>, world: Pose) -> Pose {
+        match body.as_ref().and_then(|b| self.world.get(b)) {
+            Some(w) => w.inverse().then(&world),
+            None => world,
+        }
+    }
+
+    fn add_body(
+        &mut self,
+        name: &str,
+        at: At,
+        mass: Option<inertia::MassProperties>,
+        world: Pose,
+    ) -> Result<(), ImportError> {
+        let Some(m) = mass else {
+            return Err(at.refused(format!(
+                "body \"{name}\" has no mass and moves: a massless moving body is not modelled"
+            )));
+        };
+        if self.world.contains_key(name) {
+            return Err(at.invalid(format!("duplicate body name \"{name}\"")));
+        }
+        self.world.insert(name.to_string(), world);
+        self.draft.bodies.push(DraftBody {
+            name: name.to_string(),
+            line: at.line(),
+            mass: m.mass,
+            inertia: m.inertia,
+            cg: m.com,
+            pose: world,
+        });
+        Ok(())
+    }
+
+    fn joint(
+        &mut self,
+        at: At<'a, 'i>,
+        body: &str,
+        parent: &Carrier,
+        world: Pose,
+    ) -> Result<(), ImportError> {
+        let m = self.model;
+        let name = at
+            .node
+            .attribute("name")
+            .map_or_else(|| format!("{body}_joint"), str::to_string);
+        let kind = if at.node.has_tag_name("freejoint") {
+            "free".to_string()
+        } else {
+            m.attr(&at, "type").unwrap_or_else(|| "hinge".into())
+        };
+        let kind = match kind.as_str() {
+            "hinge" => DraftJointKind::Revolute,
+            "slide" => DraftJointKind::Prismatic,
+            "ball" => DraftJointKind::Spherical,
+            "free" => {
+                if parent.body.is_some() {
+                    return Err(at.invalid("a free joint must be in a body of the worldbody"));
+                }
+                self.report
+                    .fact(format!("floating base: body \"{body}\" (free joint \"{name}\")"));
+                return Ok(());
+            }
+            other => {
+                return Err(at.invalid(format!("type \"{other}\" is not one of hinge, slide, ball, free")))
+            }
+        };
+        let pos = Vec3::from_array(m.array::<3>(&at, "pos")?.unwrap_or([0.0; 3]));
+        let turn = match kind {
+            DraftJointKind::Spherical => Quat::IDENTITY,
+            _ => {
+                let axis = Vec3::from_array(m.array::<3>(&at, "axis")?.unwrap_or([0.0, 0.0, 1.0]));
+                z_onto(
+                    axis.normalized()
+                        .ok_or_else(|| at.invalid("the axis has zero length"))?,
+                )
+            }
+        };
+        let frame_j = Pose::new(pos, turn);
+        let frame_i = self.in_body(&parent.body, world.then(&frame_j));
+        let line = at.line();
+        let positive = |k: &str| -> Result<f64, ImportError> { Ok(m.number(&at, k)?.unwrap_or(0.0)) };
+        let damping = positive("damping")?;
+        if damping > 0.0 {
+            if kind == DraftJointKind::Revolute {
+                self.draft.dampers.push((name.clone(), damping, line));
+            } else {
+                self.report
+                    .not_modelled("damping of slide and ball joints", &name);
+            }
+        }
+        for (key, what) in [
+            ("armature", "joint armature"),
+            ("stiffness", "joint springs (stiffness)"),
+            ("frictionloss", "joint friction (frictionloss)"),
+        ] {
+            if positive(key)? != 0.0 {
+                self.report.not_modelled(what, &name);
+            }
+        }
+        let limited = m.attr(&at, "limited");
+        if m.attr(&at, "range").is_some() && limited.as_deref() != Some("false") {
+            self.report
+                .not_modelled("joint limits (the joints move freely)", &name);
+        }
+        self.joints.insert(name.clone(), (name.clone(), kind));
+        self.draft.joints.push(DraftJoint {
+            name,
+            line,
+            kind,
+            body_i: parent.body.clone(),
+            body_j: body.to_string(),
+            frame_i,
+            frame_j,
+        });
+        Ok(())
+    }
+
+    /// `pos` and orientation of an element in its parent's frame.
+    fn placement(&self, at: &At<'a, 'i>) -> Result<Pose, ImportError> {
+        let m = self.model;
+        let pos = Vec3::from_array(m.array::<3>(at, "pos")?.unwrap_or([0.0; 3]));
+        Ok(Pose::new(pos, self.orientation(at)?))
+    }
+
+    fn orientation(&self, at: &At<'a, 'i>) -> Result<Quat<f64>, ImportError> {
+        let m = self.model;
+        let unit = |v: Vec3<f64>, what: &str| {
+            v.normalized()
+                .ok_or_else(|| at.invalid(format!("{what} has zero length")))
+        };
+        if let Some(q) = m.array::<4>(at, "quat")? {
+            return Quat::new(q[0], q[1], q[2], q[3])
+                .normalized()
+                .ok_or_else(|| at.invalid("quat is zero"));
+        }
+        if let Some(a) = m.array::<4>(at, "axisangle")? {
+            let axis = unit(Vec3::new(a[0], a[1], a[2]), "the axis of axisangle")?;
+            return Ok(Quat::from_axis_angle(axis, m.angle(a[3])));
+        }
+        if let Some(e) = m.array::<3>(at, "euler")? {
+            let mut q = Quat::IDENTITY;
+            for (c, angle) in m.eulerseq.chars().zip(e) {
+                let axis = match c.to_ascii_lowercase() {
+                    'x' => Vec3::X,
+                    'y' => Vec3::Y,
+                    _ => Vec3::Z,
+                };
+                let r = Quat::from_axis_angle(axis, m.angle(angle));
+                // Lowercase: about the rotated (body) axes; uppercase: about the fixed axes.
+                q = if c.is_ascii_lowercase() {
+                    q.mul(&r)
+                } else {
+                    r.mul(&q)
+                };
+            }
+            return Ok(q);
+        }
+        if let Some(a) = m.array::<6>(at, "xyaxes")? {
+            let x = unit(Vec3::new(a[0], a[1], a[2]), "the x axis of xyaxes")?;
+            let y = Vec3::new(a[3], a[4], a[5]);
+            let y = unit(y - x.scale(x.dot(y)), "the y axis of xyaxes (off x)")?;
+            return Ok(Quat::from_matrix(&Mat3::from_columns(x, y, x.cross(y))));
+        }
+        if let Some(z) = m.array::<3>(at, "zaxis")? {
+            return Ok(z_onto(unit(Vec3::from_array(z), "zaxis")?));
+        }
+        Ok(Quat::IDENTITY)
+    }
+
+    /// A geom's solid and its placement in the body (`fromto` sets both for capsules,
+    /// cylinders, boxes and ellipsoids); `None` for planes. Meshes and others are refused.
+    fn solid(&self, at: &At<'a, 'i>) -> Result<Option<(Solid, Pose)>, ImportError> {
+        let m = self.model;
+        let kind = m.attr(at, "type").unwrap_or_else(|| "sphere".into());
+        let size = m.numbers(at, "size")?.unwrap_or_default();
+        let s = |k: usize| -> Result<f64, ImportError> {
+            size.get(k)
+                .copied()
+                .filter(|x| *x > 0.0)
+                .ok_or_else(|| at.invalid(format!("a {kind} needs size[{k}] > 0")))
+        };
+        let (mut pose, mut half) = (self.placement(at)?, None);
+        if let Some(ft) = m.array::<6>(at, "fromto")? {
+            let (a, b) = (Vec3::new(ft[0], ft[1], ft[2]), Vec3::new(ft[3], ft[4], ft[5]));
+            let d = b - a;
+            let axis = d
+                .normalized()
+                .ok_or_else(|| at.invalid("fromto has zero length"))?;
+            pose = Pose::new((a + b).scale(0.5), z_onto(axis));
+            half = Some(d.norm() / 2.0);
+        }
+        let solid = match kind.as_str() {
+            "sphere" => Solid::Sphere(s(0)?),
+            "capsule" => Solid::Capsule(s(0)?, half.map_or_else(|| s(1), Ok)?),
+            "cylinder" => Solid::Cylinder(s(0)?, half.map_or_else(|| s(1), Ok)?),
+            "box" => Solid::Box([s(0)?, s(1)?, half.map_or_else(|| s(2), Ok)?]),
+            "ellipsoid" => Solid::Ellipsoid([s(0)?, s(1)?, half.map_or_else(|| s(2), Ok)?]),
+            "plane" => return Ok(None),
+            other => return Err(at.refused(format!("a {other} geom's mass and shape are not modelled yet"))),
+        };
+        Ok(Some((solid, pose)))
+    }
+
+    /// The body's mass properties: `<inertial>`, or its geoms' (`inertiafromgeom`); `None`
+    /// when it has no mass.
+    fn mass_properties(
+        &self,
+        at: At<'a, 'i>,
+        name: &str,
+    ) -> Result<Option<inertia::MassProperties>, ImportError> {
+        let m = self.model;
+        let children = m.children(at);
+        let inertial = children.iter().find(|c| c.node.has_tag_name("inertial"));
+        let from_geoms = match m.inertia_from_geom.as_str() {
+            "true" => true,
+            "false" => false,
+            _ => inertial.is_none(),
+        };
+        let props = if from_geoms {
+            let mut parts = Vec::new();
+            for g in children.iter().filter(|c| c.node.has_tag_name("geom")) {
+                if let Some(given) = m.number(g, "mass")? {
+                    if given <= 0.0 {
+                        continue;
+                    }
+                }
+                let Some((solid, pose)) = self.solid(g)? else {
+                    continue;
+                };
+                let density = match m.number(g, "mass")? {
+                    Some(mass) => mass / solid.volume(),
+                    None => m.number(g, "density")?.unwrap_or(1000.0),
+                };
+                parts.push((density * solid.volume(), solid.inertia(density), pose));
+            }
+            combine(&parts)
+        } else if let Some(i) = inertial {
+            let pose = self.placement(i)?;
+            let mass = m
+                .number(i, "mass")?
+                .ok_or_else(|| i.invalid("attribute `mass` is required"))?;
+            let inertia = if let Some(d) = m.array::<3>(i, "diaginertia")? {
+                rotate_inertia(&pose.q, &Mat3::diagonal(Vec3::from_array(d)))
+            } else if let Some(f) = m.array::<6>(i, "fullinertia")? {
+                rotate_inertia(
+                    &pose.q,
+                    &Mat3::symmetric(Vec3::new(f[0], f[1], f[2]), f[3], f[4], f[5]),
+                )
+            } else {
+                return Err(i.invalid(format!("body \"{name}\": diaginertia or fullinertia is required")));
+            };
+            inertia::MassProperties {
+                mass,
+                com: pose.p,
+                inertia,
+            }
+        } else {
+            inertia::MassProperties::default()
+        };
+        Ok((props.mass > 0.0).then_some(props))
+    }
+
+    fn shape(&mut self, at: At<'a, 'i>, carrier: &Carrier, body: &str, k: usize) -> Result<(), ImportError> {
+        let m = self.model;
+        let collides = m.number(&at, "contype")?.unwrap_or(1.0) != 0.0
+            || m.number(&at, "conaffinity")?.unwrap_or(1.0) != 0.0;
+        if !collides {
+            return Ok(());
+        }
+        let name = at
+            .node
+            .attribute("name")
+            .map_or_else(|| format!("{body}/geom{k}"), str::to_string);
+        let kind = m.attr(&at, "type").unwrap_or_else(|| "sphere".into());
+        let (geometry, pose) = match self.solid(&at)? {
+            None => (None, self.placement(&at)?),
+            Some((Solid::Sphere(r), pose)) => (Some(DraftGeometry::Sphere(r)), pose),
+            Some((Solid::Box(h), pose)) => (Some(DraftGeometry::Box(h)), pose),
+            Some((Solid::Cylinder(r, h), pose)) => (Some(DraftGeometry::Cylinder(r, h)), pose),
+            Some(_) => return Err(at.refused(format!("a {kind} is not a contact shape the scenes have"))),
+        };
+        let Some(geometry) = geometry else {
+            // A plane: on the ground only.
+            if carrier.body.is_some() {
+                return Err(at.refused("a plane on a moving body is not a contact shape the scenes have"));
+            }
+            self.draft.shapes.push(DraftShape {
+                name,
+                line: at.line(),
+                body: None,
+                pose: carrier.pose.then(&pose),
+                geometry: DraftGeometry::Plane,
+            });
+            return Ok(());
+        };
+        self.draft.shapes.push(DraftShape {
+            name,
+            line: at.line(),
+            body: carrier.body.clone(),
+            pose: carrier.pose.then(&pose),
+            geometry,
+        });
+        Ok(())
+    }
+
+    fn actuators(&mut self, at: At<'a, 'i>) -> Result<(), ImportError> {
+        let m = self.model;
+        let fixed = self.draft.joints.iter().any(|j| j.kind == DraftJointKind::Fixed);
+        for (k, a) in m.children(at).into_iter().enumerate() {
+            let tag = a.node.tag_name().name();
+            let name = a
+                .node
+                .attribute("name")
+                .map_or_else(|| format!("actuator{k}"), str::to_string);
+            let target = a
+                .node
+                .attribute("joint")
+                .and_then(|j| self.joints.get(j))
+                .cloned();
+            let Some((joint, kind)) =
+                target.filter(|(_, k)| matches!(k, DraftJointKind::Revolute | DraftJointKind::Prismatic))
+            else {
+                self.report
+                    .not_modelled("actuators other than on hinge and slide joints", &name);
+                continue;
+            };
+            if fixed {
+                self.report.not_modelled(
+                    "actuator ports (the scene has fixed joints, so runs in Cartesian coordinates, where ports are not available yet)",
+                    &name,
+                );
+                continue;
+            }
+            let gear = m
+                .numbers(&a, "gear")?
+                .and_then(|g| g.first().copied())
+                .unwrap_or(1.0);
+            let (position, velocity) = match tag {
+                "motor" => (None, None),
+                "position" => (
+                    Some((
+                        m.number(&a, "kp")?.unwrap_or(1.0),
+                        m.number(&a, "kv")?.unwrap_or(0.0),
+                    )),
+                    None,
+                ),
+                "velocity" => (None, Some(m.number(&a, "kv")?.unwrap_or(1.0))),
+                _ => {
+                    self.report
+                        .not_modelled("actuators other than motor, position, velocity", &name);
+                    continue;
+                }
+            };
+            let _ = kind;
+            if self.draft.inputs.iter().any(|i| i.joint == joint) {
+                self.report.not_modelled(
+                    "a second actuator on a joint (scenes take one port a joint)",
+                    &name,
+                );
+                continue;
+            }
+            self.draft.inputs.push(DraftInput {
+                name,
+                line: a.line(),
+                joint,
+                scale: if tag == "motor" { gear } else { 1.0 },
+                position,
+                velocity,
+            });
+        }
+        Ok(())
+    }
+
+    fn sensors(&mut self, at: At<'a, 'i>) -> Result<(), ImportError> {
+        for (k, s) in self.model.children(at).into_iter().enumerate() {
+            let tag = s.node.tag_name().name();
+            let name = s
+                .node
+                .attribute("name")
+                .map_or_else(|| format!("sensor{k}"), str::to_string);
+            let reads = match tag {
+                "jointpos" => s
+                    .node
+                    .attribute("joint")
+                    .and_then(|j| self.joints.get(j))
+                    .filter(|(_, kind)| *kind == DraftJointKind::Revolute)
+                    .map(|(j, _)| SensorTarget::Joint(j.clone())),
+                "framepos" => {
+                    let object = s.node.attribute("objname").unwrap_or("");
+                    match s.node.attribute("objtype") {
+                        Some("site") => self
+                            .sites
+                            .get(object)
+                            .and_then(|(b, p)| b.clone().map(|b| SensorTarget::Point(b, *p))),
+                        Some("body" | "xbody") if self.world.contains_key(object) => {
+                            Some(SensorTarget::Point(object.to_string(), Vec3::ZERO))
+                        }
+                        _ => None,
+                    }
+                }
+                _ => None,
+            };
+            match reads {
+                Some(reads) => self.draft.sensors.push(DraftSensor {
+                    name,
+                    line: s.line(),
+                    reads,
+                }),
+                None => self.report.ignore(&format!("sensor/{tag}"), s.line()),
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+pub(super) mod tests;

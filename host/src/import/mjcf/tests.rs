@@ -1,0 +1,176 @@
+//! The MJCF mapping: defaults, includes, the compiler's angle unit and Euler sequence, inertia
+//! from geoms against the closed forms, ports and sensors, and the named refusals.
+
+use super::super::{import, ImportErrorKind, ImportOptions};
+use crate::compile::compile;
+use ferrodyn_kernel::math::{Quat, Vec3};
+use std::path::PathBuf;
+
+fn folder(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ferrodyn-mjcf-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// An acrobot in the manner of dm_control's: defaults (a class with damping, capsule geoms of
+/// mass 1), an included file of defaults, degrees, a body turned by an Euler angle.
+pub(in crate::import) const ACROBOT: &str = r#"<mujoco model="acrobot">
+  <include file="common.xml"/>
+  <compiler angle="degree"/>
+  <option gravity="0 0 -9.81"/>
+  <default>
+    <joint damping=".05"/>
+    <geom type="capsule" mass="1"/>
+    <default class="stiff"><joint damping="0.5"/></default>
+  </default>
+  <worldbody>
+    <geom name="floor" type="plane" size="3 3 .2"/>
+    <body name="upper_arm" pos="0 0 2" euler="0 90 0">
+      <joint name="shoulder" type="hinge" axis="0 1 0" range="-90 90"/>
+      <geom name="upper_arm" fromto="0 0 0 0 0 1" size="0.05"/>
+      <body name="lower_arm" pos="0 0 1">
+        <joint name="elbow" class="stiff" axis="0 1 0"/>
+        <geom name="lower_arm" fromto="0 0 0 0 0 1" size="0.049" mass="0.5"/>
+        <site name="tip" pos="0 0 1"/>
+      </body>
+    </body>
+  </worldbody>
+  <actuator>
+    <motor name="elbow" joint="elbow" gear="2"/>
+  </actuator>
+  <sensor>
+    <jointpos name="elbow_angle" joint="elbow"/>
+    <framepos name="tip_pos" objtype="site" objname="tip"/>
+    <touch name="touch" site="tip"/>
+  </sensor>
+</mujoco>
+"#;
+
+pub(in crate::import) const COMMON: &str = r#"<mujoco><visual><global offwidth="800"/></visual><asset><texture name="t" builtin="checker"/></asset></mujoco>"#;
+
+fn acrobot(text: &str, name: &str) -> PathBuf {
+    let dir = folder(name);
+    std::fs::write(dir.join("common.xml"), COMMON).unwrap();
+    let path = dir.join("acrobot.xml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn bodies_joints_inertia_ports_and_sensors_follow_mujoco() {
+    let imported = import(&acrobot(ACROBOT, "ok"), &ImportOptions::default()).unwrap();
+    let s = &imported.scene;
+    assert_eq!(s.bodies.len(), 2);
+    // euler="0 90 0" in degrees: a quarter turn about y, so the arm points along +x.
+    let upper = &s.bodies[0].value.body;
+    let q = Quat::from_axis_angle(Vec3::Y, std::f64::consts::FRAC_PI_2);
+    assert!((upper.orientation.rotate(Vec3::Z) - q.rotate(Vec3::Z)).norm() < 1e-15);
+    let lower = &s.bodies[1].value.body;
+    assert!(
+        (lower.position - Vec3::new(1.0, 0.0, 2.0)).norm() < 1e-15,
+        "{:?}",
+        lower.position
+    );
+    // Capsule of mass 1 from fromto: CG at its middle, MuJoCo's capsule inertia.
+    let (r, h, m) = (0.05_f64, 0.5_f64, 1.0);
+    let rho = m / (std::f64::consts::PI * r * r * 2.0 * h + 4.0 / 3.0 * std::f64::consts::PI * r.powi(3));
+    let (mc, ms) = (
+        rho * std::f64::consts::PI * r * r * 2.0 * h,
+        rho * 4.0 / 3.0 * std::f64::consts::PI * r.powi(3),
+    );
+    let across = mc * (3.0 * r * r + 4.0 * h * h) / 12.0 + ms * (0.4 * r * r + h * h + 0.75 * r * h);
+    assert!((upper.mass - 1.0).abs() < 1e-15);
+    assert_eq!(upper.cg, Vec3::new(0.0, 0.0, 0.5));
+    assert!(
+        (upper.inertia.m[0][0] - across).abs() < 1e-15,
+        "{} vs {across}",
+        upper.inertia.m[0][0]
+    );
+    assert!((upper.inertia.m[2][2] - (mc * r * r / 2.0 + ms * 0.4 * r * r)).abs() < 1e-15);
+    // Damping from the main class and from class "stiff".
+    let damping: Vec<f64> = s
+        .forces
+        .iter()
+        .map(|f| match f.value {
+            ferrodyn_kernel::rigid::Force::RotationalSpringDamper { damping, .. } => damping,
+            _ => f64::NAN,
+        })
+        .collect();
+    assert_eq!(damping, [0.05, 0.5]);
+    assert_eq!(s.inputs.len(), 1);
+    assert_eq!(s.inputs[0].value.scale, 2.0);
+    assert_eq!(s.sensors.len(), 2);
+    let notes = imported.report.lines().join("\n");
+    assert!(
+        notes.contains("joint limits (the joints move freely): shoulder"),
+        "{notes}"
+    );
+    assert!(notes.contains("<sensor/touch> ×1"), "{notes}");
+    assert!(compile(s)
+        .unwrap()
+        .labels
+        .description
+        .contains("joint coordinates"));
+}
+
+#[test]
+fn tendons_equality_and_multi_joint_bodies_are_refused_with_their_line() {
+    let tendon = ACROBOT.replace(
+        "  <actuator>",
+        "  <tendon>\n    <fixed name=\"t\"><joint joint=\"elbow\" coef=\"1\"/></fixed>\n  </tendon>\n  <actuator>",
+    );
+    let e = import(&acrobot(&tendon, "tendon"), &ImportOptions::default())
+        .err()
+        .unwrap();
+    assert_eq!((e.kind, e.line), (ImportErrorKind::Refused, Some(23)));
+    assert!(
+        e.to_string()
+            .contains("<fixed name=\"t\">: <fixed> inside <tendon>"),
+        "{e}"
+    );
+
+    let weld = ACROBOT.replace(
+        "  <actuator>",
+        "  <equality><weld body1=\"lower_arm\"/></equality>\n  <actuator>",
+    );
+    let e = import(&acrobot(&weld, "weld"), &ImportOptions::default())
+        .err()
+        .unwrap();
+    assert_eq!((e.kind, e.line), (ImportErrorKind::Refused, Some(22)));
+
+    let two = ACROBOT.replace(
+        "<joint name=\"elbow\" class=\"stiff\" axis=\"0 1 0\"/>",
+        "<joint name=\"elbow\" class=\"stiff\" axis=\"0 1 0\"/>\n        <joint name=\"twist\" axis=\"0 0 1\"/>",
+    );
+    let e = import(&acrobot(&two, "two"), &ImportOptions::default())
+        .err()
+        .unwrap();
+    assert_eq!((e.kind, e.line), (ImportErrorKind::Refused, Some(17)));
+    assert!(e.reason.contains("body \"lower_arm\" has 2 joints"), "{e}");
+}
+
+#[test]
+fn pendulum_starts_with_the_closed_form_acceleration() {
+    // A sphere of mass m on a massless rod... as MuJoCo writes it: a body at the pivot with a
+    // hinge and a sphere geom at distance L, turned 30° about y by axisangle (degrees).
+    // θ̈(0) = −m g L sin 30° / (2/5 m r² + m L²).
+    let (m, l, r) = (1.5_f64, 0.8_f64, 0.1_f64);
+    let text = format!(
+        r#"<mujoco><worldbody><body name="p" pos="0 0 1" axisangle="0 1 0 30">
+        <joint name="pin" axis="0 1 0"/><geom type="sphere" size="{r}" pos="0 0 -{l}" mass="{m}"/>
+        </body></worldbody></mujoco>"#
+    );
+    let path = folder("pendulum").join("pendulum.xml");
+    std::fs::write(&path, text).unwrap();
+    let mut scene = import(&path, &ImportOptions::default()).unwrap().scene;
+    let h = 1e-4;
+    scene.simulation.step = h;
+    let mut sim = compile(&scene).unwrap();
+    sim.step().unwrap();
+    let alpha = -m * 9.81 * l * 0.5 / (0.4 * m * r * r + m * l * l);
+    assert!(
+        (sim.state()[0] / (alpha * h * h / 2.0) - 1.0).abs() < 1e-6,
+        "{}",
+        sim.state()[0]
+    );
+}

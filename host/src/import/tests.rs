@@ -1,0 +1,360 @@
+//! The URDF mapping checked against hand-computed kinematics, the pendulum's closed form, the
+//! round trip through the written scene file, and the named errors.
+
+use super::*;
+use crate::compile::compile;
+use ferrodyn_kernel::math::{Mat3, Vec3};
+use ferrodyn_kernel::rigid::{BodyRef, Frame};
+
+/// A model file in a fresh temporary folder.
+fn model_file(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ferrodyn-import-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn import_text(name: &str, text: &str) -> Result<Imported, ImportError> {
+    import(&model_file(name, text), &ImportOptions::default())
+}
+
+/// Rotation matrix of URDF's rpy, written out independently of `Quat`: Rz(y) Ry(p) Rx(r).
+fn rpy_matrix(r: f64, p: f64, y: f64) -> Mat3<f64> {
+    let rx = Mat3::from_rows([[1.0, 0.0, 0.0], [0.0, r.cos(), -r.sin()], [0.0, r.sin(), r.cos()]]);
+    let ry = Mat3::from_rows([[p.cos(), 0.0, p.sin()], [0.0, 1.0, 0.0], [-p.sin(), 0.0, p.cos()]]);
+    let rz = Mat3::from_rows([[y.cos(), -y.sin(), 0.0], [y.sin(), y.cos(), 0.0], [0.0, 0.0, 1.0]]);
+    rz.mul_mat(&ry).mul_mat(&rx)
+}
+
+fn close(a: &Mat3<f64>, b: &Mat3<f64>, tol: f64) -> bool {
+    (0..3).all(|i| (0..3).all(|j| (a.m[i][j] - b.m[i][j]).abs() < tol))
+}
+
+/// A fixed base welded above the world, a hip on a skew axis with turned origin, a prismatic
+/// slide, a massless tool frame turned a quarter about y, a continuous wrist on it.
+pub(super) const SKEW_ARM: &str = r#"<?xml version="1.0"?>
+<robot name="skew_arm">
+  <link name="world"/>
+  <joint name="base_weld" type="fixed">
+    <parent link="world"/><child link="base"/><origin xyz="0 0 0.5"/>
+  </joint>
+  <link name="base"><inertial><mass value="5"/><inertia ixx="1" iyy="1" izz="1"/></inertial></link>
+  <joint name="hip" type="revolute">
+    <parent link="base"/><child link="upper"/>
+    <origin xyz="0.1 0 0.2" rpy="0.3 -0.2 0.5"/>
+    <axis xyz="0 1 1"/>
+    <limit lower="-1" upper="1" effort="10" velocity="1"/>
+    <dynamics damping="0.5" friction="0.1"/>
+  </joint>
+  <link name="upper">
+    <inertial><origin xyz="0 0 -0.25" rpy="0.1 0.2 0.3"/><mass value="2"/>
+      <inertia ixx="0.04" iyy="0.05" izz="0.02" ixy="0.001"/></inertial>
+    <visual><geometry><box size="0.1 0.1 0.5"/></geometry></visual>
+  </link>
+  <joint name="slide" type="prismatic">
+    <parent link="upper"/><child link="slider"/><origin xyz="0 0 -0.5"/><axis xyz="1 0 0"/>
+  </joint>
+  <link name="slider"><inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01"/></inertial></link>
+  <joint name="tool_frame" type="fixed">
+    <parent link="slider"/><child link="tool"/><origin xyz="0 0 -0.1" rpy="0 1.5707963267948966 0"/>
+  </joint>
+  <link name="tool"/>
+  <joint name="wrist" type="continuous">
+    <parent link="tool"/><child link="hand"/><origin xyz="0.05 0 0"/><axis xyz="0 0 1"/>
+  </joint>
+  <link name="hand"><inertial><origin xyz="0 0 0.05"/><mass value="0.5"/>
+    <inertia ixx="0.002" iyy="0.002" izz="0.001"/></inertial></link>
+  <material name="grey"/>
+  <gazebo reference="hand"/>
+</robot>
+"#;
+
+#[test]
+fn links_are_placed_by_the_joint_origins_and_frames_meet_at_t0() {
+    let imported = import_text("skew_arm.urdf", SKEW_ARM).unwrap();
+    let scene = &imported.scene;
+    let names: Vec<&str> = scene.bodies.iter().map(|b| b.name.as_str()).collect();
+    assert_eq!(
+        names,
+        ["upper", "slider", "hand"],
+        "base is welded to the ground, tool is a frame"
+    );
+    // Hand-computed placements: x_child = p + R (origin) along the chain.
+    let r_upper = rpy_matrix(0.3, -0.2, 0.5);
+    let p_upper = Vec3::new(0.1, 0.0, 0.7);
+    let p_slider = p_upper + r_upper.mul_vec(Vec3::new(0.0, 0.0, -0.5));
+    let r_tool = r_upper.mul_mat(&rpy_matrix(0.0, std::f64::consts::FRAC_PI_2, 0.0));
+    let p_tool = p_slider + r_upper.mul_vec(Vec3::new(0.0, 0.0, -0.1));
+    let p_hand = p_tool + r_tool.mul_vec(Vec3::new(0.05, 0.0, 0.0));
+    let expected = [(p_upper, r_upper), (p_slider, r_upper), (p_hand, r_tool)];
+    for (b, (p, r)) in scene.bodies.iter().zip(expected) {
+        let body = &b.value.body;
+        assert!(
+            (body.position - p).norm() < 1e-14,
+            "{}: {:?} vs {p:?}",
+            b.name,
+            body.position
+        );
+        assert!(close(&body.orientation.to_matrix(), &r, 1e-14), "{}", b.name);
+    }
+    // Inertia turned by the inertial origin's rpy: R I Rᵀ, CG at its xyz.
+    let upper = &scene.bodies[0].value.body;
+    let r = rpy_matrix(0.1, 0.2, 0.3);
+    let i = Mat3::symmetric(Vec3::new(0.04, 0.05, 0.02), 0.001, 0.0, 0.0);
+    assert!(close(
+        &upper.inertia,
+        &r.mul_mat(&i).mul_mat(&r.transpose()),
+        1e-16
+    ));
+    assert_eq!(upper.cg, Vec3::new(0.0, 0.0, -0.25));
+    // Every joint's two frames are the same frame in the world at t = 0, z along the axis.
+    let world = |b: BodyRef, f: &Frame<f64>| -> (Vec3<f64>, Mat3<f64>) {
+        match b {
+            BodyRef::Ground => (f.origin, f.axes),
+            BodyRef::Body(k) => {
+                let body = &scene.bodies[k].value.body;
+                let r = body.orientation.to_matrix();
+                (body.position + r.mul_vec(f.origin), r.mul_mat(&f.axes))
+            }
+        }
+    };
+    let axes_world = [
+        r_upper.mul_vec(Vec3::new(0.0, 1.0, 1.0).normalized().unwrap()),
+        r_upper.mul_vec(Vec3::X),
+        r_tool.mul_vec(Vec3::Z),
+    ];
+    assert_eq!(scene.joints.len(), 3);
+    for (j, axis) in scene.joints.iter().zip(axes_world) {
+        let (pi, ri) = world(j.value.body_i, &j.value.frame_i);
+        let (pj, rj) = world(j.value.body_j, &j.value.frame_j);
+        assert!(
+            (pi - pj).norm() < 1e-14 && close(&ri, &rj, 1e-14),
+            "joint {}",
+            j.name
+        );
+        assert!((ri.column(2) - axis).norm() < 1e-14, "joint {} axis", j.name);
+    }
+    // Damping became a joint damper; limits and friction are listed, not dropped silently.
+    assert_eq!(scene.forces.len(), 1);
+    let notes = imported.report.lines().join("\n");
+    for expected in [
+        "joint limits",
+        "joint friction: hip",
+        "<material> ×1",
+        "<gazebo> ×1",
+        "<visual> ×1",
+    ] {
+        assert!(notes.contains(expected), "{expected} missing from:\n{notes}");
+    }
+    // No fixed joint is left in the scene: it runs in joint coordinates.
+    let sim = compile(scene).unwrap();
+    assert!(
+        sim.labels.description.contains("joint coordinates"),
+        "{}",
+        sim.labels.description
+    );
+}
+
+#[test]
+fn written_scene_loads_back_and_steps_to_the_same_bits() {
+    let path = model_file("skew_arm.urdf", SKEW_ARM);
+    let imported = import(&path, &ImportOptions::default()).unwrap();
+    let out = path.with_file_name("written/arm.toml");
+    std::fs::create_dir_all(out.parent().unwrap()).unwrap();
+    std::fs::write(&out, imported.toml(&out)).unwrap();
+    let loaded = Scene::load(&out).unwrap();
+    let (mut a, mut b) = (compile(&imported.scene).unwrap(), compile(&loaded).unwrap());
+    for _ in 0..200 {
+        a.step().unwrap();
+        b.step().unwrap();
+    }
+    assert!(a.state().iter().any(|&x| x != 0.0), "the arm moves under gravity");
+    assert_eq!(a.digest(), b.digest());
+}
+
+#[test]
+fn pendulum_on_a_turned_axis_starts_with_the_closed_form_acceleration() {
+    // A link hung from a pin about y, its origin pitched by 0.6 rad, CG at L below its origin:
+    // θ̈(0) = −m g L sin(0.6) / (Iyy + m L²) (a compound pendulum released at 0.6 rad).
+    let (m, l, iyy) = (2.0, 0.4, 0.03);
+    let text = format!(
+        r#"<robot name="pendulum"><link name="base"/>
+        <joint name="pin" type="continuous"><parent link="base"/><child link="bob"/>
+          <origin xyz="0 0 1" rpy="0 0.6 0"/><axis xyz="0 1 0"/></joint>
+        <link name="bob"><inertial><origin xyz="0 0 -{l}"/><mass value="{m}"/>
+          <inertia ixx="0.03" iyy="{iyy}" izz="0.01"/></inertial></link></robot>"#
+    );
+    let imported = import_text("pendulum.urdf", &text).unwrap();
+    let mut scene = imported.scene;
+    let h = 1e-4;
+    scene.simulation.step = h;
+    let mut sim = compile(&scene).unwrap();
+    sim.step().unwrap();
+    let alpha = -m * 9.81 * l * 0.6f64.sin() / (iyy + m * l * l);
+    assert!(
+        (sim.state()[0] / (alpha * h * h / 2.0) - 1.0).abs() < 1e-6,
+        "{}",
+        sim.state()[0]
+    );
+}
+
+fn error_of(name: &str, text: &str) -> ImportError {
+    match import_text(name, text) {
+        Ok(_) => panic!("{name} imported"),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn unsupported_features_are_refused_by_name_and_line() {
+    let mimic = SKEW_ARM.replace(
+        r#"<axis xyz="1 0 0"/>"#,
+        "<axis xyz=\"1 0 0\"/>\n    <mimic joint=\"hip\" multiplier=\"2\"/>",
+    );
+    let e = error_of("mimic.urdf", &mimic);
+    assert_eq!((e.kind, e.line), (ImportErrorKind::Refused, Some(22)));
+    assert!(
+        e.to_string()
+            .contains("mimic.urdf:22: <mimic>: joint \"slide\" mimics joint \"hip\""),
+        "{e}"
+    );
+
+    let planar = SKEW_ARM.replace(r#"type="prismatic""#, r#"type="planar""#);
+    let e = error_of("planar.urdf", &planar);
+    assert_eq!(
+        (e.kind, e.line, e.element.as_str()),
+        (ImportErrorKind::Refused, Some(20), "<joint name=\"slide\">")
+    );
+
+    let transmission = SKEW_ARM.replace(
+        "<material name=\"grey\"/>",
+        "<transmission name=\"t\"><type>transmission_interface/DifferentialTransmission</type></transmission>",
+    );
+    let e = error_of("transmission.urdf", &transmission);
+    assert_eq!((e.kind, e.line), (ImportErrorKind::Refused, Some(33)));
+    assert!(e.reason.contains("DifferentialTransmission"), "{e}");
+
+    // The massless tool frame carrying a moving joint is fine; a massless link that moves is not.
+    let massless = SKEW_ARM.replace(
+        r#"<link name="slider"><inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01"/></inertial></link>"#,
+        r#"<link name="slider"/>"#,
+    );
+    let e = error_of("massless.urdf", &massless);
+    assert_eq!((e.kind, e.line), (ImportErrorKind::Refused, Some(23)));
+    assert!(e.reason.contains("prismatic joint \"slide\" has no mass"), "{e}");
+}
+
+#[test]
+fn invalid_values_are_reported_at_the_model_line() {
+    // The scene's own inertia check, reported at the link's line in the URDF.
+    let bad = SKEW_ARM.replace(
+        r#"ixx="0.04" iyy="0.05" izz="0.02""#,
+        r#"ixx="0.04" iyy="0.05" izz="0.2""#,
+    );
+    let e = error_of("inertia.urdf", &bad);
+    assert_eq!((e.kind, e.line), (ImportErrorKind::Invalid, Some(15)));
+    assert!(
+        e.to_string()
+            .contains("inertia.urdf:15: body \"upper\": principal moments"),
+        "{e}"
+    );
+
+    let missing = SKEW_ARM.replace(r#"<child link="hand"/>"#, r#"<child link="hnad"/>"#);
+    let e = error_of("missing.urdf", &missing);
+    assert_eq!(e.line, Some(29));
+    assert!(e.reason.contains("link \"hnad\" does not exist"), "{e}");
+
+    let e = error_of(
+        "number.urdf",
+        &SKEW_ARM.replace(r#"xyz="0.1 0 0.2""#, r#"xyz="0.1 x 0.2""#),
+    );
+    assert_eq!((e.kind, e.line), (ImportErrorKind::Invalid, Some(10)));
+
+    let e = error_of("broken.urdf", "<robot><link name=\"a\"></robot>");
+    assert_eq!((e.kind, e.line), (ImportErrorKind::Unreadable, Some(1)));
+
+    let two_roots = r#"<robot name="r"><link name="a"/><link name="b"/></robot>"#;
+    assert!(error_of("roots.urdf", two_roots).reason.contains("[a, b]"));
+}
+
+#[test]
+fn collision_geometry_becomes_contact_shapes_and_a_missing_mesh_is_named() {
+    let with_shapes = SKEW_ARM.replace(
+        "<visual><geometry><box size=\"0.1 0.1 0.5\"/></geometry></visual>",
+        "<collision><origin xyz=\"0 0 -0.25\"/><geometry><box size=\"0.1 0.1 0.5\"/></geometry></collision>\n\
+         <collision name=\"pin\"><geometry><cylinder radius=\"0.02\" length=\"0.2\"/></geometry></collision>",
+    );
+    let path = model_file("shapes.urdf", &with_shapes);
+    let options = ImportOptions {
+        collision: true,
+        ..ImportOptions::default()
+    };
+    let scene = import(&path, &options).unwrap().scene;
+    let shapes = &scene.contact.as_ref().unwrap().shapes;
+    assert_eq!(shapes.len(), 2);
+    assert_eq!(shapes[0].name, "upper/collision0");
+    assert_eq!(shapes[1].name, "upper/pin");
+    assert_eq!(shapes[0].position, Vec3::new(0.0, 0.0, -0.25));
+    assert_eq!(shapes[0].body, Some(0));
+
+    let mesh = with_shapes.replace(
+        "<box size=\"0.1 0.1 0.5\"/>",
+        "<mesh filename=\"package://arm/meshes/upper.stl\"/>",
+    );
+    let path = model_file("mesh.urdf", &mesh);
+    let e = import(&path, &options).err().unwrap();
+    assert_eq!((e.kind, e.line), (ImportErrorKind::Unreadable, Some(18)));
+    assert!(e.reason.contains("package \"arm\" not found"), "{e}");
+    // The package found through --package-path, the mesh file unreadable: named.
+    let root = path.parent().unwrap().join("pkgs");
+    std::fs::create_dir_all(root.join("arm/meshes")).unwrap();
+    std::fs::write(root.join("arm/meshes/upper.stl"), "solid broken\nvertex 0 0\n").unwrap();
+    let options = ImportOptions {
+        package_paths: vec![root.clone()],
+        ..options
+    };
+    let e = import(&path, &options).err().unwrap();
+    assert_eq!(e.kind, ImportErrorKind::Unreadable);
+    assert!(e.to_string().contains("upper.stl") && e.line == Some(18), "{e}");
+    // A readable one is a mesh shape.
+    std::fs::write(
+        root.join("arm/meshes/upper.stl"),
+        "solid t\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\nendsolid\n",
+    )
+    .unwrap();
+    let scene = import(&path, &options).unwrap().scene;
+    assert_eq!(scene.contact.unwrap().shapes.len(), 2);
+}
+
+#[test]
+fn floating_base_frees_the_root_link() {
+    let free = import(
+        &model_file("float.urdf", SKEW_ARM),
+        &ImportOptions {
+            floating_base: true,
+            ..ImportOptions::default()
+        },
+    );
+    // The root "world" has no mass: it cannot float.
+    let e = free.err().unwrap();
+    assert!(e.reason.contains("has no mass"), "{e}");
+    let text = SKEW_ARM.replace(
+        "<link name=\"world\"/>\n  <joint name=\"base_weld\" type=\"fixed\">\n    <parent link=\"world\"/><child link=\"base\"/><origin xyz=\"0 0 0.5\"/>\n  </joint>\n",
+        "",
+    );
+    let path = model_file("float2.urdf", &text);
+    let options = ImportOptions {
+        floating_base: true,
+        ..ImportOptions::default()
+    };
+    let scene = import(&path, &options).unwrap().scene;
+    assert_eq!(scene.bodies[0].name, "base");
+    let sim = compile(&scene).unwrap();
+    // Three joints and the base's six freedoms.
+    assert!(
+        sim.labels.description.contains("joint coordinates (9 DOF)"),
+        "{}",
+        sim.labels.description
+    );
+}

@@ -1,0 +1,127 @@
+//! The public robot model sets imported one by one (`.ci/import` installs them offline and
+//! lists their files in `FERRODYN_IMPORT_CORPUS`, one path a line): each model is imported,
+//! refused with a named feature, rejected for an invalid value, unreadable, or skipped (an
+//! include fragment without a `<worldbody>`); a panic is a failure of the test. Ignored by
+//! default (needs the venv): `FERRODYN_IMPORT_CORPUS=list cargo test -p ferrodyn-host --test
+//! import_corpus -- --ignored --nocapture`. With `FERRODYN_IMPORT_SUMMARY=FILE` the table is
+//! written there too (docs/import.md takes its counts from it); `FERRODYN_IMPORT_COLLISION=1`
+//! adds a pass with collision geometry as contact shapes.
+
+use ferrodyn_host::compile::compile;
+use ferrodyn_host::import::{import, ImportErrorKind, ImportOptions};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+enum Outcome {
+    Imported,
+    Refused,
+    Invalid,
+    Unreadable,
+    Skipped,
+    Panicked,
+}
+
+fn outcome(path: &Path, options: &ImportOptions) -> (Outcome, String) {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let mjcf = text.contains("<mujoco");
+    if mjcf && !text.contains("<worldbody") {
+        return (Outcome::Skipped, "an include fragment: no <worldbody>".into());
+    }
+    if !mjcf && !text.contains("<robot") {
+        return (Outcome::Skipped, "neither <robot> nor <mujoco>".into());
+    }
+    let result = std::panic::catch_unwind(|| {
+        import(path, options).map(|imported| {
+            // The scene also compiles (the kernel accepts it).
+            let compiled = compile(&imported.scene).map(|sim| sim.labels.description.clone());
+            (imported.scene.bodies.len(), compiled.map_err(|e| e.to_string()))
+        })
+    });
+    match result {
+        Err(_) => (Outcome::Panicked, "panicked".into()),
+        Ok(Ok((bodies, Ok(description)))) => (Outcome::Imported, format!("{bodies} bodies; {description}")),
+        Ok(Ok((_, Err(e)))) => (Outcome::Invalid, format!("compile: {e}")),
+        Ok(Err(e)) => {
+            let o = match e.kind {
+                ImportErrorKind::Refused => Outcome::Refused,
+                ImportErrorKind::Invalid => Outcome::Invalid,
+                ImportErrorKind::Unreadable => Outcome::Unreadable,
+            };
+            (o, e.to_string())
+        }
+    }
+}
+
+#[test]
+#[ignore = "needs the model sets installed by .ci/import"]
+fn public_model_sets_import_or_are_refused_by_name() {
+    let list =
+        std::env::var("FERRODYN_IMPORT_CORPUS").expect("FERRODYN_IMPORT_CORPUS: a file listing model paths");
+    let text = std::fs::read_to_string(&list).expect("the corpus list");
+    let paths: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    let mut summary = String::new();
+    let mut passes = vec![("default", ImportOptions::default())];
+    // Collision geometry reads every mesh (about 2 minutes): on request only.
+    if std::env::var_os("FERRODYN_IMPORT_COLLISION").is_some() {
+        let collision = ImportOptions {
+            collision: true,
+            ..ImportOptions::default()
+        };
+        passes.push(("--collision", collision));
+    }
+    for (label, options) in passes {
+        let mut counts: BTreeMap<(bool, Outcome), usize> = BTreeMap::new();
+        let mut lines = Vec::new();
+        let started = std::time::Instant::now();
+        for p in &paths {
+            let path = Path::new(p);
+            let (o, why) = outcome(path, &options);
+            let urdf = path.extension().is_some_and(|e| e == "urdf");
+            *counts.entry((urdf, o)).or_default() += 1;
+            let short: Vec<_> = path.components().rev().take(3).collect();
+            let short: std::path::PathBuf = short.into_iter().rev().collect();
+            lines.push(format!("{o:?}\t{}\t{why}", short.display()));
+        }
+        let elapsed = started.elapsed().as_secs_f64();
+        lines.sort();
+        summary.push_str(&format!("## {label} ({} files, {elapsed:.1} s)\n\n", paths.len()));
+        for (urdf, name) in [(true, "URDF"), (false, "MJCF")] {
+            let get = |o| counts.get(&(urdf, o)).copied().unwrap_or(0);
+            let models: usize = [
+                Outcome::Imported,
+                Outcome::Refused,
+                Outcome::Invalid,
+                Outcome::Unreadable,
+                Outcome::Panicked,
+            ]
+            .map(get)
+            .iter()
+            .sum();
+            summary.push_str(&format!(
+                "{name}: {models} models: imported {}, refused by name {}, invalid value {}, unreadable {}, panicked {}; skipped (fragments) {}\n",
+                get(Outcome::Imported),
+                get(Outcome::Refused),
+                get(Outcome::Invalid),
+                get(Outcome::Unreadable),
+                get(Outcome::Panicked),
+                get(Outcome::Skipped)
+            ));
+        }
+        summary.push('\n');
+        for l in &lines {
+            summary.push_str(l);
+            summary.push('\n');
+        }
+        summary.push('\n');
+        let panics = counts
+            .iter()
+            .filter(|((_, o), _)| *o == Outcome::Panicked)
+            .count();
+        assert_eq!(panics, 0, "{summary}");
+    }
+    println!("{summary}");
+    if let Ok(out) = std::env::var("FERRODYN_IMPORT_SUMMARY") {
+        std::fs::write(out, &summary).expect("writing the summary");
+    }
+}
