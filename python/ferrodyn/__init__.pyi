@@ -1,6 +1,7 @@
 """Type stubs of the ferrodyn package (docs/python.md)."""
 
 from os import PathLike
+from pathlib import Path
 from typing import Any, Optional, Sequence, Union
 
 import numpy as np
@@ -43,7 +44,7 @@ class Model:
     sensor_channels: list[str]
     description: str
     @property
-    def path(self) -> str: ...
+    def path(self) -> Path: ...
     @staticmethod
     def load(path: _Path) -> Model: ...
     @staticmethod
