@@ -57,37 +57,29 @@ impl Rows<'_> {
     /// Takes in the rows' writes, steps `nstep` times (stopping at a failure), and writes the
     /// member's state, inputs and sensors back into its rows.
     fn step(self, nq: usize, nstep: u64) -> Outcome {
-        let Rows {
-            sim,
-            scratch,
-            state,
-            last_state,
-            ctrl,
-            last_ctrl,
-            sensors,
-        } = self;
-        let mut outcome = Outcome::Done;
+        let sim = self.sim;
         let mut taken = Ok(());
-        if changed(state, last_state) {
-            taken = apply_state(sim, state, last_state, nq);
+        if changed(self.state, self.last_state) {
+            taken = apply_state(sim, self.state, self.last_state, nq);
         }
-        if taken.is_ok() && changed(ctrl, last_ctrl) {
-            taken = apply_inputs(sim, ctrl, last_ctrl);
+        if taken.is_ok() && changed(self.ctrl, self.last_ctrl) {
+            taken = apply_inputs(sim, self.ctrl, self.last_ctrl);
         }
-        match taken {
-            Err(Refused(reason)) => outcome = Outcome::Refused(reason),
-            Ok(()) => {
-                if let Err(e) = (0..nstep).try_for_each(|_| sim.step()) {
-                    outcome = Outcome::Failed(format!("{e:#}"));
-                }
-            }
+        let outcome = match taken {
+            Err(Refused(reason)) => Outcome::Refused(reason),
+            Ok(()) => match (0..nstep).try_for_each(|_| sim.step()) {
+                Ok(()) => Outcome::Done,
+                Err(e) => Outcome::Failed(format!("{e:#}")),
+            },
+        };
+        for row in [self.state, self.last_state] {
+            row.copy_from_slice(sim.state());
         }
-        state.copy_from_slice(sim.state());
-        last_state.copy_from_slice(sim.state());
-        ctrl.copy_from_slice(sim.inputs());
-        last_ctrl.copy_from_slice(sim.inputs());
-        sample(sim, scratch);
-        sensors.copy_from_slice(scratch);
+        for row in [self.ctrl, self.last_ctrl] {
+            row.copy_from_slice(sim.inputs());
+        }
+        sample(sim, self.scratch);
+        self.sensors.copy_from_slice(self.scratch);
         outcome
     }
 }
