@@ -7,19 +7,26 @@ use crate::export::{rust_module, Precision};
 use anyhow::{bail, Context, Result};
 use std::path::Path;
 
-/// Writes the Rust module of the scene at `path` in `precision` ("f32" or "f64"), with the
-/// `[simulation]` settings of `overrides`, to `out`, or to standard output.
-pub fn export_rust(path: &Path, precision: &str, overrides: &Overrides, out: Option<&Path>) -> Result<()> {
+/// The Rust module of the scene at `path` in `precision` ("f32" or "f64"), with the
+/// `[simulation]` settings of `overrides`; and the settings changed, as `run` lists them.
+pub fn rust_module_of(path: &Path, precision: &str, overrides: &Overrides) -> Result<(String, Vec<String>)> {
     let precision = match precision {
         "f32" => Precision::F32,
         "f64" => Precision::F64,
         other => bail!("unknown precision '{other}'; choose f32 or f64"),
     };
     let mut scene = crate::import::load_scene(path)?;
-    for change in overrides.apply(&mut scene.simulation)? {
+    let changes = overrides.apply(&mut scene.simulation)?;
+    Ok((rust_module(&scene, precision)?, changes))
+}
+
+/// Writes the Rust module of the scene at `path` in `precision` ("f32" or "f64"), with the
+/// `[simulation]` settings of `overrides`, to `out`, or to standard output.
+pub fn export_rust(path: &Path, precision: &str, overrides: &Overrides, out: Option<&Path>) -> Result<()> {
+    let (module, changes) = rust_module_of(path, precision, overrides)?;
+    for change in changes {
         eprintln!("export with {change}");
     }
-    let module = rust_module(&scene, precision)?;
     match out {
         Some(file) => {
             std::fs::write(file, module).with_context(|| format!("writing {}", file.display()))?;

@@ -9,7 +9,7 @@ mod overrides;
 mod run;
 
 pub use check::check;
-pub use export::{export_fmu, export_rust};
+pub use export::{export_fmu, export_rust, rust_module_of};
 pub use import::import_model;
 pub use overrides::Overrides;
 pub use run::{run, RunOptions};

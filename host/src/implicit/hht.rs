@@ -477,14 +477,10 @@ impl HhtFlex {
                 Ok(report)
             }
             Err(e) => {
-                (
-                    self.time,
-                    self.steps,
-                    self.state,
-                    self.a,
-                    self.force,
-                    self.contacts,
-                ) = snapshot;
+                let state;
+                (self.time, self.steps, state, self.a, self.force, self.contacts) = snapshot;
+                // In place: the state's buffer stays where views of it (the Python package) look.
+                self.state.copy_from_slice(&state);
                 self.factor_for = None;
                 Err(e)
             }

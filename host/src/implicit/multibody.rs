@@ -499,8 +499,9 @@ impl MultibodyHht {
 
     fn restore(&mut self, s: Snapshot) {
         let [state, accel, pseudo, multipliers, force] = s.vectors;
-        (self.state, self.accel, self.pseudo, self.multipliers, self.force) =
-            (state, accel, pseudo, multipliers, force);
+        // In place: the state's buffer stays where views of it (the Python package) look.
+        self.state.copy_from_slice(&state);
+        (self.accel, self.pseudo, self.multipliers, self.force) = (accel, pseudo, multipliers, force);
         self.time = s.time;
         let state = std::mem::take(&mut self.state);
         self.mirror(self.time, &state);
@@ -682,7 +683,8 @@ impl MultibodyHht {
         self.accel = x;
         self.multipliers = mu;
         self.time = t;
-        self.state = y;
+        // In place, as in `restore`.
+        self.state.copy_from_slice(&y);
         let state = std::mem::take(&mut self.state);
         self.mirror(t, &state);
         self.state = state;

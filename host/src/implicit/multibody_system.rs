@@ -6,6 +6,7 @@ use super::MultibodyHht;
 use crate::simulation::{ContactModel, Contacts, FlexibleState, System};
 use crate::storage::{RigidData, RigidModel};
 use anyhow::Context;
+use ferrodyn_kernel::ancf::NODE_COORDS;
 use ferrodyn_kernel::{Energy, KernelError};
 use std::any::Any;
 
@@ -24,6 +25,10 @@ impl System for MultibodyHht {
     }
     fn state(&self) -> &[f64] {
         MultibodyHht::state(self)
+    }
+    fn position_count(&self) -> usize {
+        let nodes = self.flex().map_or(0, |(model, _)| model.node_count());
+        7 * MultibodyHht::rigid(self).0.bodies().len() + NODE_COORDS * nodes
     }
     fn set_state(&mut self, state: &[f64]) -> Result<(), KernelError> {
         if state.len() != self.state().len() {

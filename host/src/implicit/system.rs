@@ -49,6 +49,9 @@ impl System for ImplicitSystem {
     fn state(&self) -> &[f64] {
         self.hht.state()
     }
+    fn position_count(&self) -> usize {
+        self.hht.body().coordinate_count()
+    }
     fn set_state(&mut self, state: &[f64]) -> Result<(), KernelError> {
         let n = self.hht.body().coordinate_count();
         if state.len() != 2 * n {

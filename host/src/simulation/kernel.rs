@@ -11,7 +11,12 @@ use std::any::Any;
 
 /// What a kernel family shows the host beyond [`Dynamics`]: its rigid bodies and its flexible
 /// nodes, where it has them.
-pub trait Views: Dynamics<f64> + Sized + 'static {
+pub trait Views: Dynamics<f64, Data: Send + Sync> + Send + Sync + Sized + 'static {
+    /// How many of the state's values are positions (nq): half of them unless the family's
+    /// positions and velocities differ in number.
+    fn position_count(&self, data: &Self::Data) -> usize {
+        self.state(data).len() / 2
+    }
     /// The rigid model and data.
     fn rigid<'a>(&'a self, _data: &'a Self::Data) -> Option<(&'a RigidModel, &'a RigidData)> {
         None
@@ -57,6 +62,9 @@ macro_rules! clock_views {
 }
 
 impl Views for RigidModel {
+    fn position_count(&self, _data: &RigidData) -> usize {
+        7 * self.bodies().len()
+    }
     fn rigid<'a>(&'a self, data: &'a RigidData) -> Option<(&'a RigidModel, &'a RigidData)> {
         Some((self, data))
     }
@@ -67,6 +75,9 @@ impl Views for RigidModel {
 }
 
 impl Views for TreeModel {
+    fn position_count(&self, _data: &Self::Data) -> usize {
+        TreeModel::position_count(self)
+    }
     clock_views!();
 }
 
@@ -97,6 +108,9 @@ impl Views for FlexModel {
 }
 
 impl Views for CoupledModel {
+    fn position_count(&self, _data: &Self::Data) -> usize {
+        7 * self.rigid().bodies().len() + NODE_COORDS * self.flex().node_count()
+    }
     fn rigid<'a>(&'a self, data: &'a Self::Data) -> Option<(&'a RigidModel, &'a RigidData)> {
         Some((self.rigid(), data.rigid()))
     }
@@ -161,6 +175,9 @@ impl<M: Views> System for KernelSystem<M> {
     }
     fn state(&self) -> &[f64] {
         self.model.state(&self.data)
+    }
+    fn position_count(&self) -> usize {
+        self.model.position_count(&self.data)
     }
     fn set_state(&mut self, state: &[f64]) -> Result<(), KernelError> {
         self.model.set_state(&mut self.data, state)

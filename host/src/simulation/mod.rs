@@ -108,9 +108,14 @@ impl Simulation {
     pub fn energy(&self) -> Result<Energy<f64>, KernelError> {
         self.system.energy()
     }
-    /// The state as one flat slice.
+    /// The state as one flat slice `[positions | velocities]`; its buffer is made once, so its
+    /// address stays for the simulation's life.
     pub fn state(&self) -> &[f64] {
         self.system.state()
+    }
+    /// How many of the state's values are positions (nq); the rest are velocities (nv).
+    pub fn position_count(&self) -> usize {
+        self.system.position_count()
     }
     /// Overwrites the state; time is kept.
     pub fn set_state(&mut self, state: &[f64]) -> Result<(), KernelError> {

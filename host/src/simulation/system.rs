@@ -10,16 +10,20 @@ use ferrodyn_kernel::{Digest, Energy, ExternalForces, ExternalLoads, KernelError
 use std::any::Any;
 
 /// A running model: a kernel family with its data and integrator, or the host's implicit
-/// flexible solver.
-pub trait System: Any {
+/// flexible solver. `Send + Sync`: simulations are stepped on other threads (the Python
+/// package's batches, its steps without the GIL).
+pub trait System: Any + Send + Sync {
     /// Advances by `dt`; on error the state is left at the start of the step.
     fn step(&mut self, dt: f64) -> anyhow::Result<()>;
     /// Simulation time (s).
     fn time(&self) -> f64;
     /// Mechanical energy at the current state.
     fn energy(&self) -> Result<Energy<f64>, KernelError>;
-    /// The state as one flat slice (the family's layout).
+    /// The state as one flat slice (the family's layout): `[positions | velocities]`, in a
+    /// buffer made once with the system (steps write it in place, so its address stays).
     fn state(&self) -> &[f64];
+    /// How many of [`System::state`]'s values are positions (nq; the rest are velocities).
+    fn position_count(&self) -> usize;
     /// Overwrites the state (same layout and length); time is kept.
     fn set_state(&mut self, state: &[f64]) -> Result<(), KernelError>;
     /// The digest of the state's bits.

@@ -143,6 +143,9 @@ impl System for TreeSystem {
     fn state(&self) -> &[f64] {
         self.tree.state()
     }
+    fn position_count(&self) -> usize {
+        self.tree.position_count()
+    }
     fn set_state(&mut self, state: &[f64]) -> Result<(), KernelError> {
         self.tree.set_state(state)?;
         self.update_mirror();
