@@ -23,6 +23,8 @@ pub mod dae;
 pub mod export;
 pub mod gmsh;
 pub mod implicit;
+pub mod interrupt;
+pub mod limits;
 pub mod obj;
 pub mod output;
 pub mod plot;

@@ -296,13 +296,40 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    match execute(Cli::parse().command) {
+    let command = Cli::parse().command;
+    if stops_on_signals(&command) {
+        if let Err(e) = ferrodyn_host::interrupt::install() {
+            eprintln!("error: cannot handle SIGINT and SIGTERM: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
+    let result = execute(command);
+    // A run stopped by a signal has written what it computed; the exit code says it stopped.
+    if let Some(stop) = ferrodyn_host::interrupt::received() {
+        if let Err(e) = &result {
+            eprintln!("error: {e:#}");
+        }
+        return ExitCode::from(stop.exit_code());
+    }
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::FAILURE
         }
     }
+}
+
+/// The commands that drive long runs and stop cleanly on SIGINT or SIGTERM (the others keep
+/// the default: the signal ends them).
+fn stops_on_signals(command: &Command) -> bool {
+    matches!(
+        command,
+        Command::Run { .. }
+            | Command::Sweep {
+                action: SweepAction::Run { .. } | SweepAction::Local { .. }
+            }
+    )
 }
 
 fn execute(command: Command) -> Result<()> {
@@ -472,10 +499,11 @@ fn sweep(action: SweepAction) -> Result<()> {
             };
             let tally = sweep::local(&study, &options)?;
             println!(
-                "{} ok, {} invalid, {} failed{}",
+                "{} ok, {} invalid, {} failed{}{}",
                 tally.ok,
                 tally.invalid.len(),
                 tally.failed.len(),
+                interrupted(&tally.interrupted),
                 listed(&tally.invalid, &tally.failed)
             );
             Ok(())
@@ -514,10 +542,11 @@ fn sweep(action: SweepAction) -> Result<()> {
             let c = sweep::collect(&study, request.as_ref())?;
             println!("wrote {} and {}", c.results.display(), c.timings.display());
             println!(
-                "{} ok, {} invalid, {} failed, {} missing{}",
+                "{} ok, {} invalid, {} failed{}, {} missing{}",
                 c.ok,
                 c.invalid.len(),
                 c.failed.len(),
+                interrupted(&c.interrupted),
                 c.missing.len(),
                 listed(&c.invalid, &c.failed)
             );
@@ -531,6 +560,17 @@ fn sweep(action: SweepAction) -> Result<()> {
                 println!("resubmit ({}): --array={list}", c.resubmit_file.display());
             }
             Ok(())
+        }
+    }
+}
+
+/// ", 2 interrupted (4, 5)" for a summary line, empty when none was.
+fn interrupted(cases: &[usize]) -> String {
+    match cases {
+        [] => String::new(),
+        _ => {
+            let list: Vec<String> = cases.iter().map(|i| i.to_string()).collect();
+            format!(", {} interrupted ({})", cases.len(), list.join(", "))
         }
     }
 }

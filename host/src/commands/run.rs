@@ -7,7 +7,7 @@ use crate::compile::compile;
 use crate::output::OutputDir;
 use crate::record::recorders;
 use crate::samples::{chain_scene, chain_simulation};
-use crate::scene::Scene;
+use crate::scene::{check_name, Scene};
 use crate::simulation::{drive, Summary};
 use anyhow::{bail, Context, Result};
 use std::path::PathBuf;
@@ -71,10 +71,13 @@ pub fn run(options: &RunOptions) -> Result<Summary> {
     }
     let series = match sim.labels.flexibles.as_slice() {
         [(name, _)] => name.clone(),
+        // The scene file's stem, where it follows the name rule.
         _ => scene
             .path()
             .file_stem()
-            .map_or("flexible".into(), |s| s.to_string_lossy().into_owned()),
+            .map(|s| s.to_string_lossy().into_owned())
+            .filter(|s| check_name(s).is_ok())
+            .unwrap_or_else(|| "flexible".into()),
     };
     let recorders = recorders(&mut sim, &dir, &scene.output, &series)?;
     let summary = drive(&mut sim, recorders, options.progress)?;

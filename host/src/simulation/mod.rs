@@ -9,7 +9,7 @@ mod labels;
 mod system;
 mod tree;
 
-pub use drive::{drive, Sample, Summary, DRIFT_TOLERANCE};
+pub use drive::{drive, Interrupted, Sample, Summary, DRIFT_TOLERANCE};
 pub use kernel::{KernelSystem, Views};
 pub use labels::Labels;
 pub use system::{ContactModel, Contacts, FlexibleState, System};
