@@ -52,6 +52,10 @@ enum Command {
         /// choice (auto) [default: the scene's; auto].
         #[arg(long)]
         formulation: Option<String>,
+        /// Memory a scene may need, estimated before anything is allocated (e.g. 64G)
+        /// [default: half of this machine's memory].
+        #[arg(long, value_parser = ferrodyn_host::limits::parse_size)]
+        max_memory: Option<u64>,
     },
     /// Preflight checks of a scene: capacities, DOF and redundant constraints, initial
     /// violation per joint and assembly, optionally settling under gravity with joint reactions.
@@ -68,6 +72,10 @@ enum Command {
         /// (capacities, model and data bytes, stack, instructions per step).
         #[arg(long)]
         target: Option<String>,
+        /// Memory a scene may need, estimated before anything is allocated (e.g. 64G)
+        /// [default: half of this machine's memory].
+        #[arg(long, value_parser = ferrodyn_host::limits::parse_size)]
+        max_memory: Option<u64>,
     },
     /// Watch a scene in a window (X11), simulated in real time; optionally record an MP4.
     #[command(after_help = ferrodyn_host::view::window::CONTROLS)]
@@ -377,7 +385,13 @@ fn execute(command: Command) -> Result<()> {
             settle,
             motion,
             target,
-        } => commands::check(&scene, settle, motion, target.as_deref()),
+            max_memory,
+        } => {
+            if let Some(bytes) = max_memory {
+                ferrodyn_host::limits::set_max_memory(bytes);
+            }
+            commands::check(&scene, settle, motion, target.as_deref())
+        }
         Command::Sweep { action } => sweep(action),
         Command::Export {
             target:
@@ -409,7 +423,11 @@ fn execute(command: Command) -> Result<()> {
             integrator,
             rtol,
             formulation,
+            max_memory,
         } => {
+            if let Some(bytes) = max_memory {
+                ferrodyn_host::limits::set_max_memory(bytes);
+            }
             let options = RunOptions {
                 scene,
                 out,

@@ -4,6 +4,7 @@
 use super::Overrides;
 use crate::check::{redundant_note, redundant_rows};
 use crate::compile::compile;
+use crate::limits::{check_memory, BYTES_PER_BODY};
 use crate::output::OutputDir;
 use crate::record::recorders;
 use crate::samples::{chain_scene, chain_simulation};
@@ -47,6 +48,8 @@ pub fn run(options: &RunOptions) -> Result<Summary> {
             if links == 0 {
                 bail!("--links must be at least 1");
             }
+            let what = format!("the built-in chain of {links} links");
+            check_memory(&what, links as f64 * BYTES_PER_BODY).map_err(anyhow::Error::msg)?;
             chain_scene(links, chain_simulation()).context("building the built-in chain")?
         }
     };
@@ -63,6 +66,9 @@ pub fn run(options: &RunOptions) -> Result<Summary> {
     );
     if !changed.is_empty() {
         println!("  overriding the scene: {}", changed.join(", "));
+    }
+    for note in sim.timing.rounding_notes().into_iter().chain(sim.size_warnings()) {
+        println!("  {note}");
     }
     if let Some((model, data)) = sim.rigid().filter(|_| scene.output.reactions) {
         if let Some(note) = redundant_note(&sim.labels.names.joints, &redundant_rows(model, data)) {

@@ -313,6 +313,7 @@ fn simulation(c: &Checker, s: &Spanned<RawSimulation>) -> Result<Simulation, Sce
     );
     let at = r.integrator.as_ref().map_or(s.span(), |n| n.span());
     let integrator = integrator::spec(c, name, config, &at, r.implicit.as_ref())?;
+    crate::limits::check_steps(end_time, step).map_err(|e| c.invalid(&r.step.span(), "step", e))?;
     let output_interval = c.number_or("output_interval", &r.output_interval, Rule::Positive, step)?;
     if output_interval < step {
         let at = r.output_interval.as_ref().map_or(s.span(), |v| v.span());
@@ -368,8 +369,7 @@ fn body<'a>(
         return Err(c.invalid(&r.inertia.span(), "inertia", format!("{bad} must be finite")));
     }
     let inertia = Mat3::symmetric(Vec3::new(i.Ixx, i.Iyy, i.Izz), i.Ixy, i.Ixz, i.Iyz);
-    if !inertia.is_positive_definite() {
-        let reason = "tensor about the CG must be positive definite".to_string();
+    if let Some(reason) = inertia_problem([i.Ixx, i.Iyy, i.Izz], &inertia) {
         return Err(c.invalid(&r.inertia.span(), "inertia", reason));
     }
     let orientation = match &r.orient {
@@ -485,4 +485,21 @@ fn drive(c: &Checker, r: &RawDrive, names: &Names) -> Result<Joint<f64>, SceneEr
     };
     let kind = JointKind::Driving { coordinate, function };
     sides(c, names, &r.body_i, &r.body_j, [&r.frame_i, &r.frame_j], kind)
+}
+
+/// What is wrong with an inertia tensor about the CG, if anything: a moment that is not
+/// positive, or products of inertia too large for the moments (checked on the tensor divided
+/// by its largest moment, so any magnitude works: 1e300 kg·m² is valid).
+fn inertia_problem(moments: [f64; 3], inertia: &Mat3<f64>) -> Option<String> {
+    let names = ["Ixx", "Iyy", "Izz"];
+    if let Some(k) = (0..3).find(|&k| moments[k] <= 0.0) {
+        return Some(format!("{} = {} must be > 0", names[k], moments[k]));
+    }
+    let scale = moments.iter().fold(0.0f64, |m, v| m.max(*v));
+    if !inertia.scale(1.0 / scale).is_positive_definite() {
+        return Some(
+            "the products of inertia (Ixy, Ixz, Iyz) are too large for the moments: the tensor about the CG is not positive definite".into(),
+        );
+    }
+    None
 }

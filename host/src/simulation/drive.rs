@@ -43,10 +43,9 @@ impl Sample {
 }
 
 impl Interrupted {
-    /// The time reached to 12 significant digits (the clock's sum of steps carries rounding:
-    /// 3.0000000000000004e-5 is shown as 3e-5).
+    /// The time reached to 12 significant digits ([`super::shown`]).
     pub fn shown_time(&self) -> f64 {
-        format!("{:.11e}", self.time).parse().unwrap_or(self.time)
+        super::shown(self.time)
     }
 }
 
@@ -59,6 +58,11 @@ pub struct Summary {
     pub wall_seconds: f64,
     /// Largest |E(t) − E(0)| seen at output times (J).
     pub max_energy_change: f64,
+    /// E(end) − E(0) (J): for a driven system, the net work its drives, forces and inputs did.
+    pub energy_change: f64,
+    /// Whether drives, applied forces, loads or inputs do work on the system, so its energy
+    /// change is their work and not an integration error.
+    pub driven: bool,
     /// Largest |Φ| of every joint seen at output times (empty without joints).
     pub joint_drift: Vec<f64>,
     /// Most contacts active at an output time (systems with contact).
@@ -104,12 +108,21 @@ impl fmt::Display for Summary {
         }
         write!(
             f,
-            "{} steps in {:.2} s wall ({:.1} µs/step); max |ΔE| = {:.3e} J",
+            "{} steps in {:.2} s wall ({:.1} µs/step); ",
             self.steps,
             self.wall_seconds,
             1e6 * self.wall_seconds / self.steps.max(1) as f64,
-            self.max_energy_change
         )?;
+        if self.driven {
+            // Not a drift: what drives, forces and inputs put in or took out.
+            write!(
+                f,
+                "driven: energy change E(end) − E(0) = {:.3e} J (the net work done on the system; largest |ΔE| {:.3e} J)",
+                self.energy_change, self.max_energy_change
+            )?;
+        } else {
+            write!(f, "max |ΔE| = {:.3e} J", self.max_energy_change)?;
+        }
         if let Some(v) = self.max_violation() {
             write!(f, ", max |Φ| = {v:.2e}")?;
         }
@@ -178,6 +191,8 @@ pub fn drive(sim: &mut Simulation, mut recorders: Vec<Box<dyn Recorder>>, progre
         steps: taken,
         wall_seconds: started.elapsed().as_secs_f64(),
         max_energy_change: seen.max_de,
+        energy_change: seen.last_de,
+        driven: !sim.labels.conservative,
         joint_drift: seen.joint_drift,
         peak_contacts: sim.contacts().map(|_| seen.peak_contacts),
         solver: sim.solver_report(),
@@ -195,6 +210,7 @@ struct Seen {
     watch: Watch,
     e0: f64,
     max_de: f64,
+    last_de: f64,
     joint_drift: Vec<f64>,
     peak_contacts: usize,
 }
@@ -206,6 +222,7 @@ impl Seen {
             watch: Watch::new(labels, e0, 1e-3, DRIFT_TOLERANCE),
             e0,
             max_de: 0.0,
+            last_de: 0.0,
             joint_drift: Vec::new(),
             peak_contacts: 0,
         }
@@ -215,7 +232,8 @@ impl Seen {
         let t = sim.time();
         let sample = Sample::of(sim)?;
         let e = sample.energy;
-        self.max_de = self.max_de.max((e.total() - self.e0).abs());
+        self.last_de = e.total() - self.e0;
+        self.max_de = self.max_de.max(self.last_de.abs());
         let violations: Vec<f64> = sample.joints.iter().map(|v| v.position).collect();
         self.joint_drift.resize(violations.len(), 0.0f64);
         for (worst, v) in self.joint_drift.iter_mut().zip(&violations) {
