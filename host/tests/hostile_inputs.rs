@@ -153,6 +153,13 @@ fn cases() -> Vec<Case> {
             "the products of inertia (Ixy, Ixz, Iyz) are too large for the moments",
         ),
         case("nan_gravity", Some(one_body("").replace("step = 1e-3", "step = 1e-3\ngravity = [0.0, 0.0, nan]")), &check, 1, "gravity"),
+        case(
+            "gravity_overflow",
+            Some(one_body("").replace("step = 1e-3", "step = 1e-3\ngravity = [0.0, 0.0, -1e308]")),
+            &run,
+            1,
+            "gravity: [0.0, 0.0, -1e308] m/s² overflows",
+        ),
         case("zero_mass", Some(one_body("").replace("mass = 1.0", "mass = 0.0")), &check, 1, "mass"),
         case("fmu_library_dev_null", Some(pendulum_named("bob")), &["export", "fmu", "SCENE", "-o", "OUT/p.fmu", "--library", "/dev/null"], 1, "/dev/null is not a shared library (0 bytes, no ELF header)"),
         // Time: what whole steps change is said.

@@ -70,6 +70,11 @@ pub fn run(options: &RunOptions) -> Result<Summary> {
     for note in sim.timing.rounding_notes().into_iter().chain(sim.size_warnings()) {
         println!("  {note}");
     }
+    for flexible in &scene.flexibles {
+        for w in flexible.mesh.report().warnings() {
+            println!("  mesh warning (flexible \"{}\"): {w}", flexible.name);
+        }
+    }
     if let Some((model, data)) = sim.rigid().filter(|_| scene.output.reactions) {
         if let Some(note) = redundant_note(&sim.labels.names.joints, &redundant_rows(model, data)) {
             println!("  {note}");

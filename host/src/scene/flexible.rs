@@ -209,6 +209,7 @@ fn box_mesh(c: &Checker, b: &Spanned<RawBox>) -> Result<Mesh, SceneError> {
             },
             ignored_elements: Vec::new(),
             inverted_tets: Vec::new(),
+            reoriented_tets: Vec::new(),
             merged_duplicate_tets: 0,
         },
     })

@@ -290,6 +290,10 @@ fn forces(
     Ok(forces)
 }
 
+/// Largest gravity component accepted (m/s²): far beyond any physics, far below where the
+/// integrators' sums overflow.
+const GRAVITY_LIMIT: f64 = 1e100;
+
 fn simulation(c: &Checker, s: &Spanned<RawSimulation>) -> Result<Simulation, SceneError> {
     let r = s.get_ref();
     let end_time = c.number("end_time", &r.end_time, Rule::Positive)?;
@@ -321,6 +325,15 @@ fn simulation(c: &Checker, s: &Spanned<RawSimulation>) -> Result<Simulation, Sce
         return Err(c.invalid(&at, "output_interval", reason));
     }
     let gravity = c.vector_or("gravity", &r.gravity, Vec3::new(0.0, 0.0, -9.81))?;
+    if gravity.to_array().iter().any(|g| g.abs() > GRAVITY_LIMIT) {
+        let at = r.gravity.as_ref().map_or(s.span(), |v| v.span());
+        let reason = format!(
+            "{:?} m/s² overflows: the integrators' sums of accelerations (RK4's k₁ + 2k₂ + 2k₃ + k₄ is 6 g) exceed the largest number ({:.3e}); each component must be within ±{GRAVITY_LIMIT:e}",
+            gravity.to_array(),
+            f64::MAX
+        );
+        return Err(c.invalid(&at, "gravity", reason));
+    }
     let formulation = match &r.formulation {
         None => Formulation::Auto,
         Some(name) => Formulation::from_name(name.get_ref()).ok_or_else(|| {
