@@ -24,6 +24,8 @@ pub mod export;
 pub mod gmsh;
 pub mod implicit;
 pub mod import;
+pub mod interrupt;
+pub mod limits;
 pub mod obj;
 pub mod output;
 pub mod plot;

@@ -52,6 +52,10 @@ enum Command {
         /// choice (auto) [default: the scene's; auto].
         #[arg(long)]
         formulation: Option<String>,
+        /// Memory a scene may need, estimated before anything is allocated (e.g. 64G)
+        /// [default: half of this machine's memory].
+        #[arg(long, value_parser = ferrodyn_host::limits::parse_size)]
+        max_memory: Option<u64>,
     },
     /// Preflight checks of a scene: capacities, DOF and redundant constraints, initial
     /// violation per joint and assembly, optionally settling under gravity with joint reactions.
@@ -68,6 +72,10 @@ enum Command {
         /// (capacities, model and data bytes, stack, instructions per step).
         #[arg(long)]
         target: Option<String>,
+        /// Memory a scene may need, estimated before anything is allocated (e.g. 64G)
+        /// [default: half of this machine's memory].
+        #[arg(long, value_parser = ferrodyn_host::limits::parse_size)]
+        max_memory: Option<u64>,
     },
     /// Watch a scene in a window (X11), simulated in real time; optionally record an MP4.
     #[command(after_help = ferrodyn_host::view::window::CONTROLS)]
@@ -315,13 +323,40 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    match execute(Cli::parse().command) {
+    let command = Cli::parse().command;
+    if stops_on_signals(&command) {
+        if let Err(e) = ferrodyn_host::interrupt::install() {
+            eprintln!("error: cannot handle SIGINT and SIGTERM: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
+    let result = execute(command);
+    // A run stopped by a signal has written what it computed; the exit code says it stopped.
+    if let Some(stop) = ferrodyn_host::interrupt::received() {
+        if let Err(e) = &result {
+            eprintln!("error: {e:#}");
+        }
+        return ExitCode::from(stop.exit_code());
+    }
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::FAILURE
         }
     }
+}
+
+/// The commands that drive long runs and stop cleanly on SIGINT or SIGTERM (the others keep
+/// the default: the signal ends them).
+fn stops_on_signals(command: &Command) -> bool {
+    matches!(
+        command,
+        Command::Run { .. }
+            | Command::Sweep {
+                action: SweepAction::Run { .. } | SweepAction::Local { .. }
+            }
+    )
 }
 
 fn execute(command: Command) -> Result<()> {
@@ -369,7 +404,13 @@ fn execute(command: Command) -> Result<()> {
             settle,
             motion,
             target,
-        } => commands::check(&scene, settle, motion, target.as_deref()),
+            max_memory,
+        } => {
+            if let Some(bytes) = max_memory {
+                ferrodyn_host::limits::set_max_memory(bytes);
+            }
+            commands::check(&scene, settle, motion, target.as_deref())
+        }
         Command::Sweep { action } => sweep(action),
         Command::Import {
             model,
@@ -415,7 +456,11 @@ fn execute(command: Command) -> Result<()> {
             integrator,
             rtol,
             formulation,
+            max_memory,
         } => {
+            if let Some(bytes) = max_memory {
+                ferrodyn_host::limits::set_max_memory(bytes);
+            }
             let options = RunOptions {
                 scene,
                 out,
@@ -505,10 +550,11 @@ fn sweep(action: SweepAction) -> Result<()> {
             };
             let tally = sweep::local(&study, &options)?;
             println!(
-                "{} ok, {} invalid, {} failed{}",
+                "{} ok, {} invalid, {} failed{}{}",
                 tally.ok,
                 tally.invalid.len(),
                 tally.failed.len(),
+                interrupted(&tally.interrupted),
                 listed(&tally.invalid, &tally.failed)
             );
             Ok(())
@@ -547,10 +593,11 @@ fn sweep(action: SweepAction) -> Result<()> {
             let c = sweep::collect(&study, request.as_ref())?;
             println!("wrote {} and {}", c.results.display(), c.timings.display());
             println!(
-                "{} ok, {} invalid, {} failed, {} missing{}",
+                "{} ok, {} invalid, {} failed{}, {} missing{}",
                 c.ok,
                 c.invalid.len(),
                 c.failed.len(),
+                interrupted(&c.interrupted),
                 c.missing.len(),
                 listed(&c.invalid, &c.failed)
             );
@@ -564,6 +611,17 @@ fn sweep(action: SweepAction) -> Result<()> {
                 println!("resubmit ({}): --array={list}", c.resubmit_file.display());
             }
             Ok(())
+        }
+    }
+}
+
+/// ", 2 interrupted (4, 5)" for a summary line, empty when none was.
+fn interrupted(cases: &[usize]) -> String {
+    match cases {
+        [] => String::new(),
+        _ => {
+            let list: Vec<String> = cases.iter().map(|i| i.to_string()).collect();
+            format!(", {} interrupted ({})", cases.len(), list.join(", "))
         }
     }
 }

@@ -9,7 +9,8 @@ pub type TriangleMesh = (Vec<[f64; 3]>, Vec<[u32; 3]>);
 /// Reads the OBJ file at `path`; errors name the file and line.
 pub fn read_obj(path: &Path) -> Result<TriangleMesh, Invalid> {
     let item = format!("mesh file {}", path.display());
-    let text = std::fs::read_to_string(path).map_err(|e| Invalid::new(&item, format!("cannot read: {e}")))?;
+    let text = crate::limits::read_text_capped(path, crate::limits::OBJ_FILE_LIMIT, "OBJ files")
+        .map_err(|e| Invalid::new(&item, format!("cannot read: {e}")))?;
     parse_obj(&text).map_err(|(line, reason)| Invalid::new(&format!("{item}:{line}"), reason))
 }
 

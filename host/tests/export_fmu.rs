@@ -19,7 +19,8 @@ fn ferrodyn(args: &[&str]) -> std::process::Output {
 /// A stand-in for the FMU library in `dir` (export only copies it into the zip).
 fn stand_in_library(dir: &Path) -> PathBuf {
     let library = dir.join("stand-in.so");
-    std::fs::write(&library, b"not a real library").unwrap();
+    // An ELF header and nothing else: export checks the header, then copies the bytes.
+    std::fs::write(&library, b"\x7fELF stand-in").unwrap();
     library
 }
 

@@ -8,6 +8,7 @@ use crate::check::{dof_report, joint_reactions, joint_violations, redundant_note
 use crate::compile::{choose, compile, flexible_model, rigid_model, tree_parts, Capacities, Choice};
 use crate::dae::HostMethod;
 use crate::export::target::{tree_needs, Core};
+use crate::limits::{output_bytes_per_time, run_size_warnings};
 use crate::scene::{Named, Scene};
 use crate::simulation::{drive, DRIFT_TOLERANCE};
 use crate::spec::IntegratorSpec;
@@ -59,6 +60,9 @@ pub fn check(path: &Path, with_settle: bool, with_motion: bool, target: Option<&
         capacities.profile = merged.profile_entries();
     }
     println!("kernel capacities for a firmware build: {capacities}");
+    for warning in size_warnings(&scene) {
+        println!("{warning}");
+    }
     if let Some(core) = core {
         target_report(&scene, core)?;
     }
@@ -278,4 +282,20 @@ fn settle_report(scene: &Scene) -> Result<()> {
         println!("  {note}");
     }
     Ok(())
+}
+
+/// Warnings about the size of a run of the scene (many steps, much output).
+fn size_warnings(scene: &Scene) -> Vec<String> {
+    let s = &scene.simulation;
+    let timing = crate::simulation::Timing {
+        step: s.step,
+        end_time: s.end_time,
+        output_interval: s.output_interval,
+    };
+    let sensors: usize = scene.sensors.iter().map(|s| s.columns().len()).sum();
+    let nodes = scene.flexibles.iter().map(|f| f.mesh.nodes().len()).sum();
+    let tets = scene.flexibles.iter().map(|f| f.mesh.tets().len()).sum();
+    let per_output = output_bytes_per_time(scene.bodies.len(), scene.joints.len(), sensors, nodes, tets);
+    let (steps, every) = (timing.steps(), timing.output_every());
+    run_size_warnings(steps, steps / every + 1, per_output)
 }

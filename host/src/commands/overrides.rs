@@ -36,8 +36,15 @@ impl Overrides {
         }
         if let Some(dt) = self.dt {
             changed.push(format!("--dt {dt} (was {})", sim.step));
+            // An output interval of one step (the scene's default) stays one step.
+            let every_step = sim.output_interval == sim.step;
             sim.step = positive("--dt", dt)?;
+            if every_step && self.output_interval.is_none() {
+                changed.push(format!("output interval {dt} (one step, as before)"));
+                sim.output_interval = dt;
+            }
         }
+        crate::limits::check_steps(sim.end_time, sim.step).map_err(anyhow::Error::msg)?;
         if sim.step > sim.end_time {
             bail!(
                 "the step {} s is longer than the end time {} s",

@@ -4,9 +4,11 @@
 use super::Overrides;
 use crate::check::{redundant_note, redundant_rows};
 use crate::compile::compile;
+use crate::limits::{check_memory, BYTES_PER_BODY};
 use crate::output::OutputDir;
 use crate::record::recorders;
 use crate::samples::{chain_scene, chain_simulation};
+use crate::scene::check_name;
 use crate::simulation::{drive, Summary};
 use anyhow::{bail, Context, Result};
 use std::path::PathBuf;
@@ -46,6 +48,8 @@ pub fn run(options: &RunOptions) -> Result<Summary> {
             if links == 0 {
                 bail!("--links must be at least 1");
             }
+            let what = format!("the built-in chain of {links} links");
+            check_memory(&what, links as f64 * BYTES_PER_BODY).map_err(anyhow::Error::msg)?;
             chain_scene(links, chain_simulation()).context("building the built-in chain")?
         }
     };
@@ -63,6 +67,14 @@ pub fn run(options: &RunOptions) -> Result<Summary> {
     if !changed.is_empty() {
         println!("  overriding the scene: {}", changed.join(", "));
     }
+    for note in sim.timing.rounding_notes().into_iter().chain(sim.size_warnings()) {
+        println!("  {note}");
+    }
+    for flexible in &scene.flexibles {
+        for w in flexible.mesh.report().warnings() {
+            println!("  mesh warning (flexible \"{}\"): {w}", flexible.name);
+        }
+    }
     if let Some((model, data)) = sim.rigid().filter(|_| scene.output.reactions) {
         if let Some(note) = redundant_note(&sim.labels.names.joints, &redundant_rows(model, data)) {
             println!("  {note}");
@@ -70,10 +82,13 @@ pub fn run(options: &RunOptions) -> Result<Summary> {
     }
     let series = match sim.labels.flexibles.as_slice() {
         [(name, _)] => name.clone(),
+        // The scene file's stem, where it follows the name rule.
         _ => scene
             .path()
             .file_stem()
-            .map_or("flexible".into(), |s| s.to_string_lossy().into_owned()),
+            .map(|s| s.to_string_lossy().into_owned())
+            .filter(|s| check_name(s).is_ok())
+            .unwrap_or_else(|| "flexible".into()),
     };
     let recorders = recorders(&mut sim, &dir, &scene.output, &series)?;
     let summary = drive(&mut sim, recorders, options.progress)?;

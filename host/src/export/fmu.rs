@@ -381,8 +381,8 @@ pub fn write_fmu(
     library: &Path,
     out: &Path,
 ) -> Result<Written> {
-    let text =
-        std::fs::read_to_string(scene_path).with_context(|| format!("reading {}", scene_path.display()))?;
+    let text = crate::limits::read_text_capped(scene_path, crate::limits::SCENE_FILE_LIMIT, "scene files")
+        .with_context(|| format!("reading {}", scene_path.display()))?;
     let mut scene = Scene::parse(scene_path, &text)?;
     let changes = overrides.apply(&mut scene.simulation)?;
     let settings = settings_lines(overrides);
@@ -395,6 +395,13 @@ pub fn write_fmu(
     let identifier = model_identifier(scene_path);
     let (scene_entry, meshes) = resource_layout(scene_path, &scene)?;
     let library_bytes = std::fs::read(library).with_context(|| format!("reading {}", library.display()))?;
+    if !library_bytes.starts_with(b"\x7fELF") {
+        bail!(
+            "{} is not a shared library ({} bytes, no ELF header): build it with `cargo build --release -p ferrodyn-fmu`",
+            library.display(),
+            library_bytes.len()
+        );
+    }
 
     let file = std::fs::File::create(out).with_context(|| format!("creating {}", out.display()))?;
     let mut zip = zip::ZipWriter::new(file);

@@ -285,6 +285,7 @@ impl<'s> MeshBuilder<'s> {
                 format: self.format,
                 ignored_elements,
                 inverted_tets: self.inverted,
+                reoriented_tets: Vec::new(),
                 merged_duplicate_tets: self.merged_duplicates,
             },
         }

@@ -95,6 +95,8 @@ pub struct MeshReport {
     pub ignored_elements: Vec<IgnoredElements>,
     /// Tetrahedra with negative volume; [`Mesh::fix_orientation`] repairs them.
     pub inverted_tets: Vec<InvertedTet>,
+    /// Tetrahedra [`Mesh::fix_orientation`] repaired (nodes 1 and 2 swapped).
+    pub reoriented_tets: Vec<InvertedTet>,
     /// Tetrahedra listed more than once with the same nodes (MSH 2.2 repeats an element once
     /// per physical group it belongs to); they were merged and their physical tags joined.
     pub merged_duplicate_tets: usize,
@@ -115,8 +117,16 @@ impl MeshReport {
             .collect();
         if !self.inverted_tets.is_empty() {
             warnings.push(format!(
-                "{} tetrahedra have negative volume in Gmsh node order (Mesh::fix_orientation repairs them)",
-                self.inverted_tets.len()
+                "{} tetrahedra have negative volume in Gmsh node order (Mesh::fix_orientation repairs them): {}",
+                self.inverted_tets.len(),
+                tet_list(&self.inverted_tets)
+            ));
+        }
+        if !self.reoriented_tets.is_empty() {
+            warnings.push(format!(
+                "{} tetrahedra had negative volume in Gmsh node order and were reoriented (nodes 1 and 2 swapped): {}",
+                self.reoriented_tets.len(),
+                tet_list(&self.reoriented_tets)
             ));
         }
         if self.merged_duplicate_tets > 0 {
@@ -126,6 +136,24 @@ impl MeshReport {
             ));
         }
         warnings
+    }
+}
+
+/// "element 9 (tet 0, volume -0.1667), …" for the first ten, with how many more.
+fn tet_list(tets: &[InvertedTet]) -> String {
+    let shown: Vec<String> = tets
+        .iter()
+        .take(10)
+        .map(|t| {
+            format!(
+                "element {} (tet {}, volume {:.4e})",
+                t.element_tag, t.index, t.volume
+            )
+        })
+        .collect();
+    match tets.len() {
+        n if n > 10 => format!("{}, and {} more", shown.join(", "), n - 10),
+        _ => shown.join(", "),
     }
 }
 
@@ -205,7 +233,9 @@ impl Mesh {
         for tet in &inverted {
             self.tets[tet.index].nodes.swap(1, 2);
         }
-        inverted.len()
+        let count = inverted.len();
+        self.report.reoriented_tets.extend(inverted);
+        count
     }
 }
 

@@ -51,9 +51,12 @@ pub fn model_format(path: &Path) -> Option<ModelFormat> {
     match ext.as_str() {
         "urdf" => Some(ModelFormat::Urdf),
         "xml" | "mjcf" => {
-            let head = std::fs::read(path)
-                .ok()
-                .map(|b| String::from_utf8_lossy(&b[..b.len().min(4096)]).into_owned());
+            // The first 4 kB tell: never the whole file (it may be /dev/zero).
+            let head = std::fs::File::open(path).ok().and_then(|f| {
+                let mut b = Vec::new();
+                std::io::Read::read_to_end(&mut std::io::Read::take(f, 4096), &mut b).ok()?;
+                Some(String::from_utf8_lossy(&b).into_owned())
+            });
             let robot = head.is_some_and(|h| {
                 let without_comments = h
                     .split("-->")

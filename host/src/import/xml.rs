@@ -16,7 +16,7 @@ pub struct XmlFile {
 impl XmlFile {
     /// Reads `path`.
     pub fn read(path: &Path) -> Result<Self, ImportError> {
-        let text = std::fs::read_to_string(path).map_err(|e| {
+        let text = crate::limits::read_text_capped(path, crate::limits::SCENE_FILE_LIMIT, "model files").map_err(|e| {
             ImportError::new(
                 ImportErrorKind::Unreadable,
                 path,

@@ -14,6 +14,35 @@ use super::format::{Num, Vec3Field};
 /// The reserved body name of the fixed global frame.
 pub const GROUND: &str = "ground";
 
+/// Longest name accepted (characters).
+pub const NAME_LENGTH_LIMIT: usize = 64;
+
+/// The rule every user name follows (bodies, joints, drives, forces, sensors, inputs, flexible
+/// bodies, contact shapes): names become file names (`sensor_NAME.png`, `NAME_00001.vtu`) and
+/// CSV headers (`NAME_x`), so nothing in them may leave the output folder or split a column.
+pub const NAME_RULE: &str =
+    "a name is 1 to 64 letters, digits, '_', '-' or '.', and starts with a letter, a digit or '_'";
+
+/// Checks `name` against [`NAME_RULE`]; the error says which part breaks it.
+pub fn check_name(name: &str) -> Result<(), String> {
+    let first = name.chars().next();
+    let bad = name
+        .chars()
+        .find(|&ch| !(ch.is_alphanumeric() || matches!(ch, '_' | '-' | '.')));
+    let problem = if name.is_empty() {
+        "it is empty".to_string()
+    } else if name.chars().count() > NAME_LENGTH_LIMIT {
+        format!("it has {} characters", name.chars().count())
+    } else if let Some(ch) = bad {
+        format!("it contains {ch:?}")
+    } else if let Some(ch @ ('-' | '.')) = first {
+        format!("it starts with {ch:?}")
+    } else {
+        return Ok(());
+    };
+    Err(format!("{problem}; {NAME_RULE}"))
+}
+
 /// Validation context: the file, for lines, and the item being checked.
 pub(super) struct Checker<'a> {
     /// The file.
@@ -84,8 +113,10 @@ impl<'a> Names<'a> {
             order: Vec::new(),
         }
     }
-    /// Registers `name` declared at `span`; a second use is an error.
+    /// Registers `name` declared at `span`; a name breaking [`NAME_RULE`] or a second use is
+    /// an error.
     pub fn add(&mut self, c: &Checker, name: &'a Spanned<String>) -> Result<usize, SceneError> {
+        check_name(name.get_ref()).map_err(|reason| c.invalid(&name.span(), "name", reason))?;
         let line = c.source.line_of(&name.span());
         if let Some(&(_, first_line)) = self.index.get(name.get_ref().as_str()) {
             let what = format!("{} name \"{}\"", self.kind, name.get_ref());

@@ -1,7 +1,7 @@
 //! `[[shape]]` and `[[contact_material]]`: the contact part of a scene, checked into shapes
 //! and materials ([`crate::spec`]).
 
-use super::checker::{Checker, Names, GROUND};
+use super::checker::{check_name, Checker, Names, GROUND};
 use super::convert::{self, Rule};
 use super::error::{ErrorKind, ItemName, SceneError};
 use super::format::{RawContactMaterial, RawShape};
@@ -72,6 +72,7 @@ pub(super) fn validate(
     for s in shapes {
         let r = s.get_ref();
         c.item = Some(ItemName::new("shape", r.name.get_ref()));
+        check_name(r.name.get_ref()).map_err(|reason| c.invalid(&r.name.span(), "name", reason))?;
         if let Some(&first_line) = names.get(r.name.get_ref().as_str()) {
             let what = format!("shape name \"{}\"", r.name.get_ref());
             return Err(c.error(&r.name.span(), ErrorKind::Duplicate { what, first_line }));

@@ -42,7 +42,7 @@ impl fmt::Display for ItemName {
 pub enum ErrorKind {
     /// The scene file could not be read.
     #[error("cannot read: {0}")]
-    Io(#[source] std::io::Error),
+    Io(std::io::Error),
     /// TOML syntax, a wrong type, a missing or unknown key (message from the TOML parser).
     #[error("{0}")]
     Syntax(String),

@@ -1,6 +1,7 @@
 //! Flexible bodies: the `[[flexible]]` table checked against its mesh (physical groups by
 //! name, face detection for clamps and attachments).
 
+use crate::limits::{check_memory, BYTES_PER_TET};
 use std::path::{Path, PathBuf};
 
 use ferrodyn_kernel::ancf::{ElementError, Material, MaterialLaw};
@@ -34,6 +35,9 @@ pub(super) fn validate(
         (Some(file), None) => {
             let path = dir.join(file.get_ref());
             let mesh = read_msh(&path).map_err(|e| c.error(&file.span(), ErrorKind::Mesh(e)))?;
+            let what = format!("{} ({} tets)", path.display(), mesh.tets().len());
+            check_memory(&what, mesh.tets().len() as f64 * BYTES_PER_TET)
+                .map_err(|e| c.invalid(&file.span(), "mesh", e))?;
             (path, mesh, file.get_ref().clone())
         }
         (None, Some(b)) => (PathBuf::from("box"), box_mesh(c, b)?, "a box".to_string()),
@@ -149,11 +153,14 @@ fn box_mesh(c: &Checker, b: &Spanned<RawBox>) -> Result<Mesh, SceneError> {
         return Err(c.invalid(&r.size.span(), "size", format!("{size:?}: each must be > 0")));
     }
     let divisions = *r.divisions.get_ref();
-    // Bounded so a typo cannot ask for billions of tets.
-    if divisions.iter().any(|&d| !(1..=1000).contains(&d)) {
-        let reason = format!("{divisions:?}: each must be in 1..=1000");
+    if divisions.iter().any(|&d| d < 1) {
+        let reason = format!("{divisions:?}: each must be at least 1");
         return Err(c.invalid(&r.divisions.span(), "divisions", reason));
     }
+    // Checked against memory before the mesh is made, so a typo cannot ask for billions of tets.
+    let tets = 6.0 * divisions.iter().map(|&d| d as f64).product::<f64>();
+    let what = format!("{divisions:?} ({tets:.3e} tets)");
+    check_memory(&what, tets * BYTES_PER_TET).map_err(|e| c.invalid(&r.divisions.span(), "divisions", e))?;
     let mut grid = BoxGrid::default();
     add_box_mesh(
         &mut grid,
@@ -202,6 +209,7 @@ fn box_mesh(c: &Checker, b: &Spanned<RawBox>) -> Result<Mesh, SceneError> {
             },
             ignored_elements: Vec::new(),
             inverted_tets: Vec::new(),
+            reoriented_tets: Vec::new(),
             merged_duplicate_tets: 0,
         },
     })

@@ -27,6 +27,7 @@ mod validate;
 
 use std::path::Path;
 
+pub use checker::{check_name, NAME_LENGTH_LIMIT, NAME_RULE};
 pub use convert::reason as build_error_reason;
 pub use error::{Details, ErrorKind, ItemName, SceneError, Source};
 pub use types::{
@@ -37,7 +38,7 @@ pub use types::{
 impl Scene {
     /// Reads, parses and validates the scene file at `path` (meshes are read too).
     pub fn load(path: &Path) -> Result<Self, SceneError> {
-        let text = std::fs::read_to_string(path)
+        let text = crate::limits::read_text_capped(path, crate::limits::SCENE_FILE_LIMIT, "scene files")
             .map_err(|e| Source::new(path, "").error(None, None, ErrorKind::Io(e)))?;
         Self::parse(path, &text)
     }

@@ -290,6 +290,10 @@ fn forces(
     Ok(forces)
 }
 
+/// Largest gravity component accepted (m/s²): far beyond any physics, far below where the
+/// integrators' sums overflow.
+const GRAVITY_LIMIT: f64 = 1e100;
+
 fn simulation(c: &Checker, s: &Spanned<RawSimulation>) -> Result<Simulation, SceneError> {
     let r = s.get_ref();
     let end_time = c.number("end_time", &r.end_time, Rule::Positive)?;
@@ -313,6 +317,7 @@ fn simulation(c: &Checker, s: &Spanned<RawSimulation>) -> Result<Simulation, Sce
     );
     let at = r.integrator.as_ref().map_or(s.span(), |n| n.span());
     let integrator = integrator::spec(c, name, config, &at, r.implicit.as_ref())?;
+    crate::limits::check_steps(end_time, step).map_err(|e| c.invalid(&r.step.span(), "step", e))?;
     let output_interval = c.number_or("output_interval", &r.output_interval, Rule::Positive, step)?;
     if output_interval < step {
         let at = r.output_interval.as_ref().map_or(s.span(), |v| v.span());
@@ -320,6 +325,15 @@ fn simulation(c: &Checker, s: &Spanned<RawSimulation>) -> Result<Simulation, Sce
         return Err(c.invalid(&at, "output_interval", reason));
     }
     let gravity = c.vector_or("gravity", &r.gravity, Vec3::new(0.0, 0.0, -9.81))?;
+    if gravity.to_array().iter().any(|g| g.abs() > GRAVITY_LIMIT) {
+        let at = r.gravity.as_ref().map_or(s.span(), |v| v.span());
+        let reason = format!(
+            "{:?} m/s² overflows: the integrators' sums of accelerations (RK4's k₁ + 2k₂ + 2k₃ + k₄ is 6 g) exceed the largest number ({:.3e}); each component must be within ±{GRAVITY_LIMIT:e}",
+            gravity.to_array(),
+            f64::MAX
+        );
+        return Err(c.invalid(&at, "gravity", reason));
+    }
     let formulation = match &r.formulation {
         None => Formulation::Auto,
         Some(name) => Formulation::from_name(name.get_ref()).ok_or_else(|| {
@@ -368,8 +382,7 @@ fn body<'a>(
         return Err(c.invalid(&r.inertia.span(), "inertia", format!("{bad} must be finite")));
     }
     let inertia = Mat3::symmetric(Vec3::new(i.Ixx, i.Iyy, i.Izz), i.Ixy, i.Ixz, i.Iyz);
-    if !inertia.is_positive_definite() {
-        let reason = "tensor about the CG must be positive definite".to_string();
+    if let Some(reason) = inertia_problem([i.Ixx, i.Iyy, i.Izz], &inertia) {
         return Err(c.invalid(&r.inertia.span(), "inertia", reason));
     }
     let orientation = match &r.orient {
@@ -485,4 +498,21 @@ fn drive(c: &Checker, r: &RawDrive, names: &Names) -> Result<Joint<f64>, SceneEr
     };
     let kind = JointKind::Driving { coordinate, function };
     sides(c, names, &r.body_i, &r.body_j, [&r.frame_i, &r.frame_j], kind)
+}
+
+/// What is wrong with an inertia tensor about the CG, if anything: a moment that is not
+/// positive, or products of inertia too large for the moments (checked on the tensor divided
+/// by its largest moment, so any magnitude works: 1e300 kg·m² is valid).
+fn inertia_problem(moments: [f64; 3], inertia: &Mat3<f64>) -> Option<String> {
+    let names = ["Ixx", "Iyy", "Izz"];
+    if let Some(k) = (0..3).find(|&k| moments[k] <= 0.0) {
+        return Some(format!("{} = {} must be > 0", names[k], moments[k]));
+    }
+    let scale = moments.iter().fold(0.0f64, |m, v| m.max(*v));
+    if !inertia.scale(1.0 / scale).is_positive_definite() {
+        return Some(
+            "the products of inertia (Ixy, Ixz, Iyz) are too large for the moments: the tensor about the CG is not positive definite".into(),
+        );
+    }
+    None
 }

@@ -3,7 +3,8 @@
 //! output time; returns the summary line's figures.
 
 use super::Simulation;
-use crate::output::progress_bar;
+use crate::interrupt::{self, Stop};
+use crate::output::Progress;
 use crate::record::Recorder;
 use crate::watch::{Diagnostic, Watch};
 use anyhow::{Context, Result};
@@ -41,6 +42,13 @@ impl Sample {
     }
 }
 
+impl Interrupted {
+    /// The time reached to 12 significant digits ([`super::shown`]).
+    pub fn shown_time(&self) -> f64 {
+        super::shown(self.time)
+    }
+}
+
 /// What a run did, for its summary line.
 #[derive(Clone, Debug)]
 pub struct Summary {
@@ -50,6 +58,11 @@ pub struct Summary {
     pub wall_seconds: f64,
     /// Largest |E(t) − E(0)| seen at output times (J).
     pub max_energy_change: f64,
+    /// E(end) − E(0) (J): for a driven system, the net work its drives, forces and inputs did.
+    pub energy_change: f64,
+    /// Whether drives, applied forces, loads or inputs do work on the system, so its energy
+    /// change is their work and not an integration error.
+    pub driven: bool,
     /// Largest |Φ| of every joint seen at output times (empty without joints).
     pub joint_drift: Vec<f64>,
     /// Most contacts active at an output time (systems with contact).
@@ -64,20 +77,52 @@ pub struct Summary {
     pub trajectory: Digest,
     /// Digest of the final state.
     pub final_state: Digest,
+    /// Where a signal stopped the run (`None`: it reached its end time).
+    pub interrupted: Option<Interrupted>,
+}
+
+/// A run stopped by a signal before its end time.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Interrupted {
+    /// The signal.
+    pub signal: Stop,
+    /// Simulation time reached (s).
+    pub time: f64,
+    /// Steps the run was to take.
+    pub planned_steps: u64,
 }
 
 /// The summary line: steps, wall time, energy change, and |Φ|, contacts and solver work where
 /// the system has them.
 impl fmt::Display for Summary {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(i) = &self.interrupted {
+            write!(
+                f,
+                "interrupted at t = {} s by {} after {} of {} steps; ",
+                i.shown_time(),
+                i.signal.name(),
+                self.steps,
+                i.planned_steps
+            )?;
+        }
         write!(
             f,
-            "{} steps in {:.2} s wall ({:.1} µs/step); max |ΔE| = {:.3e} J",
+            "{} steps in {:.2} s wall ({:.1} µs/step); ",
             self.steps,
             self.wall_seconds,
             1e6 * self.wall_seconds / self.steps.max(1) as f64,
-            self.max_energy_change
         )?;
+        if self.driven {
+            // Not a drift: what drives, forces and inputs put in or took out.
+            write!(
+                f,
+                "driven: energy change E(end) − E(0) = {:.3e} J (the net work done on the system; largest |ΔE| {:.3e} J)",
+                self.energy_change, self.max_energy_change
+            )?;
+        } else {
+            write!(f, "max |ΔE| = {:.3e} J", self.max_energy_change)?;
+        }
         if let Some(v) = self.max_violation() {
             write!(f, ", max |Φ| = {v:.2e}")?;
         }
@@ -99,59 +144,108 @@ impl Summary {
 }
 
 /// Runs `sim` to its end time, recording at every output time (and at the end) into
-/// `recorders`, with a progress bar when `progress`. The recorders' files are finished and
-/// listed in the summary.
+/// `recorders`, with progress shown when `progress` (a bar on a terminal, else a line to stderr
+/// every few seconds). A SIGINT or SIGTERM ([`crate::interrupt`]) stops it between steps: the
+/// state reached is recorded and the summary says where it stopped. The recorders' files are
+/// finished and listed in the summary.
 pub fn drive(sim: &mut Simulation, mut recorders: Vec<Box<dyn Recorder>>, progress: bool) -> Result<Summary> {
     let steps = sim.timing.steps();
     let every = sim.timing.output_every();
-    let bar = progress_bar(if progress { steps } else { 0 });
+    let mut shown = Progress::new(progress, steps);
     let e0 = Sample::of(sim)?.energy.total();
-    // Energy may not grow by 1e-3 of its scale without external work.
-    let mut watch = Watch::new(&sim.labels, e0, 1e-3, DRIFT_TOLERANCE);
-    let (mut max_de, mut joint_drift, mut peak_contacts) = (0.0f64, Vec::new(), 0usize);
+    let mut seen = Seen::new(&sim.labels, e0);
     let mut trajectory = Digest::default();
+    let mut interrupted = None;
     let started = Instant::now();
+    let mut taken = 0;
     for k in 0..=steps {
         if k % every == 0 || k == steps {
-            let t = sim.time();
-            let sample = Sample::of(sim)?;
-            let e = sample.energy;
-            max_de = max_de.max((e.total() - e0).abs());
-            let violations: Vec<f64> = sample.joints.iter().map(|v| v.position).collect();
-            joint_drift.resize(violations.len(), 0.0f64);
-            for (worst, v) in joint_drift.iter_mut().zip(&violations) {
-                *worst = worst.max(*v);
-            }
-            watch.observe(t, e.total(), e.kinetic, &violations);
-            if let Some(c) = sim.contacts() {
-                peak_contacts = peak_contacts.max(c.active_count());
-            }
-            for r in recorders.iter_mut() {
-                r.record(sim, &sample)?;
-            }
-            bar.set_position(k);
-            bar.set_message(format!("{t:.6}"));
+            seen.record(sim, &mut recorders)?;
+            shown.at(k, sim.time());
         }
-        if k < steps {
-            sim.step()?;
-            trajectory.add(sim.state());
+        if k == steps {
+            break;
         }
+        if let Some(signal) = interrupt::received() {
+            // The state reached, unless it was just recorded.
+            if k % every != 0 {
+                seen.record(sim, &mut recorders)?;
+            }
+            interrupted = Some(Interrupted {
+                signal,
+                time: sim.time(),
+                planned_steps: steps,
+            });
+            break;
+        }
+        sim.step()?;
+        trajectory.add(sim.state());
+        taken = k + 1;
     }
-    bar.finish_and_clear();
+    shown.finish();
     let mut files = Vec::new();
     for r in recorders {
         files.extend(r.finish()?);
     }
     Ok(Summary {
-        steps,
+        steps: taken,
         wall_seconds: started.elapsed().as_secs_f64(),
-        max_energy_change: max_de,
-        joint_drift,
-        peak_contacts: sim.contacts().map(|_| peak_contacts),
+        max_energy_change: seen.max_de,
+        energy_change: seen.last_de,
+        driven: !sim.labels.conservative,
+        joint_drift: seen.joint_drift,
+        peak_contacts: sim.contacts().map(|_| seen.peak_contacts),
         solver: sim.solver_report(),
-        diagnostics: watch.diagnostics,
+        diagnostics: seen.watch.diagnostics,
         files,
         trajectory,
         final_state: sim.digest(),
+        interrupted,
     })
+}
+
+/// What the loop tracks over the output times: the watch, the largest energy change, joint
+/// drift and contact count.
+struct Seen {
+    watch: Watch,
+    e0: f64,
+    max_de: f64,
+    last_de: f64,
+    joint_drift: Vec<f64>,
+    peak_contacts: usize,
+}
+
+impl Seen {
+    fn new(labels: &super::Labels, e0: f64) -> Self {
+        Self {
+            // Energy may not grow by 1e-3 of its scale without external work.
+            watch: Watch::new(labels, e0, 1e-3, DRIFT_TOLERANCE),
+            e0,
+            max_de: 0.0,
+            last_de: 0.0,
+            joint_drift: Vec::new(),
+            peak_contacts: 0,
+        }
+    }
+    /// Evaluates the current state, watches it and hands it to every recorder.
+    fn record(&mut self, sim: &mut Simulation, recorders: &mut [Box<dyn Recorder>]) -> Result<()> {
+        let t = sim.time();
+        let sample = Sample::of(sim)?;
+        let e = sample.energy;
+        self.last_de = e.total() - self.e0;
+        self.max_de = self.max_de.max(self.last_de.abs());
+        let violations: Vec<f64> = sample.joints.iter().map(|v| v.position).collect();
+        self.joint_drift.resize(violations.len(), 0.0f64);
+        for (worst, v) in self.joint_drift.iter_mut().zip(&violations) {
+            *worst = worst.max(*v);
+        }
+        self.watch.observe(t, e.total(), e.kinetic, &violations);
+        if let Some(c) = sim.contacts() {
+            self.peak_contacts = self.peak_contacts.max(c.active_count());
+        }
+        for r in recorders.iter_mut() {
+            r.record(sim, &sample)?;
+        }
+        Ok(())
+    }
 }

@@ -9,7 +9,7 @@ mod labels;
 mod system;
 mod tree;
 
-pub use drive::{drive, Sample, Summary, DRIFT_TOLERANCE};
+pub use drive::{drive, Interrupted, Sample, Summary, DRIFT_TOLERANCE};
 pub use kernel::{KernelSystem, Views};
 pub use labels::Labels;
 pub use system::{ContactModel, Contacts, FlexibleState, System};
@@ -40,6 +40,57 @@ impl Timing {
     pub fn output_every(&self) -> u64 {
         ((self.output_interval / self.step).round() as u64).max(1)
     }
+    /// What whole steps change of the end time and the output interval asked for, one note
+    /// each (`end 0.0012 s: 3 steps of 0.0004 s (asked 0.001 s)`); empty when both are
+    /// whole multiples of the step.
+    pub fn rounding_notes(&self) -> Vec<String> {
+        let mut notes = Vec::new();
+        let differs = |a: f64, b: f64| (a - b).abs() > 1e-9 * b.abs();
+        let (steps, every) = (self.steps(), self.output_every());
+        let end = steps as f64 * self.step;
+        if differs(end, self.end_time) {
+            notes.push(format!(
+                "end {} s: {steps} steps of {} s (asked {} s: not a whole number of steps)",
+                shown(end),
+                self.step,
+                self.end_time
+            ));
+        }
+        let interval = every as f64 * self.step;
+        if differs(interval, self.output_interval) {
+            notes.push(format!(
+                "output every {} s: {every} steps of {} s (asked {} s: not a whole number of steps)",
+                shown(interval),
+                self.step,
+                self.output_interval
+            ));
+        }
+        notes
+    }
+}
+
+impl Simulation {
+    /// Bytes the recorders write per output time ([`crate::limits::output_bytes_per_time`]).
+    pub fn output_bytes_per_time(&self) -> f64 {
+        let bodies = self.rigid().map_or(0, |(m, _)| m.bodies().len());
+        let joints = self.rigid().map_or(0, |(m, _)| m.joints().len());
+        let sensors: usize = self.labels.sensors.iter().map(|s| s.columns().len()).sum();
+        let (nodes, tets) = self
+            .flexible()
+            .map_or((0, 0), |f| (f.node_count(), f.connectivity.len()));
+        crate::limits::output_bytes_per_time(bodies, joints, sensors, nodes, tets)
+    }
+    /// Warnings about the size of this run ([`crate::limits::run_size_warnings`]).
+    pub fn size_warnings(&self) -> Vec<String> {
+        let (steps, every) = (self.timing.steps(), self.timing.output_every());
+        crate::limits::run_size_warnings(steps, steps / every + 1, self.output_bytes_per_time())
+    }
+}
+
+/// `x` to 12 significant digits, for messages: sums of steps carry rounding
+/// (3 × 0.0004 = 0.0012000000000000001 is shown as 0.0012).
+pub fn shown(x: f64) -> f64 {
+    format!("{x:.11e}").parse().unwrap_or(x)
 }
 
 /// What a simulation carries from step to step ([`Simulation::resume_point`]).

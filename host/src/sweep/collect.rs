@@ -2,11 +2,11 @@
 //! plot of one output against one parameter.
 //!
 //! `results.csv` has one row per case, sorted by index: `index`, the parameters, `seed`,
-//! `digest`, `status` (ok, invalid, failed, missing), the scalars (the union over the cases, in
+//! `digest`, `status` (ok, invalid, failed, interrupted, missing), the scalars (the union over the cases, in
 //! order of first appearance), and `error`. Every number is printed in shortest round-trip
 //! form, and nothing in it depends on the machine or the time, so the same study gives the
 //! same bytes wherever it ran; the wall times go to `timings.csv`. `resubmit.txt` lists the
-//! failed and missing cases as a Slurm `--array` list.
+//! failed, interrupted and missing cases as a Slurm `--array` list.
 
 use super::run::{CaseResult, Status};
 use super::slurm::array_list;
@@ -36,7 +36,7 @@ pub struct Collected {
     pub timings: PathBuf,
     /// resubmit.txt.
     pub resubmit_file: PathBuf,
-    /// Failed and missing cases, ascending.
+    /// Failed, interrupted and missing cases, ascending.
     pub resubmit: Vec<usize>,
     /// Cases that ran to their end time.
     pub ok: usize,
@@ -44,6 +44,8 @@ pub struct Collected {
     pub invalid: Vec<usize>,
     /// Cases that failed while running.
     pub failed: Vec<usize>,
+    /// Cases a signal stopped (Ctrl-C, a time limit).
+    pub interrupted: Vec<usize>,
     /// Cases without a result for their current scene.
     pub missing: Vec<usize>,
     /// The plot, when asked.
@@ -119,7 +121,13 @@ pub fn collect(root: &Path, plot: Option<&PlotRequest>) -> Result<Collected> {
     };
     let (invalid, failed) = (pick(Status::Invalid.as_str()), pick(Status::Failed.as_str()));
     let missing = pick(MISSING);
-    let mut resubmit: Vec<usize> = failed.iter().chain(&missing).copied().collect();
+    let interrupted = pick(Status::Interrupted.as_str());
+    let mut resubmit: Vec<usize> = failed
+        .iter()
+        .chain(&interrupted)
+        .chain(&missing)
+        .copied()
+        .collect();
     resubmit.sort_unstable();
 
     let dir = study.root();
@@ -132,6 +140,7 @@ pub fn collect(root: &Path, plot: Option<&PlotRequest>) -> Result<Collected> {
         resubmit,
         invalid,
         failed,
+        interrupted,
         missing,
     };
     write_atomically(&collected.results, results.as_bytes())?;

@@ -1,15 +1,19 @@
 //! `ferrodyn sweep local`: every case of a study on this machine, `jobs` at a time, each in its
 //! own child process (`ferrodyn sweep run STUDY --index N`) so a crash or an abort in one case
 //! cannot take the others with it. A child that ends without writing its result gets a
-//! `failed` result naming its exit status and last words.
+//! `failed` result naming its exit status and last words. A SIGINT or SIGTERM starts no new
+//! case and is passed on to the running ones, which record themselves as `interrupted`.
 
 use super::run::{CaseResult, Status};
 use super::study::Study;
+use crate::interrupt;
 use anyhow::{bail, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Duration;
 
 /// What `ferrodyn sweep local` was asked.
 #[derive(Clone, Debug)]
@@ -35,6 +39,8 @@ pub struct Tally {
     pub invalid: Vec<usize>,
     /// Indices of cases that failed while running.
     pub failed: Vec<usize>,
+    /// Indices of cases a signal stopped.
+    pub interrupted: Vec<usize>,
 }
 
 /// Runs every case of the study at `root`; returns the tally of their results.
@@ -53,32 +59,52 @@ pub fn local(root: &Path, options: &LocalOptions) -> Result<Tally> {
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let next = AtomicUsize::new(0);
+    let children = Mutex::new(Vec::new());
     let worker = || -> Result<()> {
         loop {
             let index = next.fetch_add(1, Ordering::Relaxed);
-            if index >= count {
+            if index >= count || interrupt::received().is_some() {
                 return Ok(());
             }
-            run_child(&study, index, options)?;
+            run_child(&study, index, options, &children)?;
             bar.inc(1);
             bar.set_message(format!("case {index} done"));
         }
     };
+    let done = AtomicBool::new(false);
     std::thread::scope(|scope| {
+        scope.spawn(|| pass_on_signals(&children, &done));
         let workers: Vec<_> = (0..options.jobs.min(count))
             .map(|_| scope.spawn(worker))
             .collect();
-        workers
+        let joined = workers
             .into_iter()
-            .try_for_each(|w| w.join().unwrap_or_else(|_| bail!("a worker thread panicked")))
+            .try_for_each(|w| w.join().unwrap_or_else(|_| bail!("a worker thread panicked")));
+        done.store(true, Ordering::Relaxed);
+        joined
     })?;
     bar.finish_and_clear();
     tally(&study)
 }
 
-/// Runs case `index` in a child process; records a `failed` result when the child ended
-/// without writing one for the current scene.
-fn run_child(study: &Study, index: usize, options: &LocalOptions) -> Result<()> {
+/// Sends a signal this process received to every running child (once), until `done`: a
+/// signal sent to this process alone (`kill PID`) stops the cases as Ctrl-C does.
+fn pass_on_signals(children: &Mutex<Vec<u32>>, done: &AtomicBool) {
+    while !done.load(Ordering::Relaxed) {
+        if let Some(stop) = interrupt::received() {
+            let running = children.lock().map(|c| c.clone()).unwrap_or_default();
+            for pid in running {
+                interrupt::forward(stop, pid);
+            }
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Runs case `index` in a child process (its pid listed in `children` while it runs); records
+/// a `failed` result when the child ended without writing one for the current scene.
+fn run_child(study: &Study, index: usize, options: &LocalOptions, children: &Mutex<Vec<u32>>) -> Result<()> {
     let mut command = Command::new(&options.program);
     command
         .arg("sweep")
@@ -92,9 +118,25 @@ fn run_child(study: &Study, index: usize, options: &LocalOptions) -> Result<()> 
     if options.force {
         command.arg("--force");
     }
-    let output = command
-        .output()
+    // Its own process group: a Ctrl-C at the terminal reaches this process only, which passes
+    // it on once (a second signal would end the case at once, without its result).
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut command, 0);
+    let child = command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
         .map_err(|e| anyhow::anyhow!("cannot start {}: {e}", options.program.display()))?;
+    let pid = child.id();
+    if let Ok(mut c) = children.lock() {
+        c.push(pid);
+    }
+    let output = child.wait_with_output();
+    if let Ok(mut c) = children.lock() {
+        c.retain(|&p| p != pid);
+    }
+    let output = output.map_err(|e| anyhow::anyhow!("waiting for case {index}: {e}"))?;
     if output.status.success() {
         return Ok(());
     }
@@ -129,6 +171,9 @@ fn tally(study: &Study) -> Result<Tally> {
             Some(r) if r.digest == case.digest && r.status == Status::Ok => tally.ok += 1,
             Some(r) if r.digest == case.digest && r.status == Status::Invalid => {
                 tally.invalid.push(case.index)
+            }
+            Some(r) if r.digest == case.digest && r.status == Status::Interrupted => {
+                tally.interrupted.push(case.index)
             }
             _ => tally.failed.push(case.index),
         }

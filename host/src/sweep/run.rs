@@ -4,7 +4,8 @@
 //! like `ferrodyn run` (optionally writing the same output files), and its scalars, wall time,
 //! status and error text go into `cases/NNNNN/result.toml`. A scene the values make invalid,
 //! a failed step or a panic is the case's result (`invalid`, `failed`), not an error of the
-//! command: the study goes on. A case already done (ok or invalid) with the same scene digest
+//! command: the study goes on. A SIGINT or SIGTERM stops the case between steps and records it
+//! as `interrupted` (its output files written up to there); it runs again next time. A case already done (ok or invalid) with the same scene digest
 //! is skipped.
 
 use super::scalars::{scalars, Scalar, ScalarRecorder};
@@ -31,6 +32,8 @@ pub enum Status {
     Invalid,
     /// It stopped during the run (a failed step, a panic, a crashed process).
     Failed,
+    /// A signal (SIGINT, SIGTERM: Ctrl-C, Slurm's time limit) stopped it; it runs again.
+    Interrupted,
 }
 
 impl Status {
@@ -40,6 +43,7 @@ impl Status {
             Self::Ok => "ok",
             Self::Invalid => "invalid",
             Self::Failed => "failed",
+            Self::Interrupted => "interrupted",
         }
     }
 }
@@ -122,8 +126,9 @@ pub fn run_case(root: &Path, index: usize, options: CaseOptions) -> Result<CaseO
         // A stale or unreadable result is simply replaced.
         if let Ok(Some(done)) = CaseResult::read(&study, index) {
             // Ok and invalid are settled by the scene alone; a failure may have been the
-            // machine's (a killed process, a full disk), so it runs again.
-            if done.digest == case.digest && done.status != Status::Failed {
+            // machine's (a killed process, a full disk) and an interrupted case is unfinished,
+            // so those run again.
+            if done.digest == case.digest && matches!(done.status, Status::Ok | Status::Invalid) {
                 return Ok(CaseOutcome::Skipped(done));
             }
         }
@@ -187,6 +192,10 @@ fn simulate(scene_path: &Path, text: &str, outputs: Option<&Path>) -> Result<Vec
     let (recorder, seen) = ScalarRecorder::new(&sim);
     sinks.push(Box::new(recorder));
     let summary = drive(&mut sim, sinks, false).map_err(failed)?;
+    if let Some(i) = summary.interrupted {
+        let at = format!("interrupted at t = {} s by {}", i.shown_time(), i.signal.name());
+        return Err((Status::Interrupted, at));
+    }
     let seen = seen.borrow();
     Ok(scalars(&summary, &seen))
 }

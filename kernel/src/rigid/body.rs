@@ -105,9 +105,12 @@ impl<R: Real> Body<R> {
                 reason: "orientation quaternion is zero",
             });
         }
-        let j = &self.inertia;
-        let scale = j.m[0][0].abs() + j.m[1][1].abs() + j.m[2][2].abs();
-        let tol = R::from_f64(1e-9) * scale;
+        // Checked on J / scale, so the tests hold at any magnitude (the minors of a 1e300
+        // kg·m² tensor overflow); a zero scale gives NaN entries, which fail them.
+        let m = &self.inertia.m;
+        let scale = m[0][0].abs().max(m[1][1].abs()).max(m[2][2].abs());
+        let j = &self.inertia.scale(R::ONE / scale);
+        let tol = R::from_f64(1e-9);
         let symmetric = (j.m[0][1] - j.m[1][0]).abs() <= tol
             && (j.m[0][2] - j.m[2][0]).abs() <= tol
             && (j.m[1][2] - j.m[2][1]).abs() <= tol;
@@ -166,7 +169,13 @@ impl<R: Real> MassProperties<R> {
             mass: body.mass,
             cg: body.cg,
             inertia_cg: body.inertia,
-            inertia_cg_inv: body.inertia.inverse()?,
+            // The determinant of a tensor of 1e103 kg·m² or more overflows: then inverted as
+            // (J / s)⁻¹ / s (only then, so the bits of every other inverse are unchanged).
+            inertia_cg_inv: body.inertia.inverse().or_else(|| {
+                let m = &body.inertia.m;
+                let s = m[0][0].abs().max(m[1][1].abs()).max(m[2][2].abs());
+                Some(body.inertia.scale(R::ONE / s).inverse()?.scale(R::ONE / s))
+            })?,
             inertia_origin: body.inertia + point_mass_inertia(body.mass, body.cg),
         })
     }

@@ -151,6 +151,11 @@ fn inverted_tet_is_reported_and_fixed() {
     assert_eq!(mesh.fix_orientation(), 1);
     assert!((mesh.tet_volume(0) - 1.0 / 6.0).abs() < 1e-15);
     assert!(mesh.report().inverted_tets.is_empty());
+    // The repair is reported with the element, as `check` prints it.
+    assert_eq!(
+        mesh.report().warnings(),
+        ["1 tetrahedra had negative volume in Gmsh node order and were reoriented (nodes 1 and 2 swapped): element 9 (tet 0, volume -1.6667e-1)"]
+    );
     assert_eq!(mesh.fix_orientation(), 0);
 }
 
