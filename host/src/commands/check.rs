@@ -91,7 +91,15 @@ fn target_report(scene: &Scene, core: Core) -> Result<()> {
         );
         return Ok(());
     };
-    let model = tree_parts(scene, &links)?.model;
+    let parts = tree_parts(scene, &links)?;
+    if !parts.forces.elements().is_empty() || scene.contact.is_some() {
+        println!(
+            "target {}: not exportable yet (force elements and contact shapes on a tree do not export to Rust yet)",
+            core.name()
+        );
+        return Ok(());
+    }
+    let model = parts.model;
     let (n, dof, planar) = (model.slots(), model.velocity_count(), model.is_planar());
     println!(
         "target {} at {:.0} MHz: pub type Capacities = ferrodyn_kernel::Fixed<{n}>; // {} links, {dof} DOF{}",
