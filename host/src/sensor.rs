@@ -58,6 +58,15 @@ impl Sensor {
         }
     }
 
+    /// The SI unit of each channel, in the order of [`Sensor::columns`].
+    pub fn units(&self) -> &'static [&'static str] {
+        match self.kind {
+            SensorKind::Point { .. } => &["m", "m", "m", "m/s", "m/s", "m/s"],
+            SensorKind::JointAngle { .. } => &["rad", "rad/s"],
+            SensorKind::FlexibleNode { .. } => &["m", "m", "m"],
+        }
+    }
+
     /// Column names of this sensor's channels.
     pub fn columns(&self) -> Vec<String> {
         self.channels()
