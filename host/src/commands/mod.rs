@@ -9,5 +9,5 @@ mod run;
 
 pub use check::check;
 pub use export::{export_fmu, export_rust};
-pub use overrides::Overrides;
+pub use overrides::{Overrides, ATOL_PER_RTOL};
 pub use run::{run, RunOptions};

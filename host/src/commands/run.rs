@@ -6,7 +6,7 @@ use crate::check::{redundant_note, redundant_rows};
 use crate::compile::compile;
 use crate::output::OutputDir;
 use crate::record::recorders;
-use crate::samples::{chain_scene, chain_simulation};
+use crate::samples::{chain_scene, chain_simulation, CHAIN_LINKS};
 use crate::scene::Scene;
 use crate::simulation::{drive, Summary};
 use anyhow::{bail, Context, Result};
@@ -43,7 +43,7 @@ pub fn run(options: &RunOptions) -> Result<Summary> {
             Scene::load(path)?
         }
         None => {
-            let links = options.links.unwrap_or(20);
+            let links = options.links.unwrap_or(CHAIN_LINKS);
             if links == 0 {
                 bail!("--links must be at least 1");
             }
@@ -62,7 +62,13 @@ pub fn run(options: &RunOptions) -> Result<Summary> {
         s.end_time
     );
     if !changed.is_empty() {
-        println!("  overriding the scene: {}", changed.join(", "));
+        // The built-in chain has no scene to override: its settings are the flags'.
+        let what = if options.scene.is_some() {
+            "overriding the scene"
+        } else {
+            "settings"
+        };
+        println!("  {what}: {}", changed.join(", "));
     }
     if let Some((model, data)) = sim.rigid().filter(|_| scene.output.reactions) {
         if let Some(note) = redundant_note(&sim.labels.names.joints, &redundant_rows(model, data)) {
