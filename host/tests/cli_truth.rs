@@ -151,3 +151,59 @@ fn docs_cli_lists_every_command_and_flag() {
     }
     assert!(checked > 40, "only {checked} flags seen");
 }
+
+fn ferrodyn(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_ferrodyn"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn an_error_names_its_cause_once() {
+    let dir = std::env::temp_dir().join(format!("ferrodyn-cli-truth-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let o = ferrodyn(&[
+        "run",
+        dir.to_str().unwrap(),
+        "--out",
+        dir.join("out").to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success());
+    // `DIR: cannot read: Is a directory (os error 21)`, the OS's reason once.
+    assert_eq!(stderr.matches("os error 21").count(), 1, "{stderr}");
+    assert_eq!(stderr.matches("cannot read").count(), 1, "{stderr}");
+}
+
+#[test]
+fn counts_take_their_number() {
+    let pendulum = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenes/pendulum.toml");
+    let o = ferrodyn(&["check", pendulum.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    // One body on one distance joint (one constraint row), no force, no flexible body.
+    assert!(
+        stdout.contains(": 1 body, 1 joint (1 constraint row), 0 forces, 0 flexible bodies"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn the_built_in_chain_has_settings_not_a_scene_to_override() {
+    let dir = std::env::temp_dir().join(format!("ferrodyn-cli-chain-{}", std::process::id()));
+    let args = [
+        "run",
+        "--links",
+        "2",
+        "--end",
+        "0.01",
+        "--out",
+        dir.to_str().unwrap(),
+        "--force",
+    ];
+    let o = ferrodyn(&args);
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(stdout.contains("  settings: --end 0.01 (was 10)"), "{stdout}");
+    assert!(!stdout.contains("overriding the scene"), "{stdout}");
+}

@@ -38,13 +38,13 @@ pub fn check(path: &Path, with_settle: bool, with_motion: bool, target: Option<&
     let scene = Scene::load(path)?;
     let mut capacities = Capacities::of_scene(&scene);
     println!(
-        "{}: {} bodies, {} joints ({} constraint rows), {} forces, {} flexible bodies",
+        "{}: {}, {} ({}), {}, {}",
         path.display(),
-        capacities.bodies,
-        capacities.joints,
-        capacities.rows,
-        capacities.forces,
-        scene.flexibles.len()
+        count(capacities.bodies, "body", "bodies"),
+        count(capacities.joints, "joint", "joints"),
+        count(capacities.rows, "constraint row", "constraint rows"),
+        count(capacities.forces, "force", "forces"),
+        count(scene.flexibles.len(), "flexible body", "flexible bodies")
     );
     if !scene.bodies.is_empty() {
         println!("formulation: {}", choose(&scene)?.describe());
@@ -278,4 +278,9 @@ fn settle_report(scene: &Scene) -> Result<()> {
         println!("  {note}");
     }
     Ok(())
+}
+
+/// `n` and the noun in the number it takes: "1 body", "3 bodies".
+fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }

@@ -55,9 +55,9 @@ use records::Records;
 
 /// Reads the `.msh` file at `path`; errors name it as given.
 pub fn read_msh(path: &Path) -> Result<Mesh, MeshError> {
-    let bytes = std::fs::read(path).map_err(|source| MeshError::Io {
+    let bytes = std::fs::read(path).map_err(|error| MeshError::Io {
         path: path.to_path_buf(),
-        source,
+        error,
     })?;
     parse_msh(&bytes, &path.display().to_string())
 }
