@@ -7,19 +7,20 @@ use ferrodyn_kernel::integrators::AdaptiveConfig;
 use std::path::Path;
 use std::process::Command;
 
-/// `ferrodyn ARGS… --help`, with its whitespace runs made single spaces (clap wraps lines).
-fn help(args: &[&str]) -> String {
+/// `ferrodyn ARGS… --help` as printed.
+fn raw_help(args: &[&str]) -> String {
     let o = Command::new(env!("CARGO_BIN_EXE_ferrodyn"))
         .args(args)
         .arg("--help")
         .output()
         .unwrap();
     assert!(o.status.success());
-    String::from_utf8(o.stdout)
-        .unwrap()
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
+    String::from_utf8(o.stdout).unwrap()
+}
+
+/// `ferrodyn ARGS… --help`, with its whitespace runs made single spaces (clap wraps lines).
+fn help(args: &[&str]) -> String {
+    raw_help(args).split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// The text of `flag`'s entry in a help text: from the flag to the next flag's entry.
@@ -72,12 +73,7 @@ fn run_help_states_the_defaults_the_code_uses() {
 
 /// The flags of `ferrodyn PATH…` (the entries of its Options section), without `--help`.
 fn options(path: &[&str]) -> Vec<String> {
-    let o = Command::new(env!("CARGO_BIN_EXE_ferrodyn"))
-        .args(path)
-        .arg("--help")
-        .output()
-        .unwrap();
-    let text = String::from_utf8(o.stdout).unwrap();
+    let text = raw_help(path);
     let section = text.split("Options:\n").nth(1).unwrap_or("");
     section
         .lines()
@@ -98,12 +94,7 @@ fn options(path: &[&str]) -> Vec<String> {
 
 /// The commands under `path` (`ferrodyn PATH… --help`'s Commands section), without `help`.
 fn subcommands(path: &[&str]) -> Vec<String> {
-    let o = Command::new(env!("CARGO_BIN_EXE_ferrodyn"))
-        .args(path)
-        .arg("--help")
-        .output()
-        .unwrap();
-    let text = String::from_utf8(o.stdout).unwrap();
+    let text = raw_help(path);
     let Some(section) = text.split("Commands:\n").nth(1) else {
         return Vec::new();
     };

@@ -354,10 +354,11 @@ fn resource_layout(scene_path: &Path, scene: &Scene) -> Result<(String, Vec<(Str
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn hil_arm() -> (Scene, String) {
+    /// scenes/hil_arm.toml, read, and its text.
+    pub(crate) fn hil_arm() -> (Scene, String) {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenes/hil_arm.toml");
         let text = std::fs::read_to_string(&path).unwrap();
         (Scene::parse(&path, &text).unwrap(), text)

@@ -244,14 +244,8 @@ fn escape(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::export::fmu::tests::hil_arm;
     use crate::export::fmu::token;
-    use std::path::Path;
-
-    fn hil_arm() -> (Scene, String) {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenes/hil_arm.toml");
-        let text = std::fs::read_to_string(&path).unwrap();
-        (Scene::parse(&path, &text).unwrap(), text)
-    }
 
     fn description(version: FmiVersion, state: bool) -> String {
         let (scene, text) = hil_arm();
