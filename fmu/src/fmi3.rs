@@ -45,7 +45,7 @@ pub unsafe extern "C" fn fmi3InstantiateCoSimulation(
     resource_path: *const c_char,
     _visible: bool,
     logging_on: bool,
-    _event_mode_used: bool,
+    event_mode_used: bool,
     _early_return_allowed: bool,
     _required_intermediate: *const Vr,
     _n_required_intermediate: usize,
@@ -66,6 +66,11 @@ pub unsafe extern "C" fn fmi3InstantiateCoSimulation(
                 text(resource_path, "resourcePath")?,
             )
         };
+        // FMI 3.0 (4.2.1): with hasEventMode = false, eventModeUsed = true must fail here.
+        anyhow::ensure!(
+            !event_mode_used,
+            "eventModeUsed = true: this FMU has no event mode (hasEventMode = false)"
+        );
         Instance::new(&instance_name, &resources_folder(resources), token)
     })
 }

@@ -24,11 +24,27 @@ pub enum Phase {
     Failed,
 }
 
-/// A saved FMU state: everything the simulation carries from step to step.
-pub type FmuState = ResumePoint;
+/// A saved FMU state: everything the simulation carries from step to step, and the mode the
+/// instance was in. FMI 3.0 (2.2.6.4): a state set into an instance, this one or a fresh one,
+/// lets it go on without further calls, so a state saved while stepping resumes stepping.
+#[derive(Clone, Debug)]
+pub struct FmuState {
+    /// The simulation's resume point.
+    pub point: ResumePoint,
+    /// The mode (never [`Phase::Failed`]: a failed instance has no state to give).
+    pub phase: Phase,
+}
 
-/// The bytes a serialized FMU state starts with.
-const MAGIC: &[u8; 8] = b"FDYNST01";
+/// The bytes a serialized FMU state starts with (02: with the mode).
+const MAGIC: &[u8; 8] = b"FDYNST02";
+
+/// The modes a serialized state may hold, by their code (the index).
+const SAVED_PHASES: [Phase; 4] = [
+    Phase::Instantiated,
+    Phase::Initialization,
+    Phase::Step,
+    Phase::Terminated,
+];
 
 /// An FMU instance.
 pub struct Instance {
@@ -195,34 +211,34 @@ impl Instance {
             "the instance failed: reset or free it"
         );
         match self.sim.resume_point() {
-            Some(point) => Ok(point),
+            Some(point) => Ok(FmuState {
+                point,
+                phase: self.phase,
+            }),
             None => bail!("this scene's simulation cannot be saved exactly (contact memory or an adaptive, multistep or implicit integrator)"),
         }
     }
 
-    /// Goes back to a saved FMU state.
+    /// Goes back to a saved FMU state, and to the mode it was saved in.
     pub fn set_state(&mut self, state: &FmuState) -> Result<()> {
-        self.expect(
-            &[
-                Phase::Instantiated,
-                Phase::Initialization,
-                Phase::Step,
-                Phase::Terminated,
-            ],
-            "set an FMU state",
-        )?;
-        self.sim.resume(state)
+        self.expect(&SAVED_PHASES, "set an FMU state")?;
+        self.sim.resume(&state.point)?;
+        self.phase = state.phase;
+        Ok(())
     }
 
-    /// The bytes of `state`: a header (magic, the scene's token), the step count, the clock,
-    /// the state and the inputs, little-endian.
+    /// The bytes of `state`: a header (magic, the scene's token), the mode's code, the step
+    /// count, the clock, the state and the inputs, little-endian.
     pub fn serialize(&self, state: &FmuState) -> Vec<u8> {
         let mut out = Vec::with_capacity(serialized_size(state, &self.token));
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&(self.token.len() as u64).to_le_bytes());
         out.extend_from_slice(self.token.as_bytes());
-        out.extend_from_slice(&state.steps.to_le_bytes());
-        for list in [&state.clock[..], &state.state, &state.inputs] {
+        let code = SAVED_PHASES.iter().position(|p| *p == state.phase).unwrap_or(0);
+        out.extend_from_slice(&(code as u64).to_le_bytes());
+        let point = &state.point;
+        out.extend_from_slice(&point.steps.to_le_bytes());
+        for list in [&point.clock[..], &point.state, &point.inputs] {
             out.extend_from_slice(&(list.len() as u64).to_le_bytes());
             for v in list {
                 out.extend_from_slice(&v.to_le_bytes());
@@ -245,6 +261,10 @@ impl Instance {
             r.take(len)? == self.token.as_bytes(),
             "the serialized state is of another scene"
         );
+        let code = r.u64()?;
+        let Some(&phase) = SAVED_PHASES.get(code as usize) else {
+            bail!("the serialized state has an unknown mode ({code})");
+        };
         let steps = r.u64()?;
         let clock = r.list()?;
         let state = r.list()?;
@@ -256,10 +276,13 @@ impl Instance {
             "the serialized state does not fit this scene"
         );
         Ok(FmuState {
-            clock: [clock[0], clock[1]],
-            steps,
-            state,
-            inputs,
+            point: ResumePoint {
+                clock: [clock[0], clock[1]],
+                steps,
+                state,
+                inputs,
+            },
+            phase,
         })
     }
 
@@ -281,7 +304,8 @@ impl Instance {
 }
 
 fn serialized_size(state: &FmuState, token: &str) -> usize {
-    8 + 8 + token.len() + 8 + 8 * (3 + 2 + state.state.len() + state.inputs.len())
+    let point = &state.point;
+    8 + 8 + token.len() + 8 + 8 + 8 * (3 + 2 + point.state.len() + point.inputs.len())
 }
 
 /// Reads little-endian values off the front of a byte slice.
@@ -358,11 +382,36 @@ pub(crate) mod tests {
         assert_eq!(bytes.len(), a.serialized_size(&saved));
         a.do_step(a.time(), 0.01).unwrap();
         let expected = outputs(&mut a);
-        let mut b = stepping("state-b");
+        // A fresh instance, not initialized: the state brings the step mode with it (FMI 3.0
+        // 2.2.6.4: it goes on without further calls), as fmusim --initial-fmu-state-file does.
+        let (dir, token) = hil_arm_resources("state-b");
+        let mut b = Instance::new("test", &dir, &token).unwrap();
+        assert_eq!(b.phase, Phase::Instantiated);
         b.set_state(&b.deserialize(&bytes).unwrap()).unwrap();
+        assert_eq!(b.phase, Phase::Step);
         b.do_step(b.time(), 0.01).unwrap();
         assert_eq!(outputs(&mut b), expected);
         assert!(a.deserialize(&bytes[..bytes.len() - 1]).is_err());
+    }
+
+    #[test]
+    fn a_state_restores_the_mode_it_was_saved_in() {
+        let (dir, token) = hil_arm_resources("mode");
+        let fresh = Instance::new("test", &dir, &token).unwrap();
+        let instantiated = fresh.get_state().unwrap();
+        let mut a = stepping("mode-a");
+        a.do_step(0.0, 0.001).unwrap();
+        a.set_state(&a.deserialize(&a.serialize(&instantiated)).unwrap())
+            .unwrap();
+        assert_eq!(a.phase, Phase::Instantiated);
+        assert_eq!(a.time(), 0.0);
+        assert!(a.do_step(0.0, 0.001).is_err(), "not initialized");
+        a.enter_initialization(0.0).unwrap();
+        let mut bytes = a.serialize(&a.get_state().unwrap());
+        let code = 8 + 8 + token.len();
+        bytes[code] = 9;
+        let e = a.deserialize(&bytes).unwrap_err();
+        assert!(e.to_string().contains("unknown mode (9)"), "{e}");
     }
 
     #[test]

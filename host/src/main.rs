@@ -45,7 +45,9 @@ enum Command {
         /// generalized-alpha, hht, newmark [default: the scene's; rk4 for the built-in chain].
         #[arg(long)]
         integrator: Option<String>,
-        /// Relative tolerance of the adaptive integrators (rkf45, dopri45) [default: 1e-8].
+        /// Relative tolerance of the adaptive integrators (rkf45, dopri45); also sets the
+        /// absolute tolerance atol = rtol × 1e-3 [default: the scene's rtol and atol for its
+        /// own integrator; 1e-6 and 1e-6 for one named by --integrator].
         #[arg(long)]
         rtol: Option<f64>,
         /// Rigid bodies in joint coordinates (tree), Cartesian coordinates, or the compiler's

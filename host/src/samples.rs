@@ -67,6 +67,9 @@ fn named<T>(kind: &'static str, name: String, value: T) -> Named<T> {
     }
 }
 
+/// Links of the built-in chain of `ferrodyn run` without a scene file.
+pub const CHAIN_LINKS: usize = 20;
+
 /// The default settings of the built-in chain: 10 s at 1 ms with RK4, outputs every 10 ms.
 pub fn chain_simulation() -> Simulation {
     Simulation {

@@ -20,6 +20,8 @@ pub enum SensorKind {
     JointAngle {
         /// Joint index.
         joint: usize,
+        /// Where the angle reads 0.
+        zero: EncoderZero,
     },
     /// A flexible node's displacement: from `rest`, its position in the frame of `frame` (a
     /// rigid body's, global axes without one) at the scene's initial state. In a body frame it
@@ -32,6 +34,45 @@ pub enum SensorKind {
         /// The node's initial position in that frame.
         rest: Vec3<f64>,
     },
+}
+
+/// Where an encoder's angle reads 0 (the scene's `zero`). The kernel measures a joint's angle
+/// between its frames' x axes about the joint axis; a joint given by its axis alone gets frames
+/// of its own choosing, so that angle is arbitrary at the initial pose, while a servo's
+/// set-point counts from the initial pose.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum EncoderZero {
+    /// At the scene's initial pose (the default), like a servo's set-point; [`resolve_zeros`]
+    /// turns it into the [`EncoderZero::Frames`] angle of that pose at compile time.
+    InitialPose,
+    /// At this joint-frame angle (rad); 0: the frames' x axes aligned.
+    Frames(f64),
+}
+
+/// `angle` − `zero` in (−π, π], both in (−π, π]: one turn added or taken off, so a zero of 0
+/// leaves the kernel's angle bit for bit.
+fn from_zero(angle: f64, zero: f64) -> f64 {
+    let d = angle - zero;
+    if d > std::f64::consts::PI {
+        d - std::f64::consts::TAU
+    } else if d <= -std::f64::consts::PI {
+        d + std::f64::consts::TAU
+    } else {
+        d
+    }
+}
+
+/// Turns every [`EncoderZero::InitialPose`] of `sensors` into the joint-frame angle at the
+/// state of `rigid` (the scene's initial state, when compiling).
+pub fn resolve_zeros(sensors: &mut [Sensor], rigid: Option<(&RigidModel, &RigidData)>) {
+    for sensor in sensors {
+        if let (SensorKind::JointAngle { joint, zero }, Some((model, data))) = (&mut sensor.kind, rigid) {
+            if *zero == EncoderZero::InitialPose {
+                let (angle, _) = joint_angle(model, data, *joint).unwrap_or((0.0, 0.0));
+                *zero = EncoderZero::Frames(angle);
+            }
+        }
+    }
 }
 
 /// A named sensor.
@@ -58,6 +99,15 @@ impl Sensor {
         }
     }
 
+    /// The SI unit of each channel, in the order of [`Sensor::columns`].
+    pub fn units(&self) -> &'static [&'static str] {
+        match self.kind {
+            SensorKind::Point { .. } => &["m", "m", "m", "m/s", "m/s", "m/s"],
+            SensorKind::JointAngle { .. } => &["rad", "rad/s"],
+            SensorKind::FlexibleNode { .. } => &["m", "m", "m"],
+        }
+    }
+
     /// Column names of this sensor's channels.
     pub fn columns(&self) -> Vec<String> {
         self.channels()
@@ -80,10 +130,15 @@ impl Sensor {
                 out.extend(data.point_position(b, point).to_array());
                 out.extend(data.point_velocity(b, point).to_array());
             }
-            (SensorKind::JointAngle { joint }, Some((model, data))) => {
+            (SensorKind::JointAngle { joint, zero }, Some((model, data))) => {
                 // Validated as revolute/cylindrical when the scene was read.
                 let (angle, rate) = joint_angle(model, data, joint).unwrap_or((f64::NAN, f64::NAN));
-                out.extend([angle, rate]);
+                let zero = match zero {
+                    EncoderZero::Frames(zero) => zero,
+                    // Not resolved (no compile): the frames' zero.
+                    EncoderZero::InitialPose => 0.0,
+                };
+                out.extend([from_zero(angle, zero), rate]);
             }
             (SensorKind::FlexibleNode { node, frame, rest }, rigid) => {
                 let Some(x) = flexible

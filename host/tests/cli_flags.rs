@@ -92,7 +92,7 @@ fn flags_given_with_a_scene_override_it_and_the_header_says_so() {
     let out = stdout(&o);
     assert!(out.lines().next().unwrap().contains("dopri45"), "{out}");
     assert!(
-        out.contains("--integrator dopri45 --rtol 0.000001 (was rk4)"),
+        out.contains("--integrator dopri45 --rtol 0.000001 (atol 1e-9) (was rk4)"),
         "{out}"
     );
     let _ = std::fs::remove_dir_all(&dir);

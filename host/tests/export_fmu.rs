@@ -83,7 +83,51 @@ fn the_fmu_holds_description_library_and_scene_per_version() {
         for name in ["\"torque\"", "\"encoder_angle\"", "\"tip_vz\""] {
             assert!(xml.contains(name), "{name} in\n{xml}");
         }
+        assert!(xml.contains("<UnitDefinitions>"), "{xml}");
+        assert!(!String::from_utf8_lossy(&o.stderr).contains("warning"));
     }
+}
+
+#[test]
+fn the_generation_date_is_now_or_source_date_epoch() {
+    let dir = common::scratch_dir("export_fmu", "date");
+    let library = stand_in_library(&dir);
+    let out = dir.join("arm.fmu");
+    let arm = scene("hil_arm.toml");
+    let args = [
+        "export",
+        "fmu",
+        arm.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ];
+    let library_args = ["--library", library.to_str().unwrap()];
+    let o = Command::new(env!("CARGO_BIN_EXE_ferrodyn"))
+        .args([&args[..], &library_args].concat())
+        .env("SOURCE_DATE_EPOCH", "1796524504")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let (_, xml) = entries(&out);
+    // `date -u -d @1796524504 +%FT%TZ`
+    assert!(
+        xml.contains("generationDateAndTime=\"2026-12-06T02:35:04Z\""),
+        "{xml}"
+    );
+}
+
+#[test]
+fn a_scene_without_sensors_exports_with_a_warning() {
+    let dir = common::scratch_dir("export_fmu", "no_outputs");
+    let library = stand_in_library(&dir);
+    let out = dir.join("pendulum.fmu");
+    let o = export_fmu(&scene("pendulum.toml"), &out, &library, &[]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("pendulum.toml has no [[sensor]]: the FMU has no outputs"),
+        "{stderr}"
+    );
 }
 
 #[test]

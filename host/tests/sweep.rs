@@ -316,7 +316,7 @@ fn a_failing_case_is_reported_and_the_others_are_collected() {
     );
     assert!(!lines[0].contains("wall"), "wall time is not in results.csv");
     assert!(lines[1].starts_with(&format!(
-        "0,1e0,{},{},ok,5e1,5e-2,",
+        "0,1e0,{},{},ok,50,5e-2,",
         study.cases[0].seed, study.cases[0].digest
     )));
     assert!(

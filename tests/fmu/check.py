@@ -242,15 +242,25 @@ def main(ferrodyn, outdir):
             third = run_steps(p, 50, 2 * step)
             same = [list(map(bits, r)) for r in first] == [list(map(bits, r)) for r in third]
             check(same, f"{label}: serialized state ({len(data)} bytes) deserialized, set, 50 steps: identical")
-            # A second instance restores the first's serialized state.
+            # A second instance, fresh (not initialized), restores the first's serialized state
+            # and steps at once: the state carries the step mode (FMI 3.0 2.2.6.4).
             q = Plant(fmu, md, unzipdir, "restored")
-            q.initialize()
             q.set_state(q.deserialize(bytes(data)))
             q.t = t0
             fourth = run_steps(q, 50, 2 * step)
             same = [list(map(bits, r)) for r in first] == [list(map(bits, r)) for r in fourth]
-            check(same, f"{label}: another instance set to the serialized state, 50 steps: identical")
+            check(same, f"{label}: a fresh instance set to the serialized state steps at once, 50 steps: identical")
             q.close()
+            if md.fmiVersion.startswith("3"):
+                # hasEventMode = false: instantiating with eventModeUsed = true must fail (4.2.1).
+                e = FMU3Slave(guid=md.guid, unzipDirectory=unzipdir,
+                              modelIdentifier=md.coSimulation.modelIdentifier, instanceName="events")
+                refused(lambda: e.instantiate(eventModeUsed=True), f"{label}: eventModeUsed = true")
+            # Every variable has a unit defined in UnitDefinitions.
+            defined = {u.name for u in md.unitDefinitions}
+            missing = [v.name for v in md.modelVariables if v.unit not in defined]
+            check(not missing, f"{label}: units of all {len(md.modelVariables)} variables defined "
+                               f"({sorted(defined)}); missing: {missing}")
             p.free_state(s)
             p.free_state(s2)
 

@@ -18,4 +18,8 @@ if ! "$venv/bin/python" -c "import fmpy" 2>/dev/null; then
     "$venv/bin/pip" install --quiet --upgrade pip
     "$venv/bin/pip" install --quiet "fmpy>=0.3.20"
 fi
+# The glibc floor docs/fmu.md states: the newest GLIBC_ symbol version the library needs.
+floor=$(objdump -T target/release/libferrodyn_fmu.so | grep -o 'GLIBC_[0-9.]*' | sort -uV | tail -1)
+echo "libferrodyn_fmu.so: $(stat -c %s target/release/libferrodyn_fmu.so) bytes, needs $floor"
+[ "$floor" = GLIBC_2.34 ] || { echo "the library needs $floor: update docs/fmu.md (Limits) and this line"; exit 1; }
 "$venv/bin/python" tests/fmu/check.py "$PWD/target/release/ferrodyn" "$PWD/target/fmu"

@@ -39,13 +39,13 @@ pub fn check(path: &Path, with_settle: bool, with_motion: bool, target: Option<&
     let scene = crate::import::load_scene(path)?;
     let mut capacities = Capacities::of_scene(&scene);
     println!(
-        "{}: {} bodies, {} joints ({} constraint rows), {} forces, {} flexible bodies",
+        "{}: {}, {} ({}), {}, {}",
         path.display(),
-        capacities.bodies,
-        capacities.joints,
-        capacities.rows,
-        capacities.forces,
-        scene.flexibles.len()
+        count(capacities.bodies, "body", "bodies"),
+        count(capacities.joints, "joint", "joints"),
+        count(capacities.rows, "constraint row", "constraint rows"),
+        count(capacities.forces, "force", "forces"),
+        count(scene.flexibles.len(), "flexible body", "flexible bodies")
     );
     if !scene.bodies.is_empty() {
         println!("formulation: {}", choose(&scene)?.describe());
@@ -306,4 +306,9 @@ fn size_warnings(scene: &Scene) -> Vec<String> {
     let per_output = output_bytes_per_time(scene.bodies.len(), scene.joints.len(), sensors, nodes, tets);
     let (steps, every) = (timing.steps(), timing.output_every());
     run_size_warnings(steps, steps / every + 1, per_output)
+}
+
+/// `n` and the noun in the number it takes: "1 body", "3 bodies".
+fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }

@@ -75,5 +75,11 @@ pub fn export_fmu(
         written.variables,
         library.display()
     );
+    if written.outputs == 0 {
+        eprintln!(
+            "warning: {} has no [[sensor]]: the FMU has no outputs, an importer can read nothing from it",
+            path.display()
+        );
+    }
     Ok(())
 }

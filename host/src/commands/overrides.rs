@@ -75,7 +75,7 @@ impl Overrides {
             sim.integrator = self.integrator(&sim.integrator)?;
             let mut what = format!("--integrator {}", sim.integrator.name());
             if let Some(rtol) = self.rtol {
-                what.push_str(&format!(" --rtol {rtol}"));
+                what.push_str(&format!(" --rtol {rtol} (atol {:e})", rtol * ATOL_PER_RTOL));
             }
             changed.push(format!("{what} (was {before})"));
         }
@@ -106,7 +106,7 @@ impl Overrides {
             }
             Some(rtol) => {
                 let rtol = positive("--rtol", rtol)?;
-                AdaptiveConfig::new(rtol, rtol * 1e-3)
+                AdaptiveConfig::new(rtol, rtol * ATOL_PER_RTOL)
             }
             None => AdaptiveConfig::default(),
         };
@@ -118,6 +118,9 @@ impl Overrides {
         })
     }
 }
+
+/// The absolute tolerance `--rtol` sets with it, per unit of rtol (`ferrodyn run --help`).
+pub const ATOL_PER_RTOL: f64 = 1e-3;
 
 /// `v` when it is finite and > 0; otherwise the error naming `flag`.
 fn positive(flag: &str, v: f64) -> Result<f64> {

@@ -7,7 +7,7 @@ use crate::compile::compile;
 use crate::limits::{check_memory, BYTES_PER_BODY};
 use crate::output::OutputDir;
 use crate::record::recorders;
-use crate::samples::{chain_scene, chain_simulation};
+use crate::samples::{chain_scene, chain_simulation, CHAIN_LINKS};
 use crate::scene::check_name;
 use crate::simulation::{drive, Summary};
 use anyhow::{bail, Context, Result};
@@ -44,7 +44,7 @@ pub fn run(options: &RunOptions) -> Result<Summary> {
             crate::import::load_scene(path)?
         }
         None => {
-            let links = options.links.unwrap_or(20);
+            let links = options.links.unwrap_or(CHAIN_LINKS);
             if links == 0 {
                 bail!("--links must be at least 1");
             }
@@ -65,7 +65,13 @@ pub fn run(options: &RunOptions) -> Result<Summary> {
         s.end_time
     );
     if !changed.is_empty() {
-        println!("  overriding the scene: {}", changed.join(", "));
+        // The built-in chain has no scene to override: its settings are the flags'.
+        let what = if options.scene.is_some() {
+            "overriding the scene"
+        } else {
+            "settings"
+        };
+        println!("  {what}: {}", changed.join(", "));
     }
     for note in sim.timing.rounding_notes().into_iter().chain(sim.size_warnings()) {
         println!("  {note}");

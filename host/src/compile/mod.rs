@@ -34,6 +34,7 @@ pub use tree::{tree_parts, LinkBody, SceneTree, TreeParts};
 use crate::dae::HostMethod;
 use crate::implicit::{Convergence, FlexPart, HhtFlex, ImplicitSystem, MultibodyHht, Scheme};
 use crate::scene::{ErrorKind, ItemName, Scene, SceneError};
+use crate::sensor::resolve_zeros;
 use crate::simulation::{
     ContactModel, InputPort, KernelSystem, Labels, Simulation, System, Timing, TreeSystem,
 };
@@ -92,8 +93,10 @@ pub fn compile(scene: &Scene) -> Result<Simulation, SceneError> {
             Some(method) => coupled_system(scene, method)?,
         },
     };
+    let mut sensors = scene.sensors.clone();
+    resolve_zeros(&mut sensors, system.rigid());
     let labels = Labels {
-        sensors: scene.sensors.clone(),
+        sensors,
         description: format!("{description}, {}", sim.integrator.name()),
         conservative: conservative(scene),
         ..names(scene)

@@ -7,6 +7,7 @@
 //! The variables ([`variables`]) are laid out here once, for the model description and for the
 //! library: the time, the `[[input]]` ports, the sensor channels.
 
+pub use super::fmu_description::{generation_date, model_description, Capabilities};
 use crate::commands::Overrides;
 use crate::compile::compile;
 use crate::scene::Scene;
@@ -66,6 +67,10 @@ pub struct Variable {
     pub start: Option<f64>,
     /// One line for the importer's user.
     pub description: String,
+    /// The SI unit of the physical value (`s`, `m`, `rad/s`, `N·m`, …).
+    pub unit: &'static str,
+    /// SI units per unit of the variable's value: an input's `scale`, else 1.
+    pub scale: f64,
 }
 
 /// Value reference of the time.
@@ -80,6 +85,8 @@ pub fn variables(scene: &Scene) -> Vec<Variable> {
         causality: Causality::Independent,
         start: None,
         description: "Simulation time (s)".into(),
+        unit: "s",
+        scale: 1.0,
     }];
     for input in &scene.inputs {
         let joint = &scene.joints[input.value.joint];
@@ -93,16 +100,20 @@ pub fn variables(scene: &Scene) -> Vec<Variable> {
                 "{quantity} of joint {} ({unit}) = value × {}",
                 joint.name, input.value.scale
             ),
+            unit,
+            scale: input.value.scale,
         });
     }
     for sensor in &scene.sensors {
-        for column in sensor.columns() {
+        for (column, unit) in sensor.columns().into_iter().zip(sensor.units()) {
             out.push(Variable {
                 reference: out.len() as u32,
                 name: column,
                 causality: Causality::Output,
                 start: None,
-                description: format!("sensor {} (SI units)", sensor.name),
+                description: format!("sensor {} ({unit})", sensor.name),
+                unit,
+                scale: 1.0,
             });
         }
     }
@@ -205,139 +216,6 @@ pub fn model_identifier(scene_path: &Path) -> String {
     id
 }
 
-/// What the FMU claims it can do.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Capabilities {
-    /// Get, set and serialize FMU states: only when the simulation carries nothing from step to
-    /// step beyond its state, clock and inputs (`Simulation::resume_point`).
-    pub state: bool,
-}
-
-/// The `modelDescription.xml` of `scene` with its token in `version`.
-pub fn model_description(
-    scene: &Scene,
-    token: &str,
-    identifier: &str,
-    version: FmiVersion,
-    caps: Capabilities,
-) -> String {
-    let sim = &scene.simulation;
-    let vars = variables(scene);
-    let state = if caps.state { "true" } else { "false" };
-    let mut x = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    let description = format!(
-        "Ferrodyn scene {identifier}.toml at a fixed step of {} s",
-        sim.step
-    );
-    let tool = concat!("ferrodyn ", env!("CARGO_PKG_VERSION"));
-    let experiment = format!(
-        "  <DefaultExperiment startTime=\"0\" stopTime=\"{}\" stepSize=\"{}\"/>\n",
-        sim.end_time, sim.step
-    );
-    let outputs: Vec<&Variable> = vars.iter().filter(|v| v.causality == Causality::Output).collect();
-    match version {
-        FmiVersion::V3 => {
-            let _ = writeln!(
-                x,
-                "<fmiModelDescription fmiVersion=\"3.0\" modelName=\"{identifier}\" instantiationToken=\"{}\" description=\"{}\" generationTool=\"{tool}\" variableNamingConvention=\"flat\">",
-                token,
-                escape(&description)
-            );
-            let _ = writeln!(
-                x,
-                "  <CoSimulation modelIdentifier=\"{identifier}\" canHandleVariableCommunicationStepSize=\"true\" fixedInternalStepSize=\"{}\" canGetAndSetFMUState=\"{state}\" canSerializeFMUState=\"{state}\" canReturnEarlyAfterIntermediateUpdate=\"false\" hasEventMode=\"false\"/>",
-                sim.step
-            );
-            x.push_str(&experiment);
-            x.push_str("  <ModelVariables>\n");
-            for v in &vars {
-                let (causality, extra) = match v.causality {
-                    Causality::Independent => ("independent", String::new()),
-                    Causality::Input => ("input", format!(" start=\"{}\"", v.start.unwrap_or(0.0))),
-                    Causality::Output => ("output", String::new()),
-                };
-                let _ = writeln!(
-                    x,
-                    "    <Float64 name=\"{}\" valueReference=\"{}\" causality=\"{causality}\" variability=\"continuous\" description=\"{}\"{extra}/>",
-                    escape(&v.name),
-                    v.reference,
-                    escape(&v.description)
-                );
-            }
-            x.push_str("  </ModelVariables>\n  <ModelStructure>\n");
-            // Sensors read positions and velocities, never accelerations: no output depends on
-            // an input directly (dependencies="").
-            for v in &outputs {
-                let _ = writeln!(
-                    x,
-                    "    <Output valueReference=\"{}\" dependencies=\"\"/>",
-                    v.reference
-                );
-            }
-            for v in &outputs {
-                let _ = writeln!(
-                    x,
-                    "    <InitialUnknown valueReference=\"{}\" dependencies=\"\"/>",
-                    v.reference
-                );
-            }
-            x.push_str("  </ModelStructure>\n</fmiModelDescription>\n");
-        }
-        FmiVersion::V2 => {
-            let _ = writeln!(
-                x,
-                "<fmiModelDescription fmiVersion=\"2.0\" modelName=\"{identifier}\" guid=\"{}\" description=\"{}\" generationTool=\"{tool}\" variableNamingConvention=\"flat\" numberOfEventIndicators=\"0\">",
-                token,
-                escape(&description)
-            );
-            let _ = writeln!(
-                x,
-                "  <CoSimulation modelIdentifier=\"{identifier}\" canHandleVariableCommunicationStepSize=\"true\" canGetAndSetFMUstate=\"{state}\" canSerializeFMUstate=\"{state}\" canNotUseMemoryManagementFunctions=\"true\"/>"
-            );
-            x.push_str(&experiment);
-            x.push_str("  <ModelVariables>\n");
-            for v in &vars {
-                let (causality, real) = match v.causality {
-                    Causality::Independent => ("independent\"", "<Real/>".to_string()),
-                    Causality::Input => ("input\"", format!("<Real start=\"{}\"/>", v.start.unwrap_or(0.0))),
-                    Causality::Output => ("output\" initial=\"calculated\"", "<Real/>".to_string()),
-                };
-                let _ = writeln!(
-                    x,
-                    "    <ScalarVariable name=\"{}\" valueReference=\"{}\" description=\"{}\" causality=\"{causality} variability=\"continuous\">{real}</ScalarVariable>",
-                    escape(&v.name),
-                    v.reference,
-                    escape(&v.description)
-                );
-            }
-            x.push_str("  </ModelVariables>\n  <ModelStructure>\n");
-            // FMI 2.0 refers to variables by their 1-based index in ModelVariables.
-            let index = |v: &Variable| vars.iter().position(|w| w.reference == v.reference).unwrap_or(0) + 1;
-            if !outputs.is_empty() {
-                x.push_str("    <Outputs>\n");
-                for v in &outputs {
-                    let _ = writeln!(x, "      <Unknown index=\"{}\" dependencies=\"\"/>", index(v));
-                }
-                x.push_str("    </Outputs>\n    <InitialUnknowns>\n");
-                for v in &outputs {
-                    let _ = writeln!(x, "      <Unknown index=\"{}\" dependencies=\"\"/>", index(v));
-                }
-                x.push_str("    </InitialUnknowns>\n");
-            }
-            x.push_str("  </ModelStructure>\n</fmiModelDescription>\n");
-        }
-    }
-    x
-}
-
-/// `text` with the XML special characters escaped.
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
 /// The file name of the FMU library the workspace builds (`cargo build --release`).
 pub const LIBRARY_FILE: &str = "libferrodyn_fmu.so";
 
@@ -366,6 +244,8 @@ pub fn find_library() -> Result<PathBuf> {
 pub struct Written {
     /// Variables in the model description.
     pub variables: usize,
+    /// Of those, outputs (sensor channels).
+    pub outputs: usize,
     /// What the FMU claims.
     pub caps: Capabilities,
     /// The settings that changed the scene's `[simulation]`, as `--flag value (was old)`.
@@ -417,7 +297,7 @@ pub fn write_fmu(
     };
     add(
         "modelDescription.xml",
-        model_description(&scene, &token, &identifier, version, caps).as_bytes(),
+        model_description(&scene, &token, &identifier, version, caps, &generation_date()).as_bytes(),
     )?;
     add(
         &format!("{}/{identifier}.so", version.binary_dir()),
@@ -434,8 +314,10 @@ pub fn write_fmu(
     }
     zip.finish()
         .with_context(|| format!("writing {}", out.display()))?;
+    let vars = variables(&scene);
     Ok(Written {
-        variables: variables(&scene).len(),
+        variables: vars.len(),
+        outputs: vars.iter().filter(|v| v.causality == Causality::Output).count(),
         caps,
         changes,
     })
@@ -479,10 +361,11 @@ fn resource_layout(scene_path: &Path, scene: &Scene) -> Result<(String, Vec<(Str
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn hil_arm() -> (Scene, String) {
+    /// scenes/hil_arm.toml, read, and its text.
+    pub(crate) fn hil_arm() -> (Scene, String) {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenes/hil_arm.toml");
         let text = std::fs::read_to_string(&path).unwrap();
         (Scene::parse(&path, &text).unwrap(), text)
@@ -513,29 +396,5 @@ mod tests {
         assert_eq!(t.len(), 38);
         assert_ne!(t, token("b"));
         assert_eq!(t, token("a"));
-    }
-
-    #[test]
-    fn descriptions_claim_states_only_when_asked() {
-        let (scene, text) = hil_arm();
-        for version in [FmiVersion::V2, FmiVersion::V3] {
-            let with = model_description(
-                &scene,
-                &token(&text),
-                "hil_arm",
-                version,
-                Capabilities { state: true },
-            );
-            let without = model_description(
-                &scene,
-                &token(&text),
-                "hil_arm",
-                version,
-                Capabilities { state: false },
-            );
-            assert!(with.contains("FMUState=\"true\"") || with.contains("FMUstate=\"true\""));
-            assert!(!without.contains("\"true\" canSerialize"));
-            assert!(with.contains(&token(&text)));
-        }
     }
 }

@@ -6,6 +6,7 @@
 
 mod flexible;
 pub mod fmu;
+mod fmu_description;
 pub mod rust;
 pub mod target;
 mod tree;

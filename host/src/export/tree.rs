@@ -5,7 +5,7 @@
 use super::rust::{header, lit, mat3, vec3, Input, Kind, Output, Ports, Precision, MODEL_FN};
 use crate::compile::{choose, tree_parts, Choice, LinkBody, SceneTree, TreeLink, TreeParts};
 use crate::scene::{Scene, SceneError};
-use crate::sensor::SensorKind;
+use crate::sensor::{EncoderZero, SensorKind};
 use ferrodyn_kernel::rigid::{joint_angle, BodyRef};
 use ferrodyn_kernel::tree::{MultiJoint, Servo, TreeJoint};
 use std::fmt::Write;
@@ -199,19 +199,24 @@ fn ports(scene: &Scene, links: &[TreeLink], parts: &TreeParts) -> Ports {
     }
     for sensor in &scene.sensors {
         match sensor.kind {
-            SensorKind::JointAngle { joint } => {
+            SensorKind::JointAngle { joint, zero } => {
                 let link = link_of(links, joint);
                 // The encoder reads frame j against frame i about z_i from its initial angle;
                 // the tree turns the child about z_i, so body i as the child turns it back.
                 let child_is_i = model.joints()[joint].body_i == BodyRef::Body(links[link].body);
                 let sign = if child_is_i { "-" } else { "" };
                 let (start, _) = joint_angle(model, data, joint).unwrap_or((0.0, 0.0));
+                // What the encoder reads at the initial pose: 0 by default (as the servo's q).
+                let initial = match zero {
+                    EncoderZero::InitialPose => 0.0,
+                    EncoderZero::Frames(zero) => start - zero,
+                };
                 let (position, velocity) = at(joint);
                 outputs.push(Output {
                     name: format!("{}_angle", sensor.name),
                     unit: "rad",
                     scale: sensor.scale,
-                    value: format!("wrap(s({}) + {sign}q[{position}])", lit(start)),
+                    value: format!("wrap(s({}) + {sign}q[{position}])", lit(initial)),
                 });
                 outputs.push(Output {
                     name: format!("{}_rate", sensor.name),

@@ -34,12 +34,13 @@ impl fmt::Display for SourcePos {
 #[derive(Debug, thiserror::Error)]
 pub enum MeshError {
     /// The file could not be read at all.
-    #[error("{}: cannot read: {source}", path.display())]
+    #[error("{}: cannot read: {error}", path.display())]
     Io {
         /// The path that was opened.
         path: PathBuf,
-        /// The operating system's error.
-        source: std::io::Error,
+        /// The operating system's error (in the message, so not a `source`: a chain would
+        /// print it twice).
+        error: std::io::Error,
     },
     /// The input does not follow the MSH grammar: truncated, bad number, wrong count...
     #[error("{at}: expected {expected}, found {found}")]

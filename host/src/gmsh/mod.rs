@@ -56,10 +56,10 @@ use records::Records;
 /// Reads the `.msh` file at `path`; errors name it as given.
 pub fn read_msh(path: &Path) -> Result<Mesh, MeshError> {
     let bytes =
-        crate::limits::read_capped(path, crate::limits::MESH_FILE_LIMIT, "mesh files").map_err(|source| {
+        crate::limits::read_capped(path, crate::limits::MESH_FILE_LIMIT, "mesh files").map_err(|error| {
             MeshError::Io {
                 path: path.to_path_buf(),
-                source,
+                error,
             }
         })?;
     parse_msh(&bytes, &path.display().to_string())

@@ -42,7 +42,7 @@ impl fmt::Display for ItemName {
 pub enum ErrorKind {
     /// The scene file could not be read.
     #[error("cannot read: {0}")]
-    Io(std::io::Error),
+    Io(std::io::Error), // no #[source]: the message has it, and a chain would print it twice
     /// TOML syntax, a wrong type, a missing or unknown key (message from the TOML parser).
     #[error("{0}")]
     Syntax(String),
@@ -87,7 +87,7 @@ pub enum ErrorKind {
     Kernel(BuildError),
     /// The mesh could not be read.
     #[error("{0}")]
-    Mesh(#[source] MeshError),
+    Mesh(MeshError), // no #[source]: the message is the mesh error's, its cause included
 }
 
 /// An error in a scene file: `file:line: item: what` (boxed: results stay small).

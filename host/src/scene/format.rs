@@ -96,6 +96,20 @@ pub struct RawSensor {
     /// Draw it in sensors.png (default true).
     #[serde(default = "yes")]
     pub plot: bool,
+    /// An encoder's zero: `"initial"` (default: the scene's initial pose reads 0, as the
+    /// servo measures), `"frames"` (the joint frames' x axes aligned read 0), or an angle in
+    /// rad (the joint-frame angle that reads 0).
+    pub zero: Option<Spanned<RawZero>>,
+}
+
+/// An encoder's `zero`: a word or an angle.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub enum RawZero {
+    /// `"initial"` or `"frames"`.
+    Word(String),
+    /// An angle (rad).
+    Angle(f64),
 }
 
 /// `[simulation]`: time span, step, integrator, gravity.

@@ -14,7 +14,7 @@ use super::error::{ErrorKind, ItemName, SceneError, Source};
 use super::format::*;
 use super::types::{BodySpec, FlexibleSpec, Named, OutputSpec, Scene, Simulation};
 use super::{contact, flexible, force, input, integrator};
-use crate::sensor::{Sensor, SensorKind};
+use crate::sensor::{EncoderZero, Sensor, SensorKind};
 use crate::spec::formulation::{Formulation, FORMULATION_NAMES};
 use crate::spec::IntegratorSpec;
 
@@ -149,6 +149,10 @@ fn sensors(
             let at = r.scale.as_ref().map_or(s.span(), |v| v.span());
             return Err(c.invalid(&at, "scale", "must not be 0".into()));
         }
+        if let (Some(z), None) = (&r.zero, &r.joint) {
+            let reason = "`zero` belongs to a joint (encoder) sensor".to_string();
+            return Err(c.invalid(&z.span(), "zero", reason));
+        }
         if let Some(flexible) = &r.flexible {
             let kind = flexible_node(
                 c,
@@ -190,7 +194,19 @@ fn sensors(
                     let reason = "`point` belongs to a body sensor, not to a joint sensor".to_string();
                     return Err(c.invalid(&s.span(), "point", reason));
                 }
-                SensorKind::JointAngle { joint: index }
+                let zero = match r.zero.as_ref().map(|z| (z, z.get_ref())) {
+                    None => EncoderZero::InitialPose,
+                    Some((_, RawZero::Word(w))) if w == "initial" => EncoderZero::InitialPose,
+                    Some((_, RawZero::Word(w))) if w == "frames" => EncoderZero::Frames(0.0),
+                    Some((_, RawZero::Angle(a))) if a.abs() <= std::f64::consts::PI => {
+                        EncoderZero::Frames(*a)
+                    }
+                    Some((z, _)) => {
+                        let reason = "give \"initial\" (the initial pose reads 0), \"frames\" or an angle in [−π, π] rad".to_string();
+                        return Err(c.invalid(&z.span(), "zero", reason));
+                    }
+                };
+                SensorKind::JointAngle { joint: index, zero }
             }
             _ => {
                 let reason =

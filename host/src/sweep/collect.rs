@@ -9,6 +9,7 @@
 //! failed, interrupted and missing cases as a Slurm `--array` list.
 
 use super::run::{CaseResult, Status};
+use super::scalars::COUNTS;
 use super::slurm::array_list;
 use super::study::{csv_row, format_number, write_atomically, Study};
 use crate::plot::{line_plot, Series};
@@ -95,7 +96,11 @@ pub fn collect(root: &Path, plot: Option<&PlotRequest>) -> Result<Collected> {
                 result
                     .as_ref()
                     .and_then(|r| r.scalars.iter().find(|s| &s.name == c))
-                    .map_or(String::new(), |s| format_number(s.value))
+                    .map_or(String::new(), |s| match COUNTS.contains(&c.as_str()) {
+                        // `steps 1638`, not `1.638e3`.
+                        true if s.value.fract() == 0.0 => format!("{}", s.value as u64),
+                        _ => format_number(s.value),
+                    })
             })
             .collect();
         let (index, seed) = (case.index.to_string(), case.seed.to_string());

@@ -108,6 +108,9 @@ fn contact_peaks(contacts: Option<Contacts<'_>>) -> (f64, f64) {
     peak(&mut rigid.chain(ground).chain(pair).chain(shapes))
 }
 
+/// The scalars that count something: whole numbers, written as integers in results.csv.
+pub const COUNTS: [&str; 3] = ["steps", "contacts_peak", "diagnostics"];
+
 /// The named scalars of a finished run: steps, final time, energy change (largest and at the
 /// end), the largest |Φ| (with joints), the contact peaks (with contact), the number of
 /// diagnostics, and min, max and final of every sensor channel.
