@@ -34,8 +34,15 @@ const ARM: &str = r#"<robot name="arm">
 
 fn digest(out: &std::process::Output) -> String {
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
-    text.lines().find(|l| l.starts_with("state digest")).expect("a digest line").to_string()
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    text.lines()
+        .find(|l| l.starts_with("state digest"))
+        .expect("a digest line")
+        .to_string()
 }
 
 #[test]
@@ -50,7 +57,10 @@ fn written_scene_and_model_file_run_to_the_same_bits() {
     let notes = String::from_utf8_lossy(&import.stderr);
     assert!(import.status.success(), "{notes}");
     assert!(notes.contains("2 bodies, 2 joints, 1 forces"), "{notes}");
-    assert!(notes.contains("not modelled yet: joint limits (the joints move freely): elbow"), "{notes}");
+    assert!(
+        notes.contains("not modelled yet: joint limits (the joints move freely): elbow"),
+        "{notes}"
+    );
     let out = dir.join("out");
     let o = out.to_str().unwrap();
     let from_scene = digest(&ferrodyn(&["run", s, "--out", o, "--end", "0.2", "--force"]));
@@ -69,6 +79,9 @@ fn a_refused_feature_is_one_error_with_file_and_line() {
     let out = ferrodyn(&["import", model.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("mimic.urdf:10: <mimic>: joint \"elbow\" mimics joint \"shoulder\""), "{err}");
+    assert!(
+        err.contains("mimic.urdf:10: <mimic>: joint \"elbow\" mimics joint \"shoulder\""),
+        "{err}"
+    );
     assert_eq!(err.lines().count(), 1, "{err}");
 }
