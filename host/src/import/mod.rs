@@ -134,6 +134,7 @@ fn scene_error(path: &Path, written: &Written, e: SceneError) -> ImportError {
         _ => ImportErrorKind::Invalid,
     };
     let reason = e.kind().to_string();
+    // A shape's mesh that cannot be read comes back as an invalid `mesh` value naming the file.
     let kind = if reason.contains("mesh file") {
         ImportErrorKind::Unreadable
     } else {

@@ -195,7 +195,6 @@ impl<'a, 'i> Model<'a, 'i> {
             return Some(v.to_string());
         }
         let tag = at.node.tag_name().name();
-        // <freejoint> takes joint defaults... MuJoCo gives it none; keep it so.
         let class = at
             .node
             .attribute("class")

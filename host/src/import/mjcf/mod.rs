@@ -543,7 +543,7 @@ impl<'a, 'i> Builder<'_, 'a, 'i> {
                 .attribute("joint")
                 .and_then(|j| self.joints.get(j))
                 .cloned();
-            let Some((joint, kind)) =
+            let Some((joint, _)) =
                 target.filter(|(_, k)| matches!(k, DraftJointKind::Revolute | DraftJointKind::Prismatic))
             else {
                 self.report
@@ -577,7 +577,6 @@ impl<'a, 'i> Builder<'_, 'a, 'i> {
                     continue;
                 }
             };
-            let _ = kind;
             if self.draft.inputs.iter().any(|i| i.joint == joint) {
                 self.report.not_modelled(
                     "a second actuator on a joint (scenes take one port a joint)",
