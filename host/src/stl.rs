@@ -8,7 +8,8 @@ use std::path::Path;
 /// Reads the STL file at `path` (binary or ASCII); errors name the file.
 pub fn read_stl(path: &Path) -> Result<TriangleMesh, Invalid> {
     let item = format!("mesh file {}", path.display());
-    let bytes = crate::limits::read_capped(path, crate::limits::STL_FILE_LIMIT, "STL meshes").map_err(|e| Invalid::new(&item, format!("cannot read: {e}")))?;
+    let bytes = crate::limits::read_capped(path, crate::limits::STL_FILE_LIMIT, "STL meshes")
+        .map_err(|e| Invalid::new(&item, format!("cannot read: {e}")))?;
     parse_stl(&bytes).map_err(|reason| Invalid::new(&item, reason))
 }
 

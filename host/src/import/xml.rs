@@ -16,15 +16,16 @@ pub struct XmlFile {
 impl XmlFile {
     /// Reads `path`.
     pub fn read(path: &Path) -> Result<Self, ImportError> {
-        let text = crate::limits::read_text_capped(path, crate::limits::SCENE_FILE_LIMIT, "model files").map_err(|e| {
-            ImportError::new(
-                ImportErrorKind::Unreadable,
-                path,
-                None,
-                "",
-                format!("cannot read: {e}"),
-            )
-        })?;
+        let text = crate::limits::read_text_capped(path, crate::limits::SCENE_FILE_LIMIT, "model files")
+            .map_err(|e| {
+                ImportError::new(
+                    ImportErrorKind::Unreadable,
+                    path,
+                    None,
+                    "",
+                    format!("cannot read: {e}"),
+                )
+            })?;
         Ok(Self {
             path: path.to_path_buf(),
             text,
