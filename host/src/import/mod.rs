@@ -1,4 +1,4 @@
-//! Robot model files → [`Scene`]: URDF ([`urdf`]) and MJCF ([`mjcf`]) are read into a scene
+//! Robot model files → [`Scene`]: URDF (`urdf.rs`) and MJCF (`mjcf/`) are read into a scene
 //! draft (bodies placed at zero joint coordinates, a frame on each body of every joint), written
 //! as scene TOML and loaded by [`Scene::parse`] like any scene file, so that nothing downstream
 //! knows where a scene came from and `ferrodyn import` writes exactly the scene that `run`
