@@ -178,6 +178,28 @@ fn quoted(s: &str) -> String {
     toml::Value::String(s.to_string()).to_string()
 }
 
+/// A model's name as a scene name, quoted: the characters the scenes' name rule refuses
+/// (`check_name`: they could break a file name or a CSV header) become '_', a leading '-' or
+/// '.' gets a '_' before it, and the name is cut at the rule's length. Definitions and
+/// references pass through here alike, so they stay equal.
+fn name(s: &str) -> String {
+    let mut out: String = s
+        .chars()
+        .map(|ch| match ch.is_alphanumeric() || matches!(ch, '_' | '-' | '.') {
+            true => ch,
+            false => '_',
+        })
+        .collect();
+    if out.is_empty() || out.starts_with(['-', '.']) {
+        out.insert(0, '_');
+    }
+    quoted(
+        &out.chars()
+            .take(crate::scene::NAME_LENGTH_LIMIT)
+            .collect::<String>(),
+    )
+}
+
 /// A number as TOML reads it back to the same bits.
 fn num(x: f64) -> String {
     let s = format!("{x:?}");
@@ -246,7 +268,7 @@ impl Draft {
                 format_args!(
                     "[[body]]\nid = {}\nname = {}\nmass = {}\ninertia = {{ Ixx = {}, Iyy = {}, Izz = {}, Ixy = {}, Ixz = {}, Iyz = {} }}\ncg = {}\npos = {}\norient = {{ quaternion = [{}] }}\n",
                     k + 1,
-                    quoted(&b.name),
+                    name(&b.name),
                     num(b.mass),
                     num(i[0][0]),
                     num(i[1][1]),
@@ -265,10 +287,10 @@ impl Draft {
                 j.line,
                 format_args!(
                     "[[joint]]\nname = {}\ntype = \"{}\"\nbody_i = {}\nbody_j = {}\nframe_i = {}\nframe_j = {}\n",
-                    quoted(&j.name),
+                    name(&j.name),
                     j.kind.scene_name(),
-                    quoted(j.body_i.as_deref().unwrap_or("ground")),
-                    quoted(&j.body_j),
+                    name(j.body_i.as_deref().unwrap_or("ground")),
+                    name(&j.body_j),
                     frame(&j.frame_i),
                     frame(&j.frame_j)
                 ),
@@ -279,8 +301,8 @@ impl Draft {
                 *line,
                 format_args!(
                     "[[force]]\nname = {}\ntype = \"rotational_spring_damper\"\njoint = {}\nstiffness = 0.0\ndamping = {}\n",
-                    quoted(&format!("{joint}_damping")),
-                    quoted(joint),
+                    name(&format!("{joint}_damping")),
+                    name(joint),
                     num(*damping)
                 ),
             );
@@ -308,8 +330,8 @@ impl Draft {
                 s.line,
                 format_args!(
                     "[[shape]]\nname = {}\nbody = {}\n{geometry}pos = {}\norient = {{ quaternion = [{}] }}\n",
-                    quoted(&s.name),
-                    quoted(s.body.as_deref().unwrap_or("ground")),
+                    name(&s.name),
+                    name(s.body.as_deref().unwrap_or("ground")),
                     vec3(s.pose.p),
                     s.pose.quaternion().map(num).join(", ")
                 ),
@@ -317,12 +339,12 @@ impl Draft {
         }
         for s in &self.sensors {
             let reads = match &s.reads {
-                SensorTarget::Joint(j) => format!("joint = {}\n", quoted(j)),
-                SensorTarget::Point(b, p) => format!("body = {}\npoint = {}\n", quoted(b), vec3(*p)),
+                SensorTarget::Joint(j) => format!("joint = {}\n", name(j)),
+                SensorTarget::Point(b, p) => format!("body = {}\npoint = {}\n", name(b), vec3(*p)),
             };
             w.table(
                 s.line,
-                format_args!("[[sensor]]\nname = {}\n{reads}", quoted(&s.name)),
+                format_args!("[[sensor]]\nname = {}\n{reads}", name(&s.name)),
             );
         }
         for i in &self.inputs {
@@ -335,8 +357,8 @@ impl Draft {
                 i.line,
                 format_args!(
                     "[[input]]\nname = {}\njoint = {}\nscale = {}\n{kind}",
-                    quoted(&i.name),
-                    quoted(&i.joint),
+                    name(&i.name),
+                    name(&i.joint),
                     num(i.scale)
                 ),
             );
@@ -379,6 +401,22 @@ mod tests {
         for x in [1.0, -0.0, 0.1, 1e-7, 123456789.0, 1e300, 2.5e-310, 1.0 / 3.0] {
             let v: toml::Table = toml::from_str(&format!("x = {}", num(x))).unwrap();
             assert_eq!(v["x"].as_float().unwrap().to_bits(), x.to_bits(), "{x}");
+        }
+    }
+
+    #[test]
+    fn model_names_become_scene_names() {
+        assert_eq!(name("upper/collision 0"), "\"upper_collision_0\"");
+        assert_eq!(name(".hidden"), "\"_.hidden\"");
+        assert_eq!(name(""), "\"_\"");
+        assert_eq!(name("link_3.0"), "\"link_3.0\"");
+        for raw in ["a,b\"c\nd", "../../x", &"y".repeat(100)] {
+            let made = name(raw);
+            let made: String = toml::from_str::<toml::Table>(&format!("n = {made}")).unwrap()["n"]
+                .as_str()
+                .unwrap()
+                .into();
+            assert!(crate::scene::check_name(&made).is_ok(), "{raw:?} → {made:?}");
         }
     }
 

@@ -293,8 +293,8 @@ fn collision_geometry_becomes_contact_shapes_and_a_missing_mesh_is_named() {
     let scene = import(&path, &options).unwrap().scene;
     let shapes = &scene.contact.as_ref().unwrap().shapes;
     assert_eq!(shapes.len(), 2);
-    assert_eq!(shapes[0].name, "upper/collision0");
-    assert_eq!(shapes[1].name, "upper/pin");
+    assert_eq!(shapes[0].name, "upper.collision0");
+    assert_eq!(shapes[1].name, "upper.pin");
     assert_eq!(shapes[0].position, Vec3::new(0.0, 0.0, -0.25));
     assert_eq!(shapes[0].body, Some(0));
 

@@ -230,8 +230,8 @@ pub fn import(
             collisions += 1;
             if options.collision {
                 let name = match node.attribute("name") {
-                    Some(name) => format!("{}/{name}", l.name),
-                    None => format!("{}/collision{n}", l.name),
+                    Some(name) => format!("{}.{name}", l.name),
+                    None => format!("{}.collision{n}", l.name),
                 };
                 draft.shapes.push(collision_shape(
                     l.at.at(node),

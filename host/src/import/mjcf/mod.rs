@@ -496,7 +496,7 @@ impl<'a, 'i> Builder<'_, 'a, 'i> {
         let name = at
             .node
             .attribute("name")
-            .map_or_else(|| format!("{body}/geom{k}"), str::to_string);
+            .map_or_else(|| format!("{body}.geom{k}"), str::to_string);
         let kind = m.attr(&at, "type").unwrap_or_else(|| "sphere".into());
         let (geometry, pose) = match self.solid(&at)? {
             None => (None, self.placement(&at)?),
