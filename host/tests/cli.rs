@@ -214,8 +214,9 @@ fn a_flexible_scene_runs_and_writes_vtu_frames() {
 
 #[test]
 fn implicit_rigid_scene_runs_with_its_integrator() {
-    // scenes/chain20_implicit.toml: generalized-α at 2 ms; 0.2 s of it, constraints held by the
-    // projection after every step (|Φ| below the 1e-12 tolerance).
+    // scenes/chain20_implicit.toml: generalized-α at 2 ms in joint coordinates; 0.2 s of it,
+    // the joints of the bodies it moves closed to rounding (|Φ| ≤ 1e-12), the Newton work in
+    // the summary.
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
     let dir = common::scratch_dir("cli", "implicit");
     let run = ferrodyn(&[
@@ -229,7 +230,10 @@ fn implicit_rigid_scene_runs_with_its_integrator() {
     let text = String::from_utf8_lossy(&run.stdout);
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     assert!(
-        text.contains("generalized-alpha, dt = 0.002 s") && text.contains("100 steps"),
+        text.contains("generalized-alpha, dt = 0.002 s")
+            && text.contains("in joint coordinates (20 DOF)")
+            && text.contains("100 steps")
+            && text.contains("Newton iterations"),
         "{text}"
     );
     let phi: f64 = text
@@ -242,4 +246,14 @@ fn implicit_rigid_scene_runs_with_its_integrator() {
         .parse()
         .unwrap();
     assert!(phi <= 1e-12, "{text}");
+    // `check` says where it runs.
+    let check = ferrodyn(&[
+        "check",
+        root.join("scenes/chain20_implicit.toml").to_str().unwrap(),
+    ]);
+    let said = String::from_utf8_lossy(&check.stdout);
+    assert!(
+        said.contains("formulation: joint coordinates (tree): 20 joints form an open tree"),
+        "{said}"
+    );
 }

@@ -146,10 +146,8 @@ fn tree_links(scene: &Scene) -> Result<Vec<TreeLink>, Blocker> {
     if !scene.flexibles.is_empty() {
         return Err(whole("flexible bodies are coupled to Cartesian rigid bodies"));
     }
-    if implicit_multibody(&scene.simulation.integrator) {
-        return Err(whole(
-            "the implicit multibody solver (hht, newmark, generalized-alpha) works in Cartesian coordinates",
-        ));
+    if let Some(reason) = implicit_blocker(&scene.simulation.integrator) {
+        return Err(whole(reason));
     }
     for joint in &scene.joints {
         if !in_tree(&joint.value.kind) && joint.value.kind != JointKind::Fixed {
@@ -284,11 +282,14 @@ fn grow(scene: &Scene) -> Result<Vec<TreeLink>, Blocker> {
     Ok(links)
 }
 
-/// Whether `integrator` is run by the implicit multibody solver for rigid bodies.
-fn implicit_multibody(integrator: &IntegratorSpec) -> bool {
+/// What keeps `integrator` from the tree, if anything. BDF1/2, generalized-α, HHT and Newmark
+/// all run on the tree's coordinates (`dae`: HHT/Newmark as the α recurrence with α_m = 0);
+/// the retry of a failed step in halves is the Cartesian implicit solver's alone.
+fn implicit_blocker(integrator: &IntegratorSpec) -> Option<&'static str> {
     match integrator {
-        IntegratorSpec::Hht(_) => true,
-        IntegratorSpec::Dae(spec) => spec.name == "generalized-alpha",
-        IntegratorSpec::Explicit(_) => false,
+        IntegratorSpec::Hht(o) if o.max_halvings > 0 => Some(
+            "max_halvings (retrying a failed step in halves) is the Cartesian implicit multibody solver's",
+        ),
+        _ => None,
     }
 }

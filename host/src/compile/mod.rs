@@ -31,14 +31,14 @@ pub use formulation::{choose, Blocker, Choice, TreeLink};
 pub use rigid::{kernel_error, rigid_model};
 pub use tree::{tree_parts, LinkBody, SceneTree, TreeParts};
 
-use crate::dae::HostMethod;
+use crate::dae::{GeneralizedAlpha, HostMethod};
 use crate::implicit::{Convergence, FlexPart, HhtFlex, ImplicitSystem, MultibodyHht, Scheme};
 use crate::scene::{ErrorKind, ItemName, Scene, SceneError};
 use crate::sensor::resolve_zeros;
 use crate::simulation::{
     ContactModel, InputPort, KernelSystem, Labels, Simulation, System, Timing, TreeSystem,
 };
-use crate::spec::{HhtOptions, IntegratorSpec};
+use crate::spec::{HhtOptions, IntegratorSpec, NewtonSettings};
 use crate::storage::{FlexData, FlexModel, Growable, RigidModel};
 use ferrodyn_kernel::ancf::NODE_COORDS;
 use ferrodyn_kernel::rigid::assemble;
@@ -54,9 +54,27 @@ pub fn compile(scene: &Scene) -> Result<Simulation, SceneError> {
     };
     let (rigid, flexible) = (!scene.bodies.is_empty(), !scene.flexibles.is_empty());
     let choice = choose(scene)?;
+    let tree = matches!(choice, Choice::Tree(_));
     let (system, description): (Box<dyn System>, String) = match (sim.integrator, rigid, flexible) {
         (_, false, false) => return Err(invalid(scene, "body", "the scene has no rigid or flexible body")),
         (IntegratorSpec::Hht(options), false, true) => implicit(scene, options)?,
+        // On the tree: the α recurrence of `dae` with α_m = 0, α_f = −α, said in the header.
+        (IntegratorSpec::Hht(o), true, false) if tree => {
+            let newton = NewtonSettings {
+                tolerance: o.newton_tol,
+                max_iterations: o.max_newton_iter,
+            };
+            let method = GeneralizedAlpha::hht(o.alpha, o.beta, o.gamma, newton);
+            let (system, description) = rigid_system(scene, HostMethod::GeneralizedAlpha(method), &choice)?;
+            let note = format!(
+                "{description}; {} as the α recurrence on the joint coordinates (α_m = 0, α_f = {}, β = {}, γ = {})",
+                sim.integrator.name(),
+                -o.alpha,
+                o.beta,
+                o.gamma
+            );
+            (system, note)
+        }
         (IntegratorSpec::Hht(o), true, _) => {
             let scheme = Scheme::Hht {
                 alpha: o.alpha,
@@ -66,7 +84,7 @@ pub fn compile(scene: &Scene) -> Result<Simulation, SceneError> {
             multibody(scene, scheme, o.newton_tol, o.max_newton_iter, o.max_halvings)?
         }
         (IntegratorSpec::Dae(spec), true, _)
-            if spec.name == "generalized-alpha" && scene.contact.is_none() =>
+            if spec.name == "generalized-alpha" && scene.contact.is_none() && !tree =>
         {
             let scheme = Scheme::GeneralizedAlpha {
                 rho_inf: spec.rho_inf,

@@ -63,6 +63,12 @@ impl Continuation {
     }
 }
 
+/// The state in `y`: its first `len` values. A family may hand a longer buffer (the tree's
+/// holds nq + nv values in slots for 2·nq when a quaternion makes nq > nv).
+fn state_of(y: &mut [f64], len: usize) -> Result<&mut [f64], KernelError> {
+    y.get_mut(..len).ok_or(KernelError::StateSizeMismatch)
+}
+
 /// Rejects a step size that is not positive and finite.
 fn check_step(h: f64) -> Result<(), KernelError> {
     if h > 0.0 && h.is_finite() {
@@ -126,6 +132,7 @@ impl Integrator<f64> for Bdf {
     ) -> Result<StepStats, KernelError> {
         check_step(h)?;
         let (len, np) = (system.state_len(), system.position_len());
+        let y = state_of(y, len)?;
         let (q0, v0) = y.split_at(np);
         if !self.last.continues(t, h, y) {
             self.history_steps = 0;
@@ -150,7 +157,9 @@ impl Integrator<f64> for Bdf {
         let mut trial = vec![0.0; len];
         let mut rate = vec![0.0; len];
         let mut v = v0.to_vec();
-        let evaluations = self.newton.solve(&mut v, h, |v, r| {
+        // The iteration matrix I − β0 h ∂f/∂v… depends on β0 too: BDF2's start step (BDF1,
+        // β0 = 1) must not lend its matrix to the steps after it (β0 = 2/3).
+        let evaluations = self.newton.solve(&mut v, beta0 * h, |v, r| {
             // Positions: q_n moved by h w, w = w_old·w_n + β0·v.
             trial[..np].copy_from_slice(q0);
             for (k, t) in trial[np..].iter_mut().enumerate() {
@@ -184,8 +193,15 @@ impl Integrator<f64> for Bdf {
 /// with α_m = (2ρ∞−1)/(ρ∞+1), α_f = ρ∞/(ρ∞+1), γ = ½ + α_f − α_m, β = ¼(γ+½)²: second order,
 /// unconditionally stable for linear problems, high-frequency spectral radius ρ∞ ∈ [0, 1]
 /// (ρ∞ = 1: no numerical dissipation).
+///
+/// HHT-α and Newmark are the same recurrence with α_m = 0, α_f = −α and their own β, γ
+/// ([`GeneralizedAlpha::hht`]): a_{n+1} = (1+α) v̇_{n+1} − α v̇_n is HHT's
+/// M a_{n+1} = (1+α) Q_{n+1} − α Q_n wherever M is constant, and differs from it by
+/// O(h·α·Ṁ) where M changes with q (still second order, Arnold & Brüls 2007 §3).
 pub struct GeneralizedAlpha {
-    rho_inf: f64,
+    name: &'static str,
+    /// (α_m, α_f, γ, β).
+    coefficients: (f64, f64, f64, f64),
     newton: Newton,
     last: Continuation,
     /// v̇_n and a_n.
@@ -196,8 +212,25 @@ pub struct GeneralizedAlpha {
 impl GeneralizedAlpha {
     /// Generalized-α with spectral radius at infinity `rho_inf` (clamped to [0, 1]).
     pub fn new(rho_inf: f64, newton: NewtonSettings) -> Self {
+        let rho = rho_inf.clamp(0.0, 1.0);
+        let alpha_m = (2.0 * rho - 1.0) / (rho + 1.0);
+        let alpha_f = rho / (rho + 1.0);
+        let gamma = 0.5 + alpha_f - alpha_m;
+        let beta = 0.25 * (gamma + 0.5) * (gamma + 0.5);
+        Self::with("generalized-alpha", (alpha_m, alpha_f, gamma, beta), newton)
+    }
+
+    /// HHT-α (α ∈ [−1/3, 0]) or, with α = 0, Newmark, with Newmark `beta` and `gamma`: the
+    /// recurrence with α_m = 0, α_f = −α. HHT with β = (1−α)²/4, γ = ½−α has ρ∞ = (1+α)/(1−α).
+    pub fn hht(alpha: f64, beta: f64, gamma: f64, newton: NewtonSettings) -> Self {
+        let name = if alpha == 0.0 { "newmark" } else { "hht" };
+        Self::with(name, (0.0, -alpha, gamma, beta), newton)
+    }
+
+    fn with(name: &'static str, coefficients: (f64, f64, f64, f64), newton: NewtonSettings) -> Self {
         Self {
-            rho_inf: rho_inf.clamp(0.0, 1.0),
+            name,
+            coefficients,
             newton: Newton::new(newton),
             last: Continuation::default(),
             acceleration: Vec::new(),
@@ -205,18 +238,14 @@ impl GeneralizedAlpha {
         }
     }
 
-    /// ρ∞.
-    pub fn rho_inf(&self) -> f64 {
-        self.rho_inf
+    /// "generalized-alpha", "hht" or "newmark".
+    pub fn name(&self) -> &'static str {
+        self.name
     }
 
-    /// (α_m, α_f, γ, β) from ρ∞.
+    /// (α_m, α_f, γ, β).
     pub fn coefficients(&self) -> (f64, f64, f64, f64) {
-        let rho = self.rho_inf;
-        let alpha_m = (2.0 * rho - 1.0) / (rho + 1.0);
-        let alpha_f = rho / (rho + 1.0);
-        let gamma = 0.5 + alpha_f - alpha_m;
-        (alpha_m, alpha_f, gamma, 0.25 * (gamma + 0.5) * (gamma + 0.5))
+        self.coefficients
     }
 
     /// ‖R‖∞ of each Newton iteration of the last step.
@@ -236,6 +265,7 @@ impl Integrator<f64> for GeneralizedAlpha {
     ) -> Result<StepStats, KernelError> {
         check_step(h)?;
         let (len, np) = (system.state_len(), system.position_len());
+        let y = state_of(y, len)?;
         let mut rate = vec![0.0; len];
         let mut evaluations = 0;
         if !self.last.continues(t, h, y) {
@@ -315,8 +345,27 @@ impl HostMethod {
         match self {
             Self::Explicit(m) => m.name(),
             Self::Bdf(m) => m.name(),
-            Self::GeneralizedAlpha(_) => "generalized-alpha",
+            Self::GeneralizedAlpha(m) => m.name(),
         }
+    }
+}
+
+impl HostMethod {
+    /// What the Newton iteration of an implicit method did so far, for the run's summary:
+    /// iterations (corrections) per step and iteration matrices built (each n + 1 evaluations
+    /// of the system's derivative, n the velocity count). `None` for an explicit method.
+    pub fn solver_report(&self) -> Option<String> {
+        let newton = match self {
+            Self::Explicit(_) => return None,
+            Self::Bdf(m) => &m.newton,
+            Self::GeneralizedAlpha(m) => &m.newton,
+        };
+        Some(format!(
+            "{} Newton iterations ({:.2} a step), {} iteration matrices",
+            newton.iterations,
+            newton.iterations as f64 / newton.solves.max(1) as f64,
+            newton.jacobians
+        ))
     }
 }
 

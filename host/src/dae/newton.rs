@@ -12,12 +12,17 @@ use ferrodyn_kernel::KernelError;
 pub(crate) struct Newton {
     pub settings: NewtonSettings,
     lu: Option<PartialPivLu<f64>>,
-    /// The step size the matrix was built for: a new step size needs a new matrix.
+    /// The step size (times the method's coefficient) the matrix was built for: another one
+    /// needs a new matrix.
     lu_step: f64,
     /// ‖R‖∞ of every iteration of the last solve (for diagnostics).
     pub history: Vec<f64>,
     /// Iteration matrices built so far.
     pub jacobians: u64,
+    /// Newton corrections (solves with the iteration matrix) over all converged solves.
+    pub iterations: u64,
+    /// Converged solves (steps).
+    pub solves: u64,
 }
 
 /// Smallest fraction of a Newton update the backtracking tries (2⁻¹⁰).
@@ -40,8 +45,9 @@ impl Newton {
         self.lu = None;
     }
 
-    /// Solves R(x) = 0 from the guess in `x`; `residual` writes R(x). Returns the residual
-    /// evaluations used. The last evaluation is at the returned `x`.
+    /// Solves R(x) = 0 from the guess in `x`; `residual` writes R(x). `step` keys the kept
+    /// matrix: the step size times whatever coefficient of the method scales it. Returns the
+    /// residual evaluations used. The last evaluation is at the returned `x`.
     pub fn solve(
         &mut self,
         x: &mut [f64],
@@ -67,6 +73,8 @@ impl Newton {
             // At least one correction: a loose tolerance must not accept the predictor (a
             // torque-driven body at rest would never start to move).
             if iteration > 0 && size <= self.settings.tolerance * (1.0 + norm(x)) {
+                self.iterations += iteration as u64;
+                self.solves += 1;
                 return Ok(evaluations);
             }
             if iteration == self.settings.max_iterations {

@@ -194,6 +194,9 @@ impl<M: Views> System for KernelSystem<M> {
     fn contacts(&self) -> Option<Contacts<'_>> {
         self.contact.as_ref().map(ContactModel::view)
     }
+    fn solver_report(&self) -> Option<String> {
+        self.method.solver_report()
+    }
     fn clock_reading(&self) -> Option<[f64; 2]> {
         // Contacts remember the last accepted state, and adaptive or multistep integrators
         // their history: neither is in the state, so such a system cannot be resumed exactly.

@@ -178,6 +178,9 @@ impl System for TreeSystem {
         self.inputs[index] = value;
         Ok(())
     }
+    fn solver_report(&self) -> Option<String> {
+        self.tree.solver_report()
+    }
     fn contacts(&self) -> Option<Contacts<'_>> {
         self.tree.contacts()
     }
