@@ -2,7 +2,8 @@
 //!
 //! - rigid bodies only: the kernel's tree (joint coordinates) when they form an open tree of
 //!   revolute and prismatic joints (see [`choose`]), else the kernel's rigid model (Cartesian
-//!   coordinates), joints assembled;
+//!   coordinates), joints assembled; every integrator runs on either (on the tree hht, newmark
+//!   and generalized-alpha are `dae` integrators, not the implicit multibody solver);
 //! - flexible bodies only: the kernel's flexible model, all bodies merged into one, or the
 //!   host's HHT-α / Newmark integrator of it (`integrator = "hht" | "newmark"`);
 //! - rigid bodies and flexible bodies attached to one of them or free: the kernel's coupled
