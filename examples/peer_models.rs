@@ -1,19 +1,20 @@
-//! The benchmark models shared with the peer engines (MuJoCo, Exudyn), and our side of the
-//! peer comparison in `benches/peers/`.
+//! The benchmark models shared with the peer engines (MuJoCo, Pinocchio, Exudyn), and our side
+//! of the peer comparison in `benches/peers/`.
 //!
 //! ```sh
 //! cargo run --release --example peer_models -- models target/peers/models.json
 //! cargo run --release --example peer_models -- run target/peers/models.json target/peers/ours.json
 //! ```
 //!
-//! `models` writes every model (pendulum, revolute chains: lengths, masses, inertias, initial
-//! angles, gravity, dt, step counts) as JSON, so that the Python peers build exactly the same
+//! `models` writes every model (pendulum, revolute chains, a floating-base tree: lengths, masses,
+//! inertias, initial angles, gravity, dt, step counts) as JSON, so that the Python peers build exactly the same
 //! systems (`tests/peer_models_json.rs` checks the JSON against the kernel models). `run` reads
 //! that JSON back and, for every model and integrator (RK4, semi-implicit Euler), measures the
 //! wall time per step (best of a few repeats of the timing run, from the initial state) and the
 //! accuracy over a separate run: energy drift, constraint violation and, for the pendulum, the
 //! period against the elliptic-integral period.
 
+use ferrodyn::host::storage::TreeModel;
 use ferrodyn::kernel::integrators::{Rk4, SemiImplicitEuler};
 use ferrodyn::kernel::math::{Mat3, Vec3};
 use ferrodyn::kernel::rigid::{self, BodyRef, Data, Model};
@@ -38,6 +39,9 @@ pub const CHAIN_LINKS: [usize; 4] = [5, 20, 50, 100];
 /// Pendulum: mass (kg), rod length (m), release angle from the downward vertical (rad), bob
 /// radius (m; its spin is decoupled in our model, so the motion is the point-mass pendulum).
 pub const PENDULUM: (f64, f64, f64, f64) = (1.0, 1.0, std::f64::consts::FRAC_PI_2, 0.01);
+
+/// The floating-base tree: legs × links per leg hinges on a free base.
+pub const FLOATING: (usize, usize) = (4, 5);
 
 /// Steps of one timing run and the simulated duration of the accuracy run (s) of a model.
 fn budget(links: usize) -> (usize, f64) {
@@ -95,12 +99,83 @@ pub fn models_json() -> Value {
             "note": "link k spans x in [k l, (k+1) l] at rest, CG at its middle; joint k at x = k l joins link k to link k-1 (or the ground); released horizontally from rest"
         }));
     }
+    models.push(floating_json());
     json!({
         "gravity": [0.0, 0.0, -GRAVITY],
         "dt": DT,
         "integrators": ["rk4", "semi_implicit_euler"],
         "models": models,
     })
+}
+
+/// A 10 kg base (0.6 × 0.3 × 0.1 m box) on a free joint at the origin with legs of 0.5 kg,
+/// 0.25 m rods (radius 10 mm) reaching out along ±x from its corners (±0.3, ±0.15, 0), hinged
+/// about y, z, y, z, y in turn (a spatial tree: the 3-D algorithm), released at rest, all hinge
+/// angles zero: it falls and its legs swing down.
+fn floating_json() -> Value {
+    let (legs, per_leg) = FLOATING;
+    // Inertias (about the CG, link axes) rounded to a few digits, so the JSON text carries them
+    // exactly: the base's are the box's, the rods' those of 0.25 m, 10 mm rods.
+    let (base_mass, m, l) = (10.0, 0.5, 0.25);
+    let rod = [2.5e-5, 2.6e-3, 2.6e-3];
+    let mut links = Vec::new();
+    for leg in 0..legs {
+        let side = if leg % 2 == 0 { 1.0 } else { -1.0 };
+        let corner = [0.3 * side, if leg < 2 { 0.15 } else { -0.15 }, 0.0];
+        for k in 0..per_leg {
+            let (parent, origin) = match k {
+                0 => (-1, corner),
+                _ => ((leg * per_leg + k - 1) as i64, [side * l, 0.0, 0.0]),
+            };
+            let axis = if k % 2 == 0 {
+                [0.0, 1.0, 0.0]
+            } else {
+                [0.0, 0.0, 1.0]
+            };
+            links.push(
+                json!({"parent": parent, "origin": origin, "axis": axis, "mass": m,
+                "cg": [side * l / 2.0, 0.0, 0.0], "inertia": rod}),
+            );
+        }
+    }
+    json!({
+        "name": format!("floating{}", legs * per_leg),
+        "kind": "floating_tree",
+        "links": legs * per_leg,
+        "base": {"mass": base_mass, "inertia": [0.0833, 0.3083, 0.375]},
+        "hinges": links,
+        "energy_scale": 200.0,
+        "timing_steps": 1000,
+        "accuracy_duration": 3.0,
+        "note": "base on a free joint at the origin (identity orientation, at rest); hinge k: parent -1 is the base, else hinge index; origin in the parent link's frame, which is parallel to the world at zero angles; cg and inertia (about the CG, link axes) in the link frame; energy drift relative to 200 J (about the total weight, 20 kg × g, times 1 m)"
+    })
+}
+
+/// The floating-base tree of [`floating_json`] in joint coordinates, from its JSON entry.
+pub fn floating_tree(entry: &Value) -> Result<TreeModel, Box<dyn std::error::Error>> {
+    let v3 = |v: &Value| {
+        Vec3::new(
+            v[0].as_f64().unwrap_or(0.0),
+            v[1].as_f64().unwrap_or(0.0),
+            v[2].as_f64().unwrap_or(0.0),
+        )
+    };
+    let mut b = tree::Model::builder(Vec3::new(0.0, 0.0, -GRAVITY));
+    let base = &entry["base"];
+    let mass = base["mass"].as_f64().ok_or("base mass")?;
+    b.add_link(Link::free(None, Vec3::ZERO).with_mass(
+        mass,
+        Vec3::ZERO,
+        Mat3::diagonal(v3(&base["inertia"])),
+    ))?;
+    for hinge in entry["hinges"].as_array().ok_or("hinges")? {
+        // Link 0 is the base; hinge k is link k + 1.
+        let parent = (hinge["parent"].as_i64().ok_or("parent")? + 1) as usize;
+        let link = Link::revolute(Some(parent), v3(&hinge["origin"]), v3(&hinge["axis"]));
+        let inertia = Mat3::diagonal(v3(&hinge["inertia"]));
+        b.add_link(link.with_mass(hinge["mass"].as_f64().ok_or("mass")?, v3(&hinge["cg"]), inertia))?;
+    }
+    Ok(b.build()?)
 }
 
 /// Upward zero crossings of θ sampled as (t, θ, θ̇), by cubic Hermite interpolation.
@@ -135,9 +210,11 @@ fn upward_crossings(samples: &[(f64, f64, f64)]) -> Vec<f64> {
 }
 
 /// Energy released when the model hangs straight down from rest at its initial height: the
-/// scale of the relative energy drift.
-fn energy_scale(links: usize) -> f64 {
-    if links == 0 {
+/// scale of the relative energy drift (a model may give its own).
+fn energy_scale(entry: &Value, links: usize) -> f64 {
+    if let Some(scale) = entry["energy_scale"].as_f64() {
+        scale
+    } else if links == 0 {
         let (m, l, a, _) = PENDULUM;
         m * GRAVITY * l * (1.0 - a.cos())
     } else {
@@ -225,7 +302,7 @@ where
     let mut out = json!({
         "accuracy_duration": duration,
         "energy_drift_abs": drift,
-        "energy_drift_rel": drift / energy_scale(links),
+        "energy_drift_rel": drift / energy_scale(entry, links),
         "constraint_violation": violation,
         "constraint_velocity_violation": velocity_violation,
     });
@@ -317,7 +394,12 @@ fn run(models_path: &str, out_path: &str, passes: &[Pass]) -> Result<(), Box<dyn
         let name = entry["name"].as_str().unwrap_or("?").to_string();
         let mut merged = json!({});
         for &pass in passes {
+            let kind = entry["kind"].as_str().unwrap_or("?");
             let r = match entry["links"].as_u64().unwrap_or(0) {
+                n if kind == "floating_tree" => {
+                    let model = floating_tree(entry)?;
+                    json!({"tree": measure_both(&model, n as usize, entry, pass, tree_probe)?})
+                }
                 0 => {
                     let (m, l, a, _) = PENDULUM;
                     let cartesian = simple_pendulum::<f64, PendulumCapacities>(m, l, a)?;
@@ -344,7 +426,7 @@ fn run(models_path: &str, out_path: &str, passes: &[Pass]) -> Result<(), Box<dyn
         "version": env!("CARGO_PKG_VERSION"),
         "formulations": {
             "cartesian": "maximal coordinates (7 per body), acceleration-level KKT (skyline Schur complement) + projection",
-            "tree": "joint coordinates (kernel::tree), articulated-body algorithm",
+            "tree": "joint coordinates (kernel::tree), articulated-body algorithm (the floating tree on growable storage, as `ferrodyn run` has it)",
         },
         "models": results,
     });

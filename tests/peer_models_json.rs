@@ -77,7 +77,7 @@ fn peer_models_json_matches_the_kernel_models() {
     assert_eq!(vec3(&spec["gravity"]), Vec3::new(0.0, 0.0, -GRAVITY));
     assert_eq!(f(&spec["dt"]), 1e-3);
     let models = spec["models"].as_array().expect("models");
-    assert_eq!(models.len(), 1 + peer_models::CHAIN_LINKS.len());
+    assert_eq!(models.len(), 2 + peer_models::CHAIN_LINKS.len());
 
     let pendulum = &models[0];
     assert_eq!(pendulum["kind"], "pendulum");
@@ -95,7 +95,25 @@ fn peer_models_json_matches_the_kernel_models() {
     assert!((f(&pendulum["exact_period"]) - 2.3678419).abs() < 5e-8);
 
     let mut seen = Vec::new();
-    for entry in &models[1..] {
+    // The floating tree (last): a free base and legs × links hinges, 7 + 20 positions, 6 + 20
+    // rates; the model built from the JSON weighs the base and the rods.
+    let floating = models.last().unwrap();
+    assert_eq!(floating["kind"], "floating_tree");
+    let tree = peer_models::floating_tree(floating).unwrap();
+    let (legs, per_leg) = peer_models::FLOATING;
+    assert_eq!(tree.links().len(), 1 + legs * per_leg);
+    assert_eq!(
+        (tree.position_count(), tree.velocity_count()),
+        (7 + legs * per_leg, 6 + legs * per_leg)
+    );
+    assert!(!tree.is_planar());
+    let mass: f64 = tree.links().iter().map(|l| l.mass).sum();
+    assert!(
+        (mass - (10.0 + 0.5 * (legs * per_leg) as f64)).abs() < 1e-12,
+        "{mass}"
+    );
+
+    for entry in &models[1..models.len() - 1] {
         assert_eq!(entry["kind"], "revolute_chain");
         let n = entry["links"].as_u64().unwrap() as usize;
         match n {

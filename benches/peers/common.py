@@ -15,7 +15,10 @@ def load_models(path):
 
 def energy_scale(entry, g):
     """Energy released when the model hangs straight down from its initial rest position:
-    the scale of the relative energy drift (same definition as examples/peer_models.rs)."""
+    the scale of the relative energy drift (same definition as examples/peer_models.rs; a
+    model may give its own)."""
+    if "energy_scale" in entry:
+        return entry["energy_scale"]
     if entry["kind"] == "pendulum":
         return entry["mass"] * g * entry["length"] * (1.0 - math.cos(entry["initial_angle"]))
     n = entry["links"]

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Ferrodyn vs MuJoCo vs Exudyn in one run: installs the peers into target/peers-venv (PyPI),
+# Ferrodyn vs MuJoCo vs Pinocchio vs Exudyn in one run: installs the peers into target/peers-venv (PyPI),
 # writes the shared model definitions, measures accuracy once per engine, then times every
 # engine in ROUNDS rounds that alternate between the engines (the order reversed every other
 # round), and writes benches/peers/report.md, chart.png and results.json from the medians.
@@ -7,13 +7,15 @@
 # Cartesian model (kernel::rigid). All times are CPU time of the engine's process.
 #
 #   bash benches/peers/run.sh                       # everything, 5 rounds
-#   ROUNDS=3 PEERS="mujoco" bash benches/peers/run.sh   # skip Exudyn (the slowest to run)
+#   ROUNDS=3 PEERS="mujoco pinocchio" bash benches/peers/run.sh   # skip Exudyn (the slowest to run)
+# Pinocchio's timed loop is C++ (pinocchio_step.cpp), compiled by run_pinocchio.py with g++
+# against the `pin` wheel's headers (a few minutes, once).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 HERE=benches/peers
 OUT=target/peers
 VENV=target/peers-venv
-PEERS=${PEERS:-"mujoco exudyn"}
+PEERS=${PEERS:-"mujoco pinocchio exudyn"}
 ROUNDS=${ROUNDS:-5}
 mkdir -p "$OUT"
 

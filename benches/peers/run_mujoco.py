@@ -26,7 +26,9 @@ def mjcf(entry, spec):
             f'  <option timestep="{spec["dt"]!r}" integrator="RK4" gravity="{g[0]!r} {g[1]!r} {g[2]!r}">\n'
             '    <flag contact="disable"/>\n  </option>\n  <worldbody>\n')
     body = ""
-    if entry["kind"] == "pendulum":
+    if entry["kind"] == "floating_tree":
+        body = floating_bodies(entry)
+    elif entry["kind"] == "pendulum":
         # Hinge about -y at the origin: q = +θ0 puts the bob at x = L sin θ0, z = -L cos θ0.
         # A point mass: the inertia about the CG is negligible (MuJoCo needs it positive).
         body = (f'    <body name="bob">\n'
@@ -48,7 +50,30 @@ def mjcf(entry, spec):
     return head + body + "  </worldbody>\n</mujoco>\n"
 
 
+def floating_bodies(entry):
+    """The base on a free joint and its hinged links, nested by parent."""
+    def v(x):
+        return " ".join(repr(float(c)) for c in x)
+
+    def children(parent, indent):
+        text = ""
+        for k, h in enumerate(entry["hinges"]):
+            if h["parent"] == parent:
+                text += (f'{indent}<body name="h{k}" pos="{v(h["origin"])}">\n'
+                         f'{indent}  <joint name="j{k}" type="hinge" axis="{v(h["axis"])}" pos="0 0 0"/>\n'
+                         f'{indent}  <inertial pos="{v(h["cg"])}" mass="{h["mass"]!r}" diaginertia="{v(h["inertia"])}"/>\n'
+                         + children(k, indent + "  ") + f"{indent}</body>\n")
+        return text
+
+    base = entry["base"]
+    return ('    <body name="base" pos="0 0 0">\n      <freejoint name="base"/>\n'
+            f'      <inertial pos="0 0 0" mass="{base["mass"]!r}" diaginertia="{v(base["inertia"])}"/>\n'
+            + children(-1, "      ") + "    </body>\n")
+
+
 def initial_qpos(entry):
+    if entry["kind"] == "floating_tree":
+        return np.array([0, 0, 0, 1, 0, 0, 0] + [0.0] * len(entry["hinges"]))
     if entry["kind"] == "pendulum":
         return np.array([entry["initial_angle"]])
     return np.array(entry["initial_angles"], dtype=float)
