@@ -1,6 +1,7 @@
 //! The implicit multibody solver (HHT-α, Newmark, generalized-α on rigid bodies with joints and
 //! flexible bodies attached to them) from scene files: a torque-driven hub moves by the exact
-//! θ = τt²/(2I) at every Newton tolerance the docs allow (and so does BDF2), a hub carrying a
+//! θ = τt²/(2I) at every Newton tolerance the docs allow (and so does BDF2), in Cartesian and in
+//! joint coordinates, a hub carrying a
 //! flexible beam turns and takes the work τθ as kinetic and strain energy, and a pendulum
 //! swings with the period of the exact elliptic-integral solution.
 
@@ -72,10 +73,20 @@ fn a_torque_driven_hub_moves_by_the_exact_angle_at_every_allowed_tolerance() {
     // Constant acceleration τ/I: Newmark, HHT and generalized-α reproduce it exactly, so the
     // angle is τt²/(2I) to round-off whatever the tolerance; the unmoved state (the bug of a
     // loose tolerance accepting the first guess) would give 0.
+    // In Cartesian coordinates (the multibody solver; BDF on the kernel model) and in joint
+    // coordinates (`auto`: the tree, every integrator a `dae` one).
     let exact = TORQUE * 0.25 / (2.0 * INERTIA);
-    for integrator in ["hht", "newmark", "generalized-alpha", "bdf2"] {
+    for (integrator, formulation) in ["hht", "newmark", "generalized-alpha", "bdf2"]
+        .into_iter()
+        .flat_map(|i| [(i, "cartesian"), (i, "auto")])
+    {
         for tolerance in [1e-1, 1e-3, 1e-6, 1e-10] {
-            let mut sim = compile(&scene(&hub(integrator, tolerance, ""))).unwrap();
+            let text = hub(integrator, tolerance, "").replacen(
+                "[simulation]\n",
+                &format!("[simulation]\nformulation = \"{formulation}\"\n"),
+                1,
+            );
+            let mut sim = compile(&scene(&text)).unwrap();
             run(&mut sim, 0.5);
             let theta = hub_angle(&sim);
             // BDF2 is second order, not exact, for a constant acceleration started from rest
@@ -87,7 +98,7 @@ fn a_torque_driven_hub_moves_by_the_exact_angle_at_every_allowed_tolerance() {
             };
             assert!(
                 (theta - exact).abs() <= bound,
-                "{integrator} at newton_tol {tolerance}: θ = {theta}, exact {exact}"
+                "{integrator} ({formulation}) at newton_tol {tolerance}: θ = {theta}, exact {exact}"
             );
             let kinetic = sim.energy().unwrap().kinetic;
             let work = TORQUE * theta;

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::body_difference;
+use common::{body_difference, contact_side_by_side};
 use ferrodyn_host::compile::{choose, compile, Choice};
 use ferrodyn_host::export::{rust_module, Precision};
 use ferrodyn_host::scene::Scene;
@@ -409,38 +409,18 @@ function = { constant = 0.2 }
     assert!((potential(&tree) - potential(&cartesian)).abs() < 1e-12);
 }
 
-/// Steps `scene` in joint and in Cartesian coordinates side by side to its end time: the
-/// largest body difference before the first contact and after it, the largest rise of the
-/// tree's energy between instants without an active contact (within a contact the Hertz
-/// spring's energy, which the total leaves out, comes back as the bodies separate), and the
+/// Steps `scene` in joint and in Cartesian coordinates side by side to its end time
+/// ([`contact_side_by_side`]): the largest body difference before the first contact and after
+/// it, the largest rise of the tree's energy between instants without an active contact, and the
 /// largest difference of the two energies.
 fn contact_against_cartesian(scene: &Scene) -> (f64, f64, f64, f64) {
     let (mut tree, mut cartesian) = both(scene);
-    let (mut before, mut after, mut touched) = (body_difference(&tree, &cartesian), 0.0f64, false);
-    let energy = |s: &Simulation| s.energy().unwrap().total();
-    let (mut free_lowest, mut rise, mut apart) = (energy(&tree), 0.0f64, 0.0f64);
-    while tree.time() < scene.simulation.end_time - scene.simulation.step / 2.0 {
-        tree.step().unwrap();
-        cartesian.step().unwrap();
-        let active = |s: &Simulation| s.contacts().map_or(0, |c| c.active_count());
-        assert_eq!(active(&tree), active(&cartesian), "at {} s", tree.time());
-        touched |= active(&tree) > 0;
-        let difference = body_difference(&tree, &cartesian);
-        if touched {
-            after = after.max(difference);
-        } else {
-            before = before.max(difference);
-        }
-        if active(&tree) == 0 {
-            rise = rise.max(energy(&tree) - free_lowest);
-            free_lowest = free_lowest.min(energy(&tree));
-        }
-        apart = apart.max((energy(&tree) - energy(&cartesian)).abs());
-    }
-    assert!(touched, "no contact");
+    let start = tree.energy().unwrap().total();
+    let run = contact_side_by_side(&mut tree, &mut cartesian, scene.simulation.end_time);
+    assert!(run.touched, "no contact");
     // It lost energy (impacts, friction).
-    assert!(energy(&tree) < energy(&both(scene).0));
-    (before, after, rise, apart)
+    assert!(tree.energy().unwrap().total() < start);
+    (run.before, run.after, run.rise, run.apart)
 }
 
 /// Contact shapes with the materials of sphere_drop.toml: `shape` on body "b" and a ground plane.

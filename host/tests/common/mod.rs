@@ -86,3 +86,52 @@ pub fn body_difference(a: &Simulation, b: &Simulation) -> f64 {
         })
         .fold(0.0, f64::max)
 }
+
+/// What [`contact_side_by_side`] saw.
+pub struct ContactRun {
+    /// Largest body difference before the first contact.
+    pub before: f64,
+    /// Largest body difference from the first contact on.
+    pub after: f64,
+    /// Largest rise of the tree's energy between instants without an active contact (within a
+    /// contact the Hertz spring's energy, which the total leaves out, comes back as the bodies
+    /// separate).
+    pub rise: f64,
+    /// Largest difference of the two energies.
+    pub apart: f64,
+    /// Whether a contact was active at some step.
+    pub touched: bool,
+}
+
+/// Steps `tree` and `cartesian` (one scene in joint and in Cartesian coordinates) side by side
+/// to `end`, asserting the same number of active contacts after every step.
+pub fn contact_side_by_side(tree: &mut Simulation, cartesian: &mut Simulation, end: f64) -> ContactRun {
+    let energy = |s: &Simulation| s.energy().unwrap().total();
+    let active = |s: &Simulation| s.contacts().map_or(0, |c| c.active_count());
+    let mut run = ContactRun {
+        before: body_difference(tree, cartesian),
+        after: 0.0,
+        rise: 0.0,
+        apart: 0.0,
+        touched: false,
+    };
+    let mut free_lowest = energy(tree);
+    while tree.time() < end - 1e-9 {
+        tree.step().unwrap();
+        cartesian.step().unwrap();
+        assert_eq!(active(tree), active(cartesian), "at {} s", tree.time());
+        run.touched |= active(tree) > 0;
+        let difference = body_difference(tree, cartesian);
+        if run.touched {
+            run.after = run.after.max(difference);
+        } else {
+            run.before = run.before.max(difference);
+        }
+        if active(tree) == 0 {
+            run.rise = run.rise.max(energy(tree) - free_lowest);
+            free_lowest = free_lowest.min(energy(tree));
+        }
+        run.apart = run.apart.max((energy(tree) - energy(cartesian)).abs());
+    }
+    run
+}
