@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{body_difference, contact_side_by_side};
+use common::{body_difference, contact_side_by_side, on_a_plane};
 use ferrodyn_host::compile::{choose, compile, Choice};
 use ferrodyn_host::export::{rust_module, Precision};
 use ferrodyn_host::scene::Scene;
@@ -421,38 +421,6 @@ fn contact_against_cartesian(scene: &Scene) -> (f64, f64, f64, f64) {
     // It lost energy (impacts, friction).
     assert!(tree.energy().unwrap().total() < start);
     (run.before, run.after, run.rise, run.apart)
-}
-
-/// Contact shapes with the materials of sphere_drop.toml: `shape` on body "b" and a ground plane.
-fn on_a_plane(body: &str, shape: &str) -> String {
-    format!(
-        r#"
-[simulation]
-end_time = 1.0
-step = 1e-4
-integrator = "rk4"
-{body}
-[[shape]]
-name = "floor"
-body = "ground"
-type = "plane"
-youngs_modulus = 1e7
-poisson_ratio = 0.3
-
-[[shape]]
-name = "solid"
-body = "b"
-{shape}
-youngs_modulus = 1e7
-poisson_ratio = 0.3
-
-[[contact_material]]
-bodies = ["b", "ground"]
-restitution = 0.7
-friction = 0.4
-friction_regularization = 1e-3
-"#
-    )
 }
 
 #[test]

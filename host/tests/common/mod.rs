@@ -135,3 +135,35 @@ pub fn contact_side_by_side(tree: &mut Simulation, cartesian: &mut Simulation, e
     }
     run
 }
+
+/// Contact shapes with the materials of sphere_drop.toml: `shape` on body "b" and a ground plane.
+pub fn on_a_plane(body: &str, shape: &str) -> String {
+    format!(
+        r#"
+[simulation]
+end_time = 1.0
+step = 1e-4
+integrator = "rk4"
+{body}
+[[shape]]
+name = "floor"
+body = "ground"
+type = "plane"
+youngs_modulus = 1e7
+poisson_ratio = 0.3
+
+[[shape]]
+name = "solid"
+body = "b"
+{shape}
+youngs_modulus = 1e7
+poisson_ratio = 0.3
+
+[[contact_material]]
+bodies = ["b", "ground"]
+restitution = 0.7
+friction = 0.4
+friction_regularization = 1e-3
+"#
+    )
+}
