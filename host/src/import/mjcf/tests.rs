@@ -88,23 +88,33 @@ fn bodies_joints_inertia_ports_and_sensors_follow_mujoco() {
     );
     assert!((upper.inertia.m[2][2] - (mc * r * r / 2.0 + ms * 0.4 * r * r)).abs() < 1e-15);
     // Damping from the main class and from class "stiff".
-    let damping: Vec<f64> = s
-        .forces
-        .iter()
-        .map(|f| match f.value {
-            ferrodyn_kernel::rigid::Force::RotationalSpringDamper { damping, .. } => damping,
-            _ => f64::NAN,
-        })
-        .collect();
+    let (mut damping, mut limits) = (Vec::new(), Vec::new());
+    for f in &s.forces {
+        match f.value {
+            ferrodyn_kernel::rigid::Force::RotationalSpringDamper { damping: c, .. } => damping.push(c),
+            ferrodyn_kernel::rigid::Force::JointLimit { joint, limit } => limits.push((joint, limit)),
+            _ => panic!("{f:?}"),
+        }
+    }
     assert_eq!(damping, [0.05, 0.5]);
+    // range="-90 90" in degrees on the shoulder (joint 0), the default end stops.
+    let quarter = std::f64::consts::FRAC_PI_2;
+    assert_eq!(
+        limits,
+        [(
+            0,
+            ferrodyn_kernel::JointLimit::new(
+                -quarter,
+                quarter,
+                crate::scene::DEFAULT_LIMIT_STIFFNESS,
+                crate::scene::DEFAULT_LIMIT_DAMPING
+            )
+        )]
+    );
     assert_eq!(s.inputs.len(), 1);
     assert_eq!(s.inputs[0].value.scale, 2.0);
     assert_eq!(s.sensors.len(), 2);
     let notes = imported.report.lines().join("\n");
-    assert!(
-        notes.contains("joint limits (the joints move freely): shoulder"),
-        "{notes}"
-    );
     assert!(notes.contains("<sensor/touch> ×1"), "{notes}");
     assert!(compile(s)
         .unwrap()
