@@ -572,7 +572,6 @@ impl<'a, 'i> Builder<'_, 'a, 'i> {
 
     fn actuators(&mut self, at: At<'a, 'i>) -> Result<(), ImportError> {
         let m = self.model;
-        let fixed = self.draft.joints.iter().any(|j| j.kind == DraftJointKind::Fixed);
         for (k, a) in m.children(at).into_iter().enumerate() {
             let tag = a.node.tag_name().name();
             let name = a
@@ -591,13 +590,6 @@ impl<'a, 'i> Builder<'_, 'a, 'i> {
                     .not_modelled("actuators other than on hinge and slide joints", &name);
                 continue;
             };
-            if fixed {
-                self.report.not_modelled(
-                    "actuator ports (the scene has fixed joints, so runs in Cartesian coordinates, where ports are not available yet)",
-                    &name,
-                );
-                continue;
-            }
             let gear = m
                 .numbers(&a, "gear")?
                 .and_then(|g| g.first().copied())

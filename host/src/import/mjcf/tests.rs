@@ -184,3 +184,24 @@ fn pendulum_starts_with_the_closed_form_acceleration() {
         sim.state()[0]
     );
 }
+
+#[test]
+fn actuators_keep_their_ports_when_a_body_is_welded_on() {
+    // A body without joints, with mass, under the lower arm: a scene `fixed` joint, which the
+    // compiler welds into the lower arm's link, so the scene still runs in joint coordinates
+    // and the elbow's motor stays a port.
+    let welded = ACROBOT.replace(
+        "        <site name=\"tip\" pos=\"0 0 1\"/>",
+        "        <site name=\"tip\" pos=\"0 0 1\"/>\n        <body name=\"hand\" pos=\"0 0 1\"><geom type=\"sphere\" size=\"0.1\" mass=\"0.2\"/></body>",
+    );
+    let imported = import(&acrobot(&welded, "welded"), &ImportOptions::default()).unwrap();
+    let s = &imported.scene;
+    assert!(s.joints.iter().any(|j| j.name == "hand_weld"));
+    assert_eq!(s.inputs.len(), 1, "{}", imported.report.lines().join("\n"));
+    let sim = compile(s).unwrap();
+    assert!(
+        sim.labels.description.contains("joint coordinates"),
+        "{}",
+        sim.labels.description
+    );
+}
