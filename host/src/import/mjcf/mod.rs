@@ -60,7 +60,17 @@ pub fn import(
                     builder.draft.gravity = g;
                 }
                 for child in model.children(at) {
-                    builder.report.ignore(child.node.tag_name().name(), child.line());
+                    // <flag gravity="disable"/> switches gravity off (MuJoCo's mjDSBL_GRAVITY).
+                    if child.node.tag_name().name() == "flag"
+                        && model.attr(&child, "gravity").as_deref() == Some("disable")
+                    {
+                        builder.draft.gravity = [0.0; 3];
+                        builder
+                            .report
+                            .fact("gravity disabled (<flag gravity=\"disable\"/>)".to_string());
+                    } else {
+                        builder.report.ignore(child.node.tag_name().name(), child.line());
+                    }
                 }
             }
             "tendon" | "equality" | "deformable" if !model.children(at).is_empty() => {

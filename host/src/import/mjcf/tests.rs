@@ -205,3 +205,16 @@ fn actuators_keep_their_ports_when_a_body_is_welded_on() {
         sim.labels.description
     );
 }
+
+#[test]
+fn a_gravity_flag_disabled_switches_gravity_off() {
+    // dm_control's finger: `<option><flag gravity="disable"/></option>` (MuJoCo's qfrc_bias then
+    // has no gravity term).
+    let text = r#"<mujoco><option gravity="0 0 -5"><flag gravity="disable"/></option><worldbody>
+        <body name="p"><joint name="pin" axis="0 1 0"/><geom size="0.1" pos="0 0 -1"/></body>
+        </worldbody></mujoco>"#;
+    let path = folder("no_gravity").join("p.xml");
+    std::fs::write(&path, text).unwrap();
+    let scene = import(&path, &ImportOptions::default()).unwrap().scene;
+    assert_eq!(scene.simulation.gravity, Vec3::ZERO);
+}
