@@ -4,26 +4,11 @@
 
 mod common;
 
-use common::body_difference;
-use ferrodyn_host::compile::{choose, compile, Choice};
+use common::{body_difference, parse_inline as parse, tree_and_cartesian as both};
 use ferrodyn_host::export::{rust_module, Precision};
 use ferrodyn_host::scene::{Scene, DEFAULT_LIMIT_DAMPING, DEFAULT_LIMIT_STIFFNESS};
 use ferrodyn_host::simulation::Simulation;
-use ferrodyn_host::spec::Formulation;
 use std::path::Path;
-
-fn parse(text: &str) -> Scene {
-    Scene::parse(Path::new("inline.toml"), text).unwrap_or_else(|e| panic!("{e}"))
-}
-
-/// `scene` compiled in joint coordinates (asserting `auto` chose them) and in Cartesian
-/// coordinates.
-fn both(scene: &Scene) -> (Simulation, Simulation) {
-    assert!(matches!(choose(scene).unwrap(), Choice::Tree(_)));
-    let mut cartesian = scene.clone();
-    cartesian.simulation.formulation = Formulation::Cartesian;
-    (compile(scene).unwrap(), compile(&cartesian).unwrap())
-}
 
 /// A 1 kg, 0.6 m rod (CG 0.3 m from the hinge, 0.12 kg·m² about it) on a hinge about y,
 /// released horizontal: it falls about 0.5 rad onto the stop. The rod is body i, so the scene's
