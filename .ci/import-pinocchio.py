@@ -14,6 +14,8 @@ failed = []
 count = 0
 for line in open(sys.argv[1]):
     case = json.loads(line)
+    if not case["model"].endswith(".urdf"):
+        continue  # MJCF: .ci/import-mujoco.py
     model = pin.buildModelFromUrdf(case["model"])
     data = model.createData()
     ids = [model.getJointId(name) for name in case["joints"]]

@@ -56,11 +56,11 @@ fn written_scene_and_model_file_run_to_the_same_bits() {
     let import = ferrodyn(&["import", m, "-o", s]);
     let notes = String::from_utf8_lossy(&import.stderr);
     assert!(import.status.success(), "{notes}");
-    assert!(notes.contains("2 bodies, 2 joints, 1 forces"), "{notes}");
-    assert!(
-        notes.contains("not modelled yet: joint limits (the joints move freely): elbow"),
-        "{notes}"
-    );
+    // The forces: the elbow's damper and its limits.
+    assert!(notes.contains("2 bodies, 2 joints, 2 forces"), "{notes}");
+    assert!(std::fs::read_to_string(&scene)
+        .unwrap()
+        .contains("limits = [-1.0, 1.0]"));
     let out = dir.join("out");
     let o = out.to_str().unwrap();
     let from_scene = digest(&ferrodyn(&["run", s, "--out", o, "--end", "0.2", "--force"]));

@@ -1,18 +1,22 @@
 //! The joint-space mass matrix M(q) and bias forces b(q, v) = C(q, v) v + g(q) of imported
-//! fixed-base URDF robots, written for `.ci/import/pinocchio_check.py` to compare with
-//! Pinocchio's `crba` and `rnea` (to 1e-9 relative). Ignored by default (needs the model sets):
+//! fixed-base robots with revolute and prismatic joints, written for `.ci/import-pinocchio.py`
+//! (URDF files) to compare with Pinocchio's `crba` and `rnea`, and for `.ci/import-mujoco.py`
+//! (MJCF files) to compare with MuJoCo's `mj_fullM` and `qfrc_bias` (to 1e-9 relative).
+//! Ignored by default (needs the model sets):
 //! `FERRODYN_IMPORT_CORPUS=list FERRODYN_DYNAMICS_OUT=file cargo test -p ferrodyn-host --test
 //! import_dynamics -- --ignored`.
 //!
 //! Both come from the kernel's forward dynamics (`tree::accelerations`), the only dynamics the
 //! tree has: with gravity off and v = 0 the accelerations under a unit generalized force e_k
 //! are column k of M⁻¹ (inverted here), and with gravity on b = −M a(q, v, τ = 0). Joint
-//! dampers are removed first: Pinocchio's rnea has no joint damping.
+//! dampers, limits and servo ports are removed first: Pinocchio's rnea has neither, and MuJoCo's bias forces
+//! leave the passive forces out.
 
 use ferrodyn_host::compile::{choose, tree_parts, Choice};
 use ferrodyn_host::import::{import, ImportOptions, DROPPED_INERTIA};
 use ferrodyn_host::scene::Scene;
 use ferrodyn_kernel::math::Vec3;
+use ferrodyn_kernel::rigid::JointKind;
 use ferrodyn_kernel::tree::accelerations;
 use ferrodyn_kernel::Dynamics;
 use std::fmt::Write;
@@ -101,7 +105,7 @@ fn mass_matrix_and_bias_of_imported_robots() {
     for path in std::fs::read_to_string(corpus)
         .unwrap()
         .lines()
-        .filter(|l| l.ends_with(".urdf"))
+        .filter(|l| l.ends_with(".urdf") || l.ends_with(".xml"))
     {
         let Ok(imported) = import(Path::new(path), &ImportOptions::default()) else {
             continue;
@@ -112,11 +116,21 @@ fn mass_matrix_and_bias_of_imported_robots() {
         }
         let mut scene = imported.scene;
         scene.forces.clear();
+        // Servo ports (position, velocity actuators) would turn the unit inputs into set-points.
+        scene.inputs.clear();
         let Ok(Choice::Tree(links)) = choose(&scene) else {
             continue;
         };
         if links.is_empty() || links.iter().any(|l| l.joint.is_none()) {
             continue; // a floating base: not a fixed-base model
+        }
+        let one_coordinate = |l: &ferrodyn_host::compile::TreeLink| {
+            let kind = scene.joints[l.joint.unwrap()].value.kind;
+            matches!(kind, JointKind::Revolute | JointKind::Prismatic)
+        };
+        if !links.iter().all(one_coordinate) {
+            println!("{path}: skipped (ball or other multi-coordinate joints)");
+            continue;
         }
         let names: Vec<String> = links
             .iter()

@@ -118,9 +118,10 @@ fn the_readme_example_is_a_valid_scene() {
     let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("readme_example.toml");
     std::fs::write(&path, example).unwrap();
     let scene = Scene::load(&path).unwrap_or_else(|e| panic!("{e}"));
-    let model = rigid_model::<Fixed<2, 3, 2, 9, 45>>(&scene).unwrap();
+    let model = rigid_model::<Fixed<2, 3, 3, 9, 45>>(&scene).unwrap();
     assert_eq!(model.gruebler_dof(), 3);
-    assert_eq!(scene.name_maps().forces, ["elbow_damper", "push"]);
+    // The elbow's limits are a force element named after the joint, after the [[force]]s.
+    assert_eq!(scene.name_maps().forces, ["elbow_damper", "push", "elbow"]);
     assert_eq!(scene.simulation.integrator.name(), "dopri45");
     let sensors: Vec<_> = scene.sensors.iter().map(|s| s.columns()).collect();
     assert_eq!(

@@ -5,30 +5,14 @@
 
 mod common;
 
-use common::{body_difference, contact_side_by_side, on_a_plane};
-use ferrodyn_host::compile::{choose, compile, Choice};
+use common::{
+    body_difference, contact_side_by_side, on_a_plane, parse_inline as parse, tree_and_cartesian as both,
+};
+use ferrodyn_host::compile::{choose, compile};
 use ferrodyn_host::export::{rust_module, Precision};
 use ferrodyn_host::scene::Scene;
 use ferrodyn_host::simulation::Simulation;
-use ferrodyn_host::spec::Formulation;
 use std::path::Path;
-
-fn parse(text: &str) -> Scene {
-    Scene::parse(Path::new("inline.toml"), text).unwrap_or_else(|e| panic!("{e}"))
-}
-
-/// `scene` compiled in joint coordinates (asserting `auto` chose them) and in Cartesian
-/// coordinates.
-fn both(scene: &Scene) -> (Simulation, Simulation) {
-    assert!(
-        matches!(choose(scene).unwrap(), Choice::Tree(_)),
-        "{}",
-        choose(scene).unwrap().describe()
-    );
-    let mut cartesian = scene.clone();
-    cartesian.simulation.formulation = Formulation::Cartesian;
-    (compile(scene).unwrap(), compile(&cartesian).unwrap())
-}
 
 /// Steps `scene` in joint and in Cartesian coordinates side by side to its end time and
 /// returns the largest body difference (positions, orientations, velocities of every body).

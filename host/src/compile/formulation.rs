@@ -10,6 +10,7 @@
 use crate::scene::{ErrorKind, ItemName, Scene, SceneError};
 use crate::spec::{Formulation, IntegratorSpec};
 use ferrodyn_kernel::rigid::{BodyRef, Force, JointKind};
+use ferrodyn_kernel::JointLimit;
 
 /// A body moved by one tree link: the joint that carries it, the link it hangs from, and the
 /// bodies welded to it (fixed joints), whose mass the link carries.
@@ -28,6 +29,9 @@ pub struct TreeLink {
     /// (N·m/rad) and rest angle (the scene's: frame j against frame i about z_i), the
     /// stiffness-weighted mean of several springs' rest angles.
     pub spring: (f64, f64),
+    /// The joint's limit (from its `limits`), in the scene's coordinate (the rotational
+    /// spring's angle, or the slide of origin j from origin i along z_i).
+    pub limit: Option<JointLimit<f64>>,
     /// Scene bodies (indices) welded to this link's body by fixed joints, directly or through
     /// each other. A body welded to the ground is on no link: it stays where it is.
     pub welded: Vec<usize>,
@@ -169,6 +173,12 @@ fn tree_links(scene: &Scene) -> Result<Vec<TreeLink>, Blocker> {
             item: Some((force.item(), force.line)),
             reason: reason.into(),
         };
+        if let Force::JointLimit { joint, limit } = force.value {
+            if let Some(link) = links.iter_mut().find(|l| l.joint == Some(joint)) {
+                link.limit = Some(limit);
+            }
+            continue;
+        }
         // Applied forces and spring-dampers act on the links (`tree::Forces`).
         let Force::RotationalSpringDamper {
             joint,
@@ -261,6 +271,7 @@ fn grow(scene: &Scene) -> Result<Vec<TreeLink>, Blocker> {
                 parent,
                 damping: 0.0,
                 spring: (0.0, 0.0),
+                limit: None,
                 welded: Vec::new(),
             });
         }
@@ -273,6 +284,7 @@ fn grow(scene: &Scene) -> Result<Vec<TreeLink>, Blocker> {
                     parent: None,
                     damping: 0.0,
                     spring: (0.0, 0.0),
+                    limit: None,
                     welded: Vec::new(),
                 });
                 grew = true;

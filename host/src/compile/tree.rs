@@ -13,10 +13,10 @@ use crate::scene::{ContactSpec, Scene, SceneError};
 use crate::storage::{Growable, RigidData, RigidModel, TreeForces, TreeModel};
 use ferrodyn_kernel::math::{Mat3, Quat, Vec3};
 use ferrodyn_kernel::rigid::{
-    assemble, joint_angle, Axes, Body, BodyRef, Force, Frame, Joint, JointKind, MassProperties,
+    assemble, joint_coordinate, Axes, Body, BodyRef, Force, Frame, Joint, JointKind, MassProperties,
 };
 use ferrodyn_kernel::tree::{Link, Model};
-use ferrodyn_kernel::{Dynamics, Storage};
+use ferrodyn_kernel::{Dynamics, JointLimit, Storage};
 
 /// Where a scene body sits on its tree link: its frame's origin in the link frame and its
 /// orientation relative to the link (both constant). A link carries its own body and the
@@ -160,6 +160,14 @@ fn tree_model(links: &[TreeLink], model: &RigidModel, data: &RigidData) -> Scene
                     tree_link.with_spring(stiffness, joint_rest(model, data, index, link, rest_angle));
             }
         }
+        if let (Some(index), Some(limit)) = (link.joint, link.limit) {
+            let [lower, upper] = [limit.lower, limit.upper].map(|q| joint_rest(model, data, index, link, q));
+            tree_link = tree_link.with_limit(JointLimit {
+                lower: lower.min(upper),
+                upper: lower.max(upper),
+                ..limit
+            });
+        }
         tree_links.push(tree_link);
         rates.push(rate);
         anchors.push(anchor);
@@ -300,16 +308,17 @@ fn on_links(force: Force<f64>, bodies: &[LinkBody]) -> Option<Force<f64>> {
                 rest_length,
             })
         }
-        Force::RotationalSpringDamper { .. } => None,
+        Force::RotationalSpringDamper { .. } | Force::JointLimit { .. } => None,
     }
 }
 
-/// The tree coordinate of revolute `joint` (carrying `link`) at which the scene's
-/// `rest_angle` holds. The scene's angle is frame j against frame i about z_i; the tree's
-/// coordinate is 0 at the initial angle and turns the child about z_i, so body i as the child
-/// turns the scene's angle back.
+/// The tree coordinate of revolute or prismatic `joint` (carrying `link`) at which the scene's
+/// coordinate is `rest_angle`. The scene's angle is frame j against frame i about z_i (its
+/// slide, origin j from origin i along z_i); the tree's coordinate is 0 at the initial
+/// configuration and turns (moves) the child about (along) z_i, so body i as the child turns
+/// the scene's coordinate back.
 fn joint_rest(model: &RigidModel, data: &RigidData, joint: usize, link: &TreeLink, rest_angle: f64) -> f64 {
-    let (start, _) = joint_angle(model, data, joint).unwrap_or((0.0, 0.0));
+    let (start, _) = joint_coordinate(model, data, joint).unwrap_or((0.0, 0.0));
     let sign = if model.joints()[joint].body_i == BodyRef::Body(link.body) {
         -1.0
     } else {

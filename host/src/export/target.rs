@@ -63,11 +63,11 @@ pub struct TreeNeeds {
 
 /// Bytes per link and fixed bytes of a tree's model and data, f32 and f64 (measured on
 /// thumbv7em: 1, 3 and 5 links fall on these lines exactly; a link holds its `tree::Servo`: 12 B in
-/// f32, 24 B in f64, its spring (stiffness and rest: 8 B in f32, 16 B in f64), its 4-byte shape
-/// and its planar constants, 32 B in f32, 64 B in f64; the
+/// f32, 24 B in f64, its spring (stiffness and rest: 8 B in f32, 16 B in f64), its optional
+/// limit (`Option<JointLimit>`: 20 B in f32, 40 B in f64), its 4-byte shape and its planar constants, 32 B in f32, 64 B in f64; the
 /// data a planar workspace per link, 124 B in f32, 248 B in f64, whether the tree is planar or
 /// not: the capacity is fixed).
-const MODEL_BYTES: [(usize, usize); 2] = [(76, 160), (148, 308)];
+const MODEL_BYTES: [(usize, usize); 2] = [(76, 180), (148, 348)];
 const DATA_BYTES: [(usize, usize); 2] = [(116, 604), (184, 1208)];
 /// Stack of building the tree in place and stepping it: the 1-link figure and the steepest
 /// measured growth per slot (f32, f64), from the exported scenes on the Cortex-M4F (hil_arm and

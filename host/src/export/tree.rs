@@ -44,18 +44,22 @@ pub(super) fn module(scene: &Scene, precision: Precision, method: &str) -> Resul
     let ports = ports(scene, &links, &parts);
     // `Servo` only where a link has one: the modules of scenes without servos stay as they were.
     let servos = parts.tree.links.iter().any(|l| l.servo != Servo::Force);
-    let imports = if servos {
-        "use ferrodyn_kernel::tree::{Builder, Data, Link, Model, Servo};"
+    let mut imports = if servos {
+        "use ferrodyn_kernel::tree::{Builder, Data, Link, Model, Servo};".to_string()
     } else {
-        "use ferrodyn_kernel::tree::{Builder, Data, Link, Model};"
+        "use ferrodyn_kernel::tree::{Builder, Data, Link, Model};".to_string()
     };
+    // `JointLimit` likewise only where a link has a limit.
+    if parts.tree.links.iter().any(|l| l.limit.is_some()) {
+        imports.push_str("\nuse ferrodyn_kernel::JointLimit;");
+    }
     let kind = Kind {
         summary: format!(
             "{} links, {} degrees of freedom in joint coordinates",
             parts.tree.links.len(),
             parts.model.velocity_count()
         ),
-        imports,
+        imports: &imports,
         capacities: format!("Fixed<{}>", parts.model.slots()),
         capacities_doc: format!(
             "max(links, ⌈(positions + velocities) / 2⌉) = {}",
@@ -116,9 +120,18 @@ pub fn add_to(b: &mut Builder<Scalar, Capacities>) -> Result<(), BuildError> {{
             0.0 => String::new(),
             k => format!(".with_spring(s({}), s({}))", lit(k), lit(link.rest)),
         };
+        let limit = link.limit.map_or(String::new(), |l| {
+            format!(
+                ".with_limit(JointLimit::new(s({}), s({}), s({}), s({})))",
+                lit(l.lower),
+                lit(l.upper),
+                lit(l.stiffness),
+                lit(l.damping)
+            )
+        });
         let _ = writeln!(
             out,
-            "    b.add_link(Link::{joint}.with_mass(s({}), {}, {}).with_damping(s({})){spring}{servo})?;",
+            "    b.add_link(Link::{joint}.with_mass(s({}), {}, {}).with_damping(s({})){spring}{limit}{servo})?;",
             lit(link.mass),
             vec3(link.cg),
             mat3(&link.inertia),

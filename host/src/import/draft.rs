@@ -67,6 +67,9 @@ pub struct DraftJoint {
     pub frame_i: Pose,
     /// Frame on body j.
     pub frame_j: Pose,
+    /// Range of the joint's coordinate (revolute: rad, prismatic: m, 0 where the model is
+    /// assembled), written as the scene's `limits` with the default end stops; `None`: free.
+    pub limits: Option<[f64; 2]>,
 }
 
 /// Geometry of a contact shape.
@@ -286,13 +289,15 @@ impl Draft {
             w.table(
                 j.line,
                 format_args!(
-                    "[[joint]]\nname = {}\ntype = \"{}\"\nbody_i = {}\nbody_j = {}\nframe_i = {}\nframe_j = {}\n",
+                    "[[joint]]\nname = {}\ntype = \"{}\"\nbody_i = {}\nbody_j = {}\nframe_i = {}\nframe_j = {}\n{}",
                     name(&j.name),
                     j.kind.scene_name(),
                     name(j.body_i.as_deref().unwrap_or("ground")),
                     name(&j.body_j),
                     frame(&j.frame_i),
-                    frame(&j.frame_j)
+                    frame(&j.frame_j),
+                    j.limits
+                        .map_or(String::new(), |[lo, hi]| format!("limits = [{}, {}]\n", num(lo), num(hi)))
                 ),
             );
         }

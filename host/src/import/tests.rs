@@ -4,7 +4,7 @@
 use super::*;
 use crate::compile::compile;
 use ferrodyn_kernel::math::{Mat3, Vec3};
-use ferrodyn_kernel::rigid::{BodyRef, Frame};
+use ferrodyn_kernel::rigid::{BodyRef, Force, Frame};
 
 /// A model file in a fresh temporary folder.
 fn model_file(name: &str, text: &str) -> PathBuf {
@@ -135,11 +135,22 @@ fn links_are_placed_by_the_joint_origins_and_frames_meet_at_t0() {
         );
         assert!((ri.column(2) - axis).norm() < 1e-14, "joint {} axis", j.name);
     }
-    // Damping became a joint damper; limits and friction are listed, not dropped silently.
-    assert_eq!(scene.forces.len(), 1);
+    // Damping became a joint damper, <limit> the joint's limits (default end stops); friction
+    // is listed, not dropped silently.
+    let limits: Vec<_> = scene
+        .forces
+        .iter()
+        .filter_map(|f| match f.value {
+            Force::JointLimit { joint, limit } => {
+                Some((scene.joints[joint].name.as_str(), limit.lower, limit.upper))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(limits, [("hip", -1.0, 1.0)]);
+    assert_eq!(scene.forces.len(), 2);
     let notes = imported.report.lines().join("\n");
     for expected in [
-        "joint limits",
         "joint friction: hip",
         "<material> ×1",
         "<gazebo> ×1",

@@ -11,8 +11,8 @@
 //! - revolute, continuous and prismatic joints are scene revolute and prismatic joints.
 //!
 //! Refused by name (errors with the line): planar joints, `<mimic>`, transmissions other than
-//! simple ones, massless links that move. Noted as not modelled: joint limits, friction,
-//! prismatic damping. Ignored and listed: visual geometry and unknown elements.
+//! simple ones, massless links that move. Noted as not modelled: friction, prismatic
+//! damping. `<limit lower upper>` becomes the scene joint's `limits` (default end stops). Ignored and listed: visual geometry and unknown elements.
 
 use super::draft::{Draft, DraftBody, DraftGeometry, DraftJoint, DraftJointKind, DraftShape};
 use super::error::{ImportError, ImportErrorKind};
@@ -60,6 +60,9 @@ struct Joint<'a, 'i> {
     child: usize,
     axis: Vec3<f64>,
     damping: f64,
+    /// `<limit lower upper>` of a revolute or prismatic joint (a missing end is 0, as the
+    /// format says); `None` without either.
+    limits: Option<[f64; 2]>,
 }
 
 /// Which body carries a link, and where the link's frame sits in it.
@@ -205,6 +208,7 @@ pub fn import(
                     body_j: l.name.to_string(),
                     frame_i: at_joint.then(&axis_frame),
                     frame_j: axis_frame,
+                    limits: j.limits,
                 });
                 if j.damping > 0.0 {
                     if motion == Motion::Revolute {
@@ -347,7 +351,8 @@ fn read_joint<'a, 'i>(
     report: &mut ImportReport,
 ) -> Result<Joint<'a, 'i>, ImportError> {
     let name = at.required("name")?;
-    let motion = match at.required("type")? {
+    let type_name = at.required("type")?;
+    let motion = match type_name {
         "revolute" | "continuous" => Motion::Revolute,
         "prismatic" => Motion::Prismatic,
         "fixed" => Motion::Fixed,
@@ -372,6 +377,7 @@ fn read_joint<'a, 'i>(
     let (parent, child_link) = (link("parent")?, link("child")?);
     let mut axis = Vec3::X;
     let mut damping = 0.0;
+    let mut limits = None;
     for node in elements(at.node) {
         let sub = at.at(node);
         match node.tag_name().name() {
@@ -393,9 +399,17 @@ fn read_joint<'a, 'i>(
                     report.not_modelled("joint friction", name);
                 }
             }
-            "limit" if matches!(motion, Motion::Revolute | Motion::Prismatic) => {
-                if sub.number("lower")?.is_some() || sub.number("upper")?.is_some() {
-                    report.not_modelled("joint limits (the joints move freely)", name);
+            // A continuous joint's <limit> gives effort and velocity only.
+            "limit"
+                if matches!(motion, Motion::Revolute | Motion::Prismatic) && type_name != "continuous" =>
+            {
+                let (lower, upper) = (sub.number("lower")?, sub.number("upper")?);
+                if lower.is_some() || upper.is_some() {
+                    let range = [lower.unwrap_or(0.0), upper.unwrap_or(0.0)];
+                    if range[0] > range[1] {
+                        return Err(sub.invalid(format!("lower {} is above upper {}", range[0], range[1])));
+                    }
+                    limits = Some(range);
                 }
             }
             "mimic" => {
@@ -416,6 +430,7 @@ fn read_joint<'a, 'i>(
         child: child_link,
         axis,
         damping,
+        limits,
     })
 }
 

@@ -228,6 +228,12 @@ pub struct RawJoint {
     pub frame_j: Option<Spanned<RawFrame>>,
     /// Distance (distance joints only, m).
     pub length: Option<Num>,
+    /// Range of a revolute (rad) or prismatic (m) joint's coordinate, [lower, upper].
+    pub limits: Option<Spanned<[f64; 2]>>,
+    /// End-stop stiffness of the limits (N·m/rad or N/m).
+    pub limit_stiffness: Option<Num>,
+    /// End-stop damping of the limits (N·m·s/rad or N·s/m).
+    pub limit_damping: Option<Num>,
 }
 
 /// A prescribed function of time (externally tagged: `{ ramp = { slope = 2.0 } }`).

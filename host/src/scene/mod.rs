@@ -22,6 +22,7 @@ mod force;
 mod format;
 mod input;
 mod integrator;
+mod limit;
 mod types;
 mod validate;
 
@@ -30,6 +31,7 @@ use std::path::Path;
 pub use checker::{check_name, NAME_LENGTH_LIMIT, NAME_RULE};
 pub use convert::reason as build_error_reason;
 pub use error::{Details, ErrorKind, ItemName, SceneError, Source};
+pub use limit::{DEFAULT_LIMIT_DAMPING, DEFAULT_LIMIT_STIFFNESS};
 pub use types::{
     BodySpec, ContactSpec, FlexContactSpec, FlexibleSpec, InputSpec, NameMaps, Named, OutputSpec, Scene,
     Simulation,

@@ -13,7 +13,7 @@ use super::convert::{self, Rule};
 use super::error::{ErrorKind, ItemName, SceneError, Source};
 use super::format::*;
 use super::types::{BodySpec, FlexibleSpec, Named, OutputSpec, Scene, Simulation};
-use super::{contact, flexible, force, input, integrator};
+use super::{contact, flexible, force, input, integrator, limit};
 use crate::sensor::{EncoderZero, Sensor, SensorKind};
 use crate::spec::formulation::{Formulation, FORMULATION_NAMES};
 use crate::spec::IntegratorSpec;
@@ -37,7 +37,8 @@ pub(super) fn validate(source: Source, text: &str) -> Result<Scene, SceneError> 
         bodies.push(body(&c, b, &mut body_names, &mut ids)?);
     }
     let (joints, joint_names) = joints_and_drives(&mut c, &raw, &body_names, bodies.len())?;
-    let forces = forces(&mut c, &raw, &body_names, &joint_names, &joints)?;
+    let mut forces = forces(&mut c, &raw, &body_names, &joint_names, &joints)?;
+    forces.extend(limit::limits(&mut c, &raw, &joints, forces.len())?);
     let mut flex_names = Names::new("flexible");
     let mut flexibles = Vec::new();
     for f in &raw.flexible {

@@ -167,3 +167,23 @@ friction_regularization = 1e-3
 "#
     )
 }
+
+/// `text` parsed as a scene file called inline.toml (a parse error panics with its message).
+pub fn parse_inline(text: &str) -> ferrodyn_host::scene::Scene {
+    ferrodyn_host::scene::Scene::parse(std::path::Path::new("inline.toml"), text)
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// `scene` compiled in joint coordinates (asserting `auto` chose them) and in Cartesian
+/// coordinates.
+pub fn tree_and_cartesian(scene: &ferrodyn_host::scene::Scene) -> (Simulation, Simulation) {
+    use ferrodyn_host::compile::{choose, compile, Choice};
+    assert!(
+        matches!(choose(scene).unwrap(), Choice::Tree(_)),
+        "{}",
+        choose(scene).unwrap().describe()
+    );
+    let mut cartesian = scene.clone();
+    cartesian.simulation.formulation = ferrodyn_host::spec::Formulation::Cartesian;
+    (compile(scene).unwrap(), compile(&cartesian).unwrap())
+}

@@ -122,6 +122,19 @@ pub fn joint_angle<R: Real, St: Storage>(
     Some((theta, rate))
 }
 
+/// The coordinate a joint limit ([`super::Force::JointLimit`]) measures and its rate: the angle
+/// of a revolute joint (as [`joint_angle`]) or the slide (m) of a prismatic joint's origin j from
+/// origin i along z of frame i. `None` for other joint kinds or an unknown joint.
+pub fn joint_coordinate<R: Real, St: Storage>(
+    model: &Model<R, St>,
+    data: &Data<R, St>,
+    joint: usize,
+) -> Option<(R, R)> {
+    let j = model.joints.get(joint)?;
+    let (si, sj) = (side_of(model, data, j.body_i), side_of(model, data, j.body_j));
+    super::force::limited_coordinate(j, &si, &sj)
+}
+
 /// Largest position and velocity constraint violation at the current state.
 pub fn violation<R: Real, St: Storage>(model: &Model<R, St>, data: &Data<R, St>) -> Violation<R> {
     (0..model.joints.len()).fold(Violation::default(), |v, joint| {

@@ -84,6 +84,16 @@ pub enum Force<R> {
         /// Rest angle θ0 (rad).
         rest_angle: R,
     },
+    /// End stops of a revolute joint's angle θ (as for
+    /// [`Force::RotationalSpringDamper`], in (−π, π]) or a prismatic joint's slide s (origin j
+    /// from origin i along z_i): the joint force of [`crate::JointLimit::force`] on body j about
+    /// or along z_i, and its reaction on body i.
+    JointLimit {
+        /// Index of the revolute or prismatic joint.
+        joint: usize,
+        /// The range and the end stops.
+        limit: crate::JointLimit<R>,
+    },
 }
 
 /// Generalized force on one body: force (global, at the origin) and torque about the origin
@@ -197,6 +207,13 @@ impl<R: Real> Force<R> {
                     })
                 }
             }
+            Self::JointLimit { joint, limit } => match joints.get(joint).map(|j| j.kind) {
+                Some(JointKind::Revolute | JointKind::Prismatic) => limit.validate(item),
+                _ => Err(BuildError::InvalidParameter {
+                    item,
+                    reason: "a joint limit needs a revolute or prismatic joint",
+                }),
+            },
         }
     }
 }
@@ -267,6 +284,40 @@ pub(crate) fn joint_angle<R: Real>(
     (theta, rate, zi)
 }
 
+/// Slide s (origin j from origin i along z_i) and rate ṡ of a prismatic joint's frames, with
+/// z_i and the world point (origin j) where the joint force acts.
+fn joint_slide<R: Real>(joint: &Joint<R>, si: &SideState<R>, sj: &SideState<R>) -> (R, R, Vec3<R>, Vec3<R>) {
+    let zi = si.rot.mul_mat(&joint.frame_i.axes).column(2);
+    let (lever_i, lever_j) = (
+        si.rot.mul_vec(joint.frame_i.origin),
+        sj.rot.mul_vec(joint.frame_j.origin),
+    );
+    let d = (sj.x + lever_j) - (si.x + lever_i);
+    // The point moves with body j; body i's material point under it, at lever d + lever_i.
+    let relative = (sj.v + sj.w.cross(lever_j)) - (si.v + si.w.cross(d + lever_i));
+    (zi.dot(d), zi.dot(relative), zi, sj.x + lever_j)
+}
+
+/// The joint coordinate of a revolute (θ) or prismatic (s) joint and its rate, or `None` for
+/// other kinds.
+pub(crate) fn limited_coordinate<R: Real>(
+    joint: &Joint<R>,
+    si: &SideState<R>,
+    sj: &SideState<R>,
+) -> Option<(R, R)> {
+    match joint.kind {
+        JointKind::Revolute => {
+            let (theta, rate, _) = joint_angle(joint, si, sj);
+            Some((theta, rate))
+        }
+        JointKind::Prismatic => {
+            let (slide, rate, _, _) = joint_slide(joint, si, sj);
+            Some((slide, rate))
+        }
+        _ => None,
+    }
+}
+
 impl<R: Real> Force<R> {
     /// Adds this element's generalized forces at time `t` to `wrenches`.
     pub(crate) fn apply(
@@ -332,6 +383,21 @@ impl<R: Real> Force<R> {
                     add_to(wrenches, j.body_i, |w| w.add_torque(&si, -torque));
                 }
             }
+            Self::JointLimit { joint, limit } => {
+                let Some(j) = joints.get(joint) else { return };
+                let (si, sj) = (side(states, j.body_i), side(states, j.body_j));
+                if j.kind == JointKind::Prismatic {
+                    let (slide, rate, axis, point) = joint_slide(j, &si, &sj);
+                    let f = axis * limit.force(slide, rate);
+                    add_to(wrenches, j.body_j, |w| w.add_force_at(&sj, point - sj.x, f));
+                    add_to(wrenches, j.body_i, |w| w.add_force_at(&si, point - si.x, -f));
+                } else {
+                    let (theta, rate, axis) = joint_angle(j, &si, &sj);
+                    let torque = axis * limit.force(theta, rate);
+                    add_to(wrenches, j.body_j, |w| w.add_torque(&sj, torque));
+                    add_to(wrenches, j.body_i, |w| w.add_torque(&si, -torque));
+                }
+            }
         }
     }
 
@@ -362,6 +428,10 @@ impl<R: Real> Force<R> {
                 }
                 None => R::ZERO,
             },
+            Self::JointLimit { joint, limit } => joints
+                .get(joint)
+                .and_then(|j| limited_coordinate(j, &side(j.body_i), &side(j.body_j)))
+                .map_or(R::ZERO, |(q, _)| limit.energy(q)),
             _ => R::ZERO,
         }
     }

@@ -31,7 +31,7 @@ mod model;
 mod step;
 mod system;
 
-pub use analysis::{energy, joint_angle, joint_violation, momentum, violation, Violation};
+pub use analysis::{energy, joint_angle, joint_coordinate, joint_violation, momentum, violation, Violation};
 pub use body::{Body, BodyRef, MassProperties};
 pub use constraint::ConstraintRow;
 pub(crate) use constraint::SideState;

@@ -55,6 +55,12 @@ impl<R: Real, St: Storage> Forces<R, St> {
                 reason: "a rotational spring-damper on a tree joint is the link's spring and damping (Link::with_spring, Link::with_damping)",
             });
         }
+        if let Force::JointLimit { .. } = force {
+            return Err(BuildError::InvalidParameter {
+                item: Item::Force(index),
+                reason: "a joint limit on a tree joint is the link's limit (Link::with_limit)",
+            });
+        }
         force.validate(index, &[], model.links().len())?;
         self.elements
             .try_push(force)

@@ -6,7 +6,7 @@ use super::shape::LinkShape;
 use crate::math::{Mat3, Vec3};
 use crate::rigid::Body;
 use crate::storage::{full, List, Storage};
-use crate::{BuildError, Capacity, Item, Real};
+use crate::{BuildError, Capacity, Item, JointLimit, Real};
 
 /// The one degree of freedom of a 1-DOF joint (the joint of a link whose
 /// [`Link::multi`] is `None`).
@@ -108,6 +108,8 @@ pub struct Link<R> {
     pub stiffness: R,
     /// The spring's rest coordinate (rad or m).
     pub rest: R,
+    /// The range of a 1-DOF joint's coordinate and its end stops (`None`: unlimited).
+    pub limit: Option<JointLimit<R>>,
     /// What the joint's input commands: its force, or a servo's set-point (1-DOF joints only).
     pub servo: Servo<R>,
 }
@@ -190,6 +192,12 @@ impl<R: Real> Link<R> {
         self
     }
 
+    /// Limits the coordinate of the (revolute or prismatic) joint to a range with end stops.
+    pub fn with_limit(mut self, limit: JointLimit<R>) -> Self {
+        self.limit = Some(limit);
+        self
+    }
+
     /// Makes the joint's input the set-point of `servo` (revolute and prismatic joints).
     pub fn with_servo(mut self, servo: Servo<R>) -> Self {
         self.servo = servo;
@@ -232,6 +240,15 @@ impl<R: Real> Link<R> {
                 item: joint,
                 reason: "a joint spring acts on a revolute or prismatic joint",
             });
+        }
+        if let Some(limit) = self.limit {
+            if self.multi.is_some() {
+                return Err(BuildError::InvalidParameter {
+                    item: joint,
+                    reason: "a joint limit acts on a revolute or prismatic joint",
+                });
+            }
+            limit.validate(joint)?;
         }
         self.servo.validate(index, self.velocity_count())?;
         let zero_axis = BuildError::ZeroLengthAxis { item: joint };

@@ -63,9 +63,20 @@ impl<R: Real> Servo<R> {
 /// `input` (force or set-point, as [`Link::servo`] says), its viscous damping and its spring:
 /// the one place the joint force of the dynamics is formed. Without a servo it is input −
 /// damping·q̇, evaluated exactly as before servos existed (the same bits); the spring's term is
-/// subtracted last, and only where there is a spring, so trees without springs keep their bits.
+/// subtracted last, and only where there is a spring, so trees without springs keep their bits;
+/// the end stops of a limit ([`crate::JointLimit`]) are added after it, where there is one.
 #[inline(always)]
 pub(super) fn joint_force<R: Real>(link: &Link<R>, q: R, rate: R, input: R) -> R {
+    let force = free_joint_force(link, q, rate, input);
+    match link.limit {
+        None => force,
+        Some(limit) => force + limit.force(q, rate),
+    }
+}
+
+/// [`joint_force`] without the limit's end stops.
+#[inline(always)]
+fn free_joint_force<R: Real>(link: &Link<R>, q: R, rate: R, input: R) -> R {
     let actuator = match link.servo {
         Servo::Force => input,
         Servo::Position { kp, kd } => kp * (input - q) - kd * rate,
@@ -80,7 +91,8 @@ pub(super) fn joint_force<R: Real>(link: &Link<R>, q: R, rate: R, input: R) -> R
 }
 
 /// The energy stored in the springs of the position servos, ½·kp·(r − q)² each, at the data's
-/// state and set-points, and in the joint springs, ½·k·(q − rest)² each: part of the potential
+/// state and set-points, in the joint springs, ½·k·(q − rest)² each, and in the end stops of
+/// the joint limits ([`crate::JointLimit::energy`]): part of the potential
 /// energy, so that with set-points held a servoed tree conserves energy (kd = 0) or loses it
 /// (kd > 0) as a spring and damper would.
 pub(super) fn spring_energy<R: Real, St: Storage>(model: &Model<R, St>, data: &Data<R, St>) -> R {
@@ -94,6 +106,9 @@ pub(super) fn spring_energy<R: Real, St: Storage>(model: &Model<R, St>, data: &D
         }
         if let (true, Some(&q)) = (link.stiffness != R::ZERO, q.get(at_q)) {
             energy += R::HALF * link.stiffness * (q - link.rest) * (q - link.rest);
+        }
+        if let (Some(limit), Some(&q)) = (link.limit, q.get(at_q)) {
+            energy += limit.energy(q);
         }
         at_q += link.position_count();
         at_v += link.velocity_count();

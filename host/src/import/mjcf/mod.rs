@@ -60,7 +60,17 @@ pub fn import(
                     builder.draft.gravity = g;
                 }
                 for child in model.children(at) {
-                    builder.report.ignore(child.node.tag_name().name(), child.line());
+                    // <flag gravity="disable"/> switches gravity off (MuJoCo's mjDSBL_GRAVITY).
+                    if child.node.tag_name().name() == "flag"
+                        && model.attr(&child, "gravity").as_deref() == Some("disable")
+                    {
+                        builder.draft.gravity = [0.0; 3];
+                        builder
+                            .report
+                            .fact("gravity disabled (<flag gravity=\"disable\"/>)".to_string());
+                    } else {
+                        builder.report.ignore(child.node.tag_name().name(), child.line());
+                    }
                 }
             }
             "tendon" | "equality" | "deformable" if !model.children(at).is_empty() => {
@@ -203,6 +213,7 @@ impl<'a, 'i> Builder<'_, 'a, 'i> {
                     body_j: name.clone(),
                     frame_i,
                     frame_j: Pose::IDENTITY,
+                    limits: None,
                 });
                 self.own(&name)
             }
@@ -323,11 +334,7 @@ impl<'a, 'i> Builder<'_, 'a, 'i> {
                 self.report.not_modelled(what, &name);
             }
         }
-        let limited = m.attr(&at, "limited");
-        if m.attr(&at, "range").is_some() && limited.as_deref() != Some("false") {
-            self.report
-                .not_modelled("joint limits (the joints move freely)", &name);
-        }
+        let limits = self.limits(&at, kind, &name)?;
         self.joints.insert(name.clone(), (name.clone(), kind));
         self.draft.joints.push(DraftJoint {
             name,
@@ -337,8 +344,52 @@ impl<'a, 'i> Builder<'_, 'a, 'i> {
             body_j: body.to_string(),
             frame_i,
             frame_j,
+            limits,
         });
         Ok(())
+    }
+
+    /// A hinge's or slide's `range` (as MuJoCo reads it: in the compiler's angle unit for a
+    /// hinge, in force unless `limited="false"`), measured from `ref`, the coordinate at which
+    /// the model is assembled. A ball joint's range (a cone) is noted as not modelled.
+    fn limits(
+        &mut self,
+        at: &At<'a, 'i>,
+        kind: DraftJointKind,
+        name: &str,
+    ) -> Result<Option<[f64; 2]>, ImportError> {
+        let m = self.model;
+        let (Some(range), false) = (
+            m.array::<2>(at, "range")?,
+            m.attr(at, "limited").as_deref() == Some("false"),
+        ) else {
+            return Ok(None);
+        };
+        let unit = |x: f64| {
+            if kind == DraftJointKind::Revolute {
+                m.angle(x)
+            } else {
+                x
+            }
+        };
+        match kind {
+            DraftJointKind::Revolute | DraftJointKind::Prismatic => {
+                let reference = unit(m.number(at, "ref")?.unwrap_or(0.0));
+                let [lower, upper] = range.map(|x| unit(x) - reference);
+                if lower > upper {
+                    return Err(at.invalid(format!(
+                        "range [{}, {}] has its lower end above the upper",
+                        range[0], range[1]
+                    )));
+                }
+                Ok(Some([lower, upper]))
+            }
+            _ => {
+                self.report
+                    .not_modelled("ball joint limits (the cone of range)", name);
+                Ok(None)
+            }
+        }
     }
 
     /// `pos` and orientation of an element in its parent's frame.
@@ -531,7 +582,6 @@ impl<'a, 'i> Builder<'_, 'a, 'i> {
 
     fn actuators(&mut self, at: At<'a, 'i>) -> Result<(), ImportError> {
         let m = self.model;
-        let fixed = self.draft.joints.iter().any(|j| j.kind == DraftJointKind::Fixed);
         for (k, a) in m.children(at).into_iter().enumerate() {
             let tag = a.node.tag_name().name();
             let name = a
@@ -550,13 +600,6 @@ impl<'a, 'i> Builder<'_, 'a, 'i> {
                     .not_modelled("actuators other than on hinge and slide joints", &name);
                 continue;
             };
-            if fixed {
-                self.report.not_modelled(
-                    "actuator ports (the scene has fixed joints, so runs in Cartesian coordinates, where ports are not available yet)",
-                    &name,
-                );
-                continue;
-            }
             let gear = m
                 .numbers(&a, "gear")?
                 .and_then(|g| g.first().copied())

@@ -88,23 +88,33 @@ fn bodies_joints_inertia_ports_and_sensors_follow_mujoco() {
     );
     assert!((upper.inertia.m[2][2] - (mc * r * r / 2.0 + ms * 0.4 * r * r)).abs() < 1e-15);
     // Damping from the main class and from class "stiff".
-    let damping: Vec<f64> = s
-        .forces
-        .iter()
-        .map(|f| match f.value {
-            ferrodyn_kernel::rigid::Force::RotationalSpringDamper { damping, .. } => damping,
-            _ => f64::NAN,
-        })
-        .collect();
+    let (mut damping, mut limits) = (Vec::new(), Vec::new());
+    for f in &s.forces {
+        match f.value {
+            ferrodyn_kernel::rigid::Force::RotationalSpringDamper { damping: c, .. } => damping.push(c),
+            ferrodyn_kernel::rigid::Force::JointLimit { joint, limit } => limits.push((joint, limit)),
+            _ => panic!("{f:?}"),
+        }
+    }
     assert_eq!(damping, [0.05, 0.5]);
+    // range="-90 90" in degrees on the shoulder (joint 0), the default end stops.
+    let quarter = std::f64::consts::FRAC_PI_2;
+    assert_eq!(
+        limits,
+        [(
+            0,
+            ferrodyn_kernel::JointLimit::new(
+                -quarter,
+                quarter,
+                crate::scene::DEFAULT_LIMIT_STIFFNESS,
+                crate::scene::DEFAULT_LIMIT_DAMPING
+            )
+        )]
+    );
     assert_eq!(s.inputs.len(), 1);
     assert_eq!(s.inputs[0].value.scale, 2.0);
     assert_eq!(s.sensors.len(), 2);
     let notes = imported.report.lines().join("\n");
-    assert!(
-        notes.contains("joint limits (the joints move freely): shoulder"),
-        "{notes}"
-    );
     assert!(notes.contains("<sensor/touch> ×1"), "{notes}");
     assert!(compile(s)
         .unwrap()
@@ -173,4 +183,38 @@ fn pendulum_starts_with_the_closed_form_acceleration() {
         "{}",
         sim.state()[0]
     );
+}
+
+#[test]
+fn actuators_keep_their_ports_when_a_body_is_welded_on() {
+    // A body without joints, with mass, under the lower arm: a scene `fixed` joint, which the
+    // compiler welds into the lower arm's link, so the scene still runs in joint coordinates
+    // and the elbow's motor stays a port.
+    let welded = ACROBOT.replace(
+        "        <site name=\"tip\" pos=\"0 0 1\"/>",
+        "        <site name=\"tip\" pos=\"0 0 1\"/>\n        <body name=\"hand\" pos=\"0 0 1\"><geom type=\"sphere\" size=\"0.1\" mass=\"0.2\"/></body>",
+    );
+    let imported = import(&acrobot(&welded, "welded"), &ImportOptions::default()).unwrap();
+    let s = &imported.scene;
+    assert!(s.joints.iter().any(|j| j.name == "hand_weld"));
+    assert_eq!(s.inputs.len(), 1, "{}", imported.report.lines().join("\n"));
+    let sim = compile(s).unwrap();
+    assert!(
+        sim.labels.description.contains("joint coordinates"),
+        "{}",
+        sim.labels.description
+    );
+}
+
+#[test]
+fn a_gravity_flag_disabled_switches_gravity_off() {
+    // dm_control's finger: `<option><flag gravity="disable"/></option>` (MuJoCo's qfrc_bias then
+    // has no gravity term).
+    let text = r#"<mujoco><option gravity="0 0 -5"><flag gravity="disable"/></option><worldbody>
+        <body name="p"><joint name="pin" axis="0 1 0"/><geom size="0.1" pos="0 0 -1"/></body>
+        </worldbody></mujoco>"#;
+    let path = folder("no_gravity").join("p.xml");
+    std::fs::write(&path, text).unwrap();
+    let scene = import(&path, &ImportOptions::default()).unwrap().scene;
+    assert_eq!(scene.simulation.gravity, Vec3::ZERO);
 }

@@ -1,0 +1,97 @@
+//! Joint limits of a scene: `limits = [lower, upper]` on a revolute joint (rad, the angle of
+//! frame j about z of frame i, as a rotational spring measures it) or a prismatic joint (m, the
+//! slide of origin j from origin i along z_i), with end stops of `limit_stiffness` and
+//! `limit_damping` ([`ferrodyn_kernel::JointLimit`]). Each becomes a kernel force element
+//! ([`Force::JointLimit`]) named after its joint; the tree takes it as the link's limit.
+
+use ferrodyn_kernel::rigid::{Force, Joint, JointKind};
+use ferrodyn_kernel::JointLimit;
+
+use super::checker::Checker;
+use super::convert::Rule;
+use super::error::{ErrorKind, ItemName, SceneError};
+use super::format::RawScene;
+use super::types::Named;
+
+/// End-stop stiffness when a joint gives none (N·m/rad on a revolute joint, N/m on a prismatic
+/// one): a 1 kg·m² link stopped at 100 rad/s² sinks 0.01 rad into its stop.
+pub const DEFAULT_LIMIT_STIFFNESS: f64 = 1e4;
+/// End-stop damping when a joint gives none (N·m·s/rad or N·s/m).
+pub const DEFAULT_LIMIT_DAMPING: f64 = 10.0;
+
+/// The limit force elements of the scene's `[[joint]]` tables that give `limits` (file order),
+/// to follow the `[[force]]` elements (the first at index `first`).
+pub(super) fn limits(
+    c: &mut Checker,
+    raw: &RawScene,
+    joints: &[Named<Joint<f64>>],
+    first: usize,
+) -> Result<Vec<Named<Force<f64>>>, SceneError> {
+    let kernel_joints: Vec<Joint<f64>> = joints.iter().map(|j| j.value).collect();
+    let mut forces = Vec::new();
+    for spanned in &raw.joint {
+        let r = spanned.get_ref();
+        let name = r.name.get_ref();
+        c.item = Some(ItemName::new("joint", name));
+        let Some(range) = &r.limits else {
+            for (field, value) in [
+                ("limit_stiffness", &r.limit_stiffness),
+                ("limit_damping", &r.limit_damping),
+            ] {
+                if let Some(v) = value {
+                    return Err(c.invalid(
+                        &v.span(),
+                        field,
+                        "applies only with limits = [lower, upper]".into(),
+                    ));
+                }
+            }
+            continue;
+        };
+        let Some(joint) = joints.iter().position(|j| j.kind == "joint" && j.name == *name) else {
+            continue;
+        };
+        if !matches!(
+            joints[joint].value.kind,
+            JointKind::Revolute | JointKind::Prismatic
+        ) {
+            let reason = format!(
+                "a {} joint has no limits (revolute and prismatic joints do)",
+                r.kind.get_ref()
+            );
+            return Err(c.invalid(&range.span(), "limits", reason));
+        }
+        let [lower, upper] = *range.get_ref();
+        if !(lower.is_finite() && upper.is_finite() && lower <= upper) {
+            let reason =
+                format!("[{lower}, {upper}] is not a range: give finite [lower, upper] with lower ≤ upper");
+            return Err(c.invalid(&range.span(), "limits", reason));
+        }
+        let stiffness = c.number_or(
+            "limit_stiffness",
+            &r.limit_stiffness,
+            Rule::Positive,
+            DEFAULT_LIMIT_STIFFNESS,
+        )?;
+        let damping = c.number_or(
+            "limit_damping",
+            &r.limit_damping,
+            Rule::NonNegative,
+            DEFAULT_LIMIT_DAMPING,
+        )?;
+        let value = Force::JointLimit {
+            joint,
+            limit: JointLimit::new(lower, upper, stiffness, damping),
+        };
+        value
+            .validate(first + forces.len(), &kernel_joints, usize::MAX)
+            .map_err(|e| c.error(&range.span(), ErrorKind::Kernel(e)))?;
+        forces.push(Named {
+            name: name.clone(),
+            kind: "joint",
+            line: c.source.line_of(&r.name.span()),
+            value,
+        });
+    }
+    Ok(forces)
+}
