@@ -143,7 +143,8 @@ room!(
     ChainF64(Rigid<f64, Chain5>),
     BeamF32(Flex<f32, Beam6>),
     BeamF64(Flex<f64, Beam6>),
-    // The trees generated from scene files (scene-plant), by their capacities.
+    // The trees generated from scene files (scene-plant), by their capacities (scene-plant's
+    // build.rs lists these sizes: ROOM_TREE_SLOTS; a tree of another size has its own static).
     Tree1F32(Tree<f32, Fixed<1>>),
     Tree1F64(Tree<f64, Fixed<1>>),
     Tree3F32(Tree<f32, Fixed<3>>),
