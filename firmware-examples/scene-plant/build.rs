@@ -11,8 +11,8 @@ use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
 /// The tree sizes (`Fixed<N>` slots) `plant::Room` has variants for: trees of these sizes take
-/// turns in the firmware's one room, a tree of another size gets a static of its own.
-const ROOM_TREE_SLOTS: [usize; 3] = [1, 3, 5];
+/// turns in the firmware's one room, a larger tree gets a static of its own.
+const ROOM_TREE_SLOTS: std::ops::RangeInclusive<usize> = 1..=8;
 
 fn main() {
     let here = Path::new(env!("CARGO_MANIFEST_DIR"));

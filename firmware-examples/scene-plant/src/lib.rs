@@ -65,7 +65,7 @@ macro_rules! scenario {
 
 /// A generated tree's scenario ([`scene_scenario`]) in a static of its own (a size
 /// `plant::Room` has no variant for: its RAM adds to the room's).
-#[allow(unused_macros)] // while every listed tree fits the room
+#[allow(unused_macros)] // while every listed tree fits the room (1 to 8 slots)
 macro_rules! own_scenario {
     ($module:ident, $name:literal) => {
         scene_scenario!($module, $name, Tree, |_room| {
