@@ -47,7 +47,8 @@ impl Part {
             Self::Mps2An500 => Core::CortexM7,
         }
     }
-    /// The core clock SysTick counts (Hz): the part's, as QEMU's machine clocks it.
+    /// The core clock SysTick counts (Hz): the part's, as QEMU's machine clocks it (the same
+    /// as `firmware-examples/board`'s `PART`, which a test compares).
     pub fn core_hz(self) -> u32 {
         match self {
             Self::Mps2An386 | Self::Mps2An500 => 25_000_000,
@@ -291,6 +292,35 @@ mod tests {
         assert_eq!(package_name("chain5").as_deref(), Some("chain5-firmware"));
         assert_eq!(package_name("My Arm").as_deref(), Some("my-arm-firmware"));
         assert_eq!(package_name("2link"), None);
+    }
+
+    #[test]
+    fn parts_are_the_firmware_examples_boards() {
+        // firmware-examples/board states each part once for the project's own firmware: the
+        // exported crate must build and clock the same part.
+        let board = include_str!("../../../firmware-examples/board/src/lib.rs");
+        for part in PARTS {
+            let at = board
+                .find(&format!("name: \"{}\"", part.name()))
+                .unwrap_or_else(|| panic!("{} in board", part.name()));
+            let entry = &board[at..at + board[at..].find("};").unwrap()];
+            let hz = part.core_hz().to_string();
+            let hz = format!(
+                "{}_{}_{}",
+                &hz[..hz.len() - 6],
+                &hz[hz.len() - 6..hz.len() - 3],
+                &hz[hz.len() - 3..]
+            );
+            assert!(entry.contains(&format!("core_hz: {hz},")), "{entry}");
+            assert!(
+                entry.contains(&format!("core: \"{}\"", part.core().name())),
+                "{entry}"
+            );
+            assert!(
+                entry.contains(&format!("qemu_machine: \"{}\"", part.qemu_machine())),
+                "{entry}"
+            );
+        }
     }
 
     #[test]
