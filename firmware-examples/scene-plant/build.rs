@@ -1,10 +1,18 @@
-//! Generates a Rust module per scene and precision from the scene files listed in scenes.txt
-//! with the host's exporter (what `ferrodyn export rust` writes), into OUT_DIR.
+//! Generates, from the scene files listed in scenes.txt, a Rust module per scene and precision
+//! with the host's exporter (what `ferrodyn export rust` writes) and the scenarios that run
+//! them (`scenarios.rs`: the modules and `SCENARIOS`), into OUT_DIR: a scene is one line of
+//! scenes.txt.
 
 use ferrodyn_host::commands::Overrides;
+use ferrodyn_host::compile::{choose, tree_parts, Choice};
 use ferrodyn_host::export::{rust_module, Precision};
 use ferrodyn_host::scene::Scene;
+use std::fmt::Write;
 use std::path::{Path, PathBuf};
+
+/// The tree sizes (`Fixed<N>` slots) `plant::Room` has variants for: trees of these sizes take
+/// turns in the firmware's one room, a larger tree gets a static of its own.
+const ROOM_TREE_SLOTS: std::ops::RangeInclusive<usize> = 1..=8;
 
 fn main() {
     let here = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -13,6 +21,7 @@ fn main() {
     let list = here.join("scenes.txt");
     println!("cargo::rerun-if-changed={}", list.display());
     let list = std::fs::read_to_string(&list).unwrap_or_else(|e| panic!("reading scenes.txt: {e}"));
+    let (mut modules, mut scenarios) = (String::new(), Vec::new());
     for line in list
         .lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
@@ -25,12 +34,48 @@ fn main() {
         overrides(line, words.collect())
             .apply(&mut scene.simulation)
             .unwrap_or_else(|e| panic!("scenes.txt: {line}: {e}"));
+        let kind = scenario_kind(&scene).unwrap_or_else(|e| panic!("scenes.txt: {line}: {e}"));
         for precision in [Precision::F32, Precision::F64] {
             let module = rust_module(&scene, precision).unwrap_or_else(|e| panic!("{e}"));
-            let file = out.join(format!("{name}_{}.rs", precision.name()));
+            let ident = format!("{name}_{}", precision.name());
+            let file = out.join(format!("{ident}.rs"));
             std::fs::write(&file, module).unwrap_or_else(|e| panic!("writing {}: {e}", file.display()));
+            let _ = writeln!(modules, "generated!({ident}, \"{ident}.rs\");");
+            scenarios.push(format!(
+                "    {kind}!({ident}, \"scene:{name} {} {}\"),",
+                precision.name(),
+                scene.simulation.integrator.name()
+            ));
         }
     }
+    let _ = write!(
+        modules,
+        "\n/// The scenarios of the scene files (scenes.txt), f32 and f64 each.\npub const SCENARIOS: [Scenario; {}] = [\n{}\n];\n",
+        scenarios.len(),
+        scenarios.join("\n")
+    );
+    let file = out.join("scenarios.rs");
+    std::fs::write(&file, modules).unwrap_or_else(|e| panic!("writing {}: {e}", file.display()));
+}
+
+/// The scenario macro (src/lib.rs) that runs the scene: a flexible one, a tree in the room, or
+/// a tree in a static of its own.
+fn scenario_kind(scene: &Scene) -> Result<&'static str, String> {
+    if !scene.flexibles.is_empty() {
+        return Ok("flexible_scenario");
+    }
+    let Choice::Tree(links) = choose(scene).map_err(|e| e.to_string())? else {
+        return Err("not a tree in joint coordinates: it does not export (docs/export.md)".into());
+    };
+    let slots = tree_parts(scene, &links)
+        .map_err(|e| e.to_string())?
+        .model
+        .slots();
+    Ok(if ROOM_TREE_SLOTS.contains(&slots) {
+        "scenario"
+    } else {
+        "own_scenario"
+    })
 }
 
 /// The `--flag value` pairs of a scenes.txt line, as the CLI reads them.

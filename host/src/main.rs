@@ -172,6 +172,32 @@ enum ExportTarget {
         #[arg(short, long)]
         out: Option<PathBuf>,
     },
+    /// A standalone firmware crate of the scene for a part: the exported model, a HIL loop on
+    /// its ports, the part's memory map, target and QEMU runner (`cargo build --release`,
+    /// `cargo run --release` there; docs/export.md).
+    Firmware {
+        /// Scene file (TOML).
+        scene: PathBuf,
+        /// The part: mps2-an386 (Cortex-M4F), stm32f405 (Cortex-M4F at 168 MHz; QEMU
+        /// netduinoplus2) or mps2-an500 (Cortex-M7, f64 in hardware).
+        #[arg(long)]
+        part: String,
+        /// Scalar type: f32 or f64 (f64 is bit-identical to `ferrodyn run`).
+        #[arg(long, default_value = "f32")]
+        precision: String,
+        #[command(flatten)]
+        settings: ExportSettings,
+        /// The crate's directory.
+        #[arg(short, long)]
+        out: PathBuf,
+        /// Write over a crate already in the directory (its src/rig.rs is kept).
+        #[arg(long)]
+        force: bool,
+        /// The kernel the crate depends on, by path [default: kernel/ of the checkout this
+        /// ferrodyn was built from].
+        #[arg(long, value_name = "DIR")]
+        kernel_path: Option<PathBuf>,
+    },
     /// An FMI co-simulation unit (FMU) of the scene: inputs, sensor outputs, FMU states, the
     /// scene's integrator at its step (docs/fmu.md).
     Fmu {
@@ -437,6 +463,26 @@ fn execute(command: Command) -> Result<()> {
                     settings,
                 },
         } => commands::export_rust(&scene, &precision, &settings.overrides(), out.as_deref()),
+        Command::Export {
+            target:
+                ExportTarget::Firmware {
+                    scene,
+                    part,
+                    precision,
+                    settings,
+                    out,
+                    force,
+                    kernel_path,
+                },
+        } => commands::export_firmware(
+            &scene,
+            &part,
+            &precision,
+            &settings.overrides(),
+            &out,
+            kernel_path.as_deref(),
+            force,
+        ),
         Command::Export {
             target:
                 ExportTarget::Fmu {

@@ -143,13 +143,25 @@ room!(
     ChainF64(Rigid<f64, Chain5>),
     BeamF32(Flex<f32, Beam6>),
     BeamF64(Flex<f64, Beam6>),
-    // The trees generated from scene files (scene-plant), by their capacities.
+    // The trees generated from scene files (scene-plant), by their capacities: 1 to 8 slots,
+    // each smaller than the chain and beam variants, so free in RAM (scene-plant's build.rs
+    // lists these sizes, ROOM_TREE_SLOTS; a larger tree has a static of its own).
     Tree1F32(Tree<f32, Fixed<1>>),
     Tree1F64(Tree<f64, Fixed<1>>),
+    Tree2F32(Tree<f32, Fixed<2>>),
+    Tree2F64(Tree<f64, Fixed<2>>),
     Tree3F32(Tree<f32, Fixed<3>>),
     Tree3F64(Tree<f64, Fixed<3>>),
+    Tree4F32(Tree<f32, Fixed<4>>),
+    Tree4F64(Tree<f64, Fixed<4>>),
     Tree5F32(Tree<f32, Fixed<5>>),
     Tree5F64(Tree<f64, Fixed<5>>),
+    Tree6F32(Tree<f32, Fixed<6>>),
+    Tree6F64(Tree<f64, Fixed<6>>),
+    Tree7F32(Tree<f32, Fixed<7>>),
+    Tree7F64(Tree<f64, Fixed<7>>),
+    Tree8F32(Tree<f32, Fixed<8>>),
+    Tree8F64(Tree<f64, Fixed<8>>),
 );
 
 /// Links of the chain scenario.

@@ -1,7 +1,8 @@
-//! Plant models generated from the scene files listed in `scenes.txt` (chain5, skew_tree,
-//! hil_arm, servo_arm, arm, beam6) at build time (`build.rs`, the host's `ferrodyn export
-//! rust`), in f32 and f64, as cross-check scenarios: `chain-fw` runs them on the microcontroller, `xcheck`
-//! on the host, and CI compares the f64 hashes with `ferrodyn run` of the same scene files.
+//! Plant models generated from the scene files listed in `scenes.txt` at build time
+//! (`build.rs`, the host's `ferrodyn export rust`), in f32 and f64, as cross-check scenarios:
+//! `chain-fw` runs them on the microcontroller, `xcheck` on the host, and CI compares the f64
+//! hashes with `ferrodyn run` of the same scene files. A scene is one line of `scenes.txt`
+//! (build.rs writes its modules and scenarios); [`SceneArm`] needs `hil_arm` among them.
 #![no_std]
 
 use plant::{HilReport, Hooks, PlantError, Report, Scenario};
@@ -16,40 +17,23 @@ macro_rules! generated {
     };
 }
 
-generated!(chain5_f32, "chain5_f32.rs");
-generated!(chain5_f64, "chain5_f64.rs");
-generated!(skew_tree_f32, "skew_tree_f32.rs");
-generated!(skew_tree_f64, "skew_tree_f64.rs");
-generated!(hil_arm_f32, "hil_arm_f32.rs");
-generated!(hil_arm_f64, "hil_arm_f64.rs");
-generated!(servo_arm_f32, "servo_arm_f32.rs");
-generated!(servo_arm_f64, "servo_arm_f64.rs");
-generated!(arm_f32, "arm_f32.rs");
-generated!(arm_f64, "arm_f64.rs");
-generated!(beam6_f32, "beam6_f32.rs");
-generated!(beam6_f64, "beam6_f64.rs");
-
 /// The scenario of a generated scene: run from its initial state for its steps (to its end
-/// time), named `scene:<stem> <precision> <integrator>`; its model and data built in place in
-/// the firmware's room, in the room variant `$room` of its capacities (`plant::Tree` or
-/// `plant::Flex`) with the data of kernel family `$family`, then `$init` (a tree's
-/// `set_initial`) where the family's fresh data is not yet the scene's initial state.
-macro_rules! lodged_scenario {
-    ($module:ident, $name:literal, $room:ident, $family:ident $(, $init:ident)?) => {
+/// time), named `scene:<stem> <precision> <integrator>`; its model and data built in place
+/// where `$lodge` puts them (`room` names the firmware's room there), in the variant `$room`
+/// of its capacities (`plant::Tree` or `plant::Flex`), its data put at the scene's initial
+/// state by `$module::data_in`.
+macro_rules! scene_scenario {
+    ($module:ident, $name:literal, $room:ident, |$r:ident| $lodge:expr) => {
         Scenario {
             name: $name,
-            run: |room, hooks: &mut dyn Hooks| -> Result<Report, PlantError> {
-                use ferrodyn_kernel::{$family, Real};
-                use plant::{$room, Lodge};
-                let lodged = room.lodge(|| $room {
-                    builder: $module::new_builder(),
-                    data: None,
-                });
+            run: |$r, hooks: &mut dyn Hooks| -> Result<Report, PlantError> {
+                use ferrodyn_kernel::Real;
+                use plant::$room;
+                let lodged: Option<&mut $room<$module::Scalar, $module::Capacities>> = $lodge;
                 let $room { builder, data } = lodged.ok_or(PlantError::Room)?;
                 $module::add_to(builder)?;
                 let model = builder.build_in_place()?;
-                let data = $family::Data::new_in(data, model);
-                $($module::$init(model, data)?;)?
+                let data = $module::data_in(data, model)?;
                 let step = $module::Scalar::from_f64($module::STEP);
                 let steps = $module::STEPS as u32;
                 plant::run(
@@ -65,36 +49,52 @@ macro_rules! lodged_scenario {
     };
 }
 
-/// A generated tree's scenario ([`lodged_scenario`]).
+/// A generated tree's scenario ([`scene_scenario`]) in the firmware's room (a size
+/// `plant::Room` has a variant for).
 macro_rules! scenario {
     ($module:ident, $name:literal) => {
-        lodged_scenario!($module, $name, Tree, tree, set_initial)
+        scene_scenario!($module, $name, Tree, |room| {
+            use plant::Lodge;
+            room.lodge(|| Tree {
+                builder: $module::new_builder(),
+                data: None,
+            })
+        })
     };
 }
 
-/// A generated flexible scene's scenario ([`lodged_scenario`]; its capacities are those of a
+/// A generated tree's scenario ([`scene_scenario`]) in a static of its own (a size
+/// `plant::Room` has no variant for: its RAM adds to the room's).
+#[allow(unused_macros)] // while every listed tree fits the room (1 to 8 slots)
+macro_rules! own_scenario {
+    ($module:ident, $name:literal) => {
+        scene_scenario!($module, $name, Tree, |_room| {
+            static CELL: static_cell::StaticCell<Tree<$module::Scalar, $module::Capacities>> =
+                static_cell::StaticCell::new();
+            CELL.try_init_with(|| Tree {
+                builder: $module::new_builder(),
+                data: None,
+            })
+        })
+    };
+}
+
+/// A generated flexible scene's scenario ([`scene_scenario`]; its capacities are those of a
 /// room variant: `plant::Beam6`).
 macro_rules! flexible_scenario {
     ($module:ident, $name:literal) => {
-        lodged_scenario!($module, $name, Flex, flex)
+        scene_scenario!($module, $name, Flex, |room| {
+            use plant::Lodge;
+            room.lodge(|| Flex {
+                builder: $module::new_builder(),
+                data: None,
+            })
+        })
     };
 }
 
-/// The scenarios of the scene files.
-pub const SCENARIOS: [Scenario; 12] = [
-    scenario!(chain5_f32, "scene:chain5 f32 rk4"),
-    scenario!(chain5_f64, "scene:chain5 f64 rk4"),
-    scenario!(skew_tree_f32, "scene:skew_tree f32 rk4"),
-    scenario!(skew_tree_f64, "scene:skew_tree f64 rk4"),
-    scenario!(hil_arm_f32, "scene:hil_arm f32 rk4"),
-    scenario!(hil_arm_f64, "scene:hil_arm f64 rk4"),
-    scenario!(servo_arm_f32, "scene:servo_arm f32 rk4"),
-    scenario!(servo_arm_f64, "scene:servo_arm f64 rk4"),
-    scenario!(arm_f32, "scene:arm f32 rk4"),
-    scenario!(arm_f64, "scene:arm f64 rk4"),
-    flexible_scenario!(beam6_f32, "scene:beam6 f32 rk4"),
-    flexible_scenario!(beam6_f64, "scene:beam6 f64 rk4"),
-];
+// The generated modules and `SCENARIOS` (build.rs, from scenes.txt).
+include!(concat!(env!("OUT_DIR"), "/scenarios.rs"));
 
 /// The arm of `scenes/hil_arm.toml` as the HIL loop's plant, through the exported ports only:
 /// the loop's torque goes in by `set_inputs` (in the port's µN·m), the encoder comes out of

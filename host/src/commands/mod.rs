@@ -9,7 +9,7 @@ mod overrides;
 mod run;
 
 pub use check::check;
-pub use export::{export_fmu, export_rust, rust_module_of};
+pub use export::{export_firmware, export_fmu, export_rust, rust_module_of};
 pub use import::import_model;
 pub use overrides::{Overrides, ATOL_PER_RTOL};
 pub use run::{run, RunOptions};

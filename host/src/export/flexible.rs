@@ -65,6 +65,13 @@ pub(super) fn module(scene: &Scene, precision: Precision, method: &str) -> Resul
 pub fn initial_data(model: &Model<Scalar, Capacities>) -> Result<Data<Scalar, Capacities>, BuildError> {
     Ok(Data::new(model))
 }
+
+/// Makes the data of `model` in `slot` (where it is to stay: a `static` on a microcontroller)
+/// at the scene's initial state, at rest, and borrows it.
+#[allow(dead_code)]
+pub fn data_in<'s>(slot: &'s mut Option<Data<Scalar, Capacities>>, model: &Model<Scalar, Capacities>) -> Result<&'s mut Data<Scalar, Capacities>, BuildError> {
+    Ok(Data::new_in(slot, model))
+}
 ",
     );
     ports(scene).write(&mut out);

@@ -2,8 +2,10 @@
 //! for the firmware (`ferrodyn export rust`, or from a `build.rs`), written by `tree` for
 //! rigid scenes in joint coordinates and by `flexible` for flexible bodies; [`target`]: what
 //! it needs on a microcontroller; [`fmu`]: a scene as an FMI 3.0 or 2.0 co-simulation unit
-//! (`ferrodyn export fmu`).
+//! (`ferrodyn export fmu`); [`firmware`]: a scene as a standalone firmware crate for a part,
+//! built and run under QEMU by cargo (`ferrodyn export firmware`).
 
+pub mod firmware;
 mod flexible;
 pub mod fmu;
 mod fmu_description;

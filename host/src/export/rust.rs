@@ -138,6 +138,16 @@ pub const STEP: f64 = {step_lit};
 pub const STEPS: u64 = {steps};
 /// The scene's integrator.
 pub type Integrator = ferrodyn_kernel::integrators::{method};
+/// The kernel builder of this export's model (a firmware keeps it, holding the model, in a
+/// `static`: see [`new_builder`]).
+#[allow(dead_code)]
+pub type SceneBuilder = Builder<Scalar, Capacities>;
+/// The kernel model of this export.
+#[allow(dead_code)]
+pub type SceneModel = Model<Scalar, Capacities>;
+/// The kernel data (state and workspace) of this export's model.
+#[allow(dead_code)]
+pub type SceneData = Data<Scalar, Capacities>;
 
 fn s(x: f64) -> Scalar {{
     Scalar::from_f64(x)
@@ -235,6 +245,13 @@ impl Ports {
             );
         }
         out.push_str("];\n");
+        let values: Vec<String> = self.inputs.iter().map(|i| lit(i.value)).collect();
+        let _ = writeln!(
+            out,
+            "\n/// The inputs' scene values in port units, in `set_inputs` order: what `set_initial`
+/// sets, and what the ports hold until a rig sets them.\n#[allow(dead_code)]\npub const INPUT_VALUES: [f64; {n}] = [{}];",
+            values.join(", ")
+        );
         let _ = write!(
             out,
             "

@@ -61,14 +61,16 @@ pub struct TreeNeeds {
     pub instructions: Option<f64>,
 }
 
-/// Bytes per link and fixed bytes of a tree's model and data, f32 and f64 (measured on
-/// thumbv7em: 1, 3 and 5 links fall on these lines exactly; a link holds its `tree::Servo`: 12 B in
-/// f32, 24 B in f64, its spring (stiffness and rest: 8 B in f32, 16 B in f64), its optional
-/// limit (`Option<JointLimit>`: 20 B in f32, 40 B in f64), its 4-byte shape and its planar constants, 32 B in f32, 64 B in f64; the
-/// data a planar workspace per link, 124 B in f32, 248 B in f64, whether the tree is planar or
-/// not: the capacity is fixed).
-const MODEL_BYTES: [(usize, usize); 2] = [(76, 180), (148, 348)];
-const DATA_BYTES: [(usize, usize); 2] = [(116, 604), (184, 1208)];
+/// Fixed bytes, bytes per slot, and bytes per slot packed in 8-byte groups of a tree's model
+/// and data, f32 and f64 (`size_of` on thumbv7em for 1 to 8 slots, exactly: the test below;
+/// the total is rounded up to the scalar's alignment, which an f64 model of an even number of
+/// slots needs). A link holds its `tree::Servo`: 12 B in f32, 24 B in f64, its spring
+/// (stiffness and rest: 8 B in f32, 16 B in f64), its optional limit (`Option<JointLimit>`),
+/// its 4-byte shape and its planar constants,
+/// 32 B in f32, 64 B in f64; the data a planar workspace per link, 124 B in f32, 248 B in f64,
+/// whether the tree is planar or not: the capacity is fixed.
+const MODEL_BYTES: [(usize, usize, usize); 2] = [(76, 180, 0), (148, 348, 0)];
+const DATA_BYTES: [(usize, usize, usize); 2] = [(112, 600, 4), (184, 1208, 0)];
 /// Stack of building the tree in place and stepping it: the 1-link figure and the steepest
 /// measured growth per slot (f32, f64), from the exported scenes on the Cortex-M4F (hil_arm and
 /// servo_arm 1 slot, skew_tree 3, chain5 5, the ball-jointed arm 5: docs/firmware.md).
@@ -86,7 +88,11 @@ pub fn tree_needs(
     integrator: &IntegratorSpec,
 ) -> TreeNeeds {
     let p = usize::from(double);
-    let line = |(fixed, per_slot): (usize, usize)| fixed + per_slot * slots;
+    // A struct's size is a multiple of its alignment: the scalar's (8 B for f64 on thumbv7em).
+    let align = if double { 8 } else { 4 };
+    let line = |(fixed, per_slot, grouped): (usize, usize, usize)| {
+        (fixed + per_slot * slots + (grouped * slots).next_multiple_of(8)).next_multiple_of(align)
+    };
     let (fixed, per_link) = rk4_instructions(core, planar, double);
     // One derivative evaluation instead of RK4's four: the 5-link chain's ratio.
     let one_evaluation = if planar { 0.287 } else { 0.259 };
@@ -127,6 +133,35 @@ mod tests {
     use super::*;
 
     const RK4: IntegratorSpec = IntegratorSpec::Explicit(Method::Rk4);
+
+    #[test]
+    fn the_bytes_are_the_firmware_sizes() {
+        // size_of::<tree::Model<R, Fixed<n>>>() and Data on thumbv7em-none-eabihf, n = 1..=8
+        // (rustc's layout, read from a const array-length error; the 2- and 6-link scenes of
+        // .ci/export_firmware print the same from the firmware).
+        let measured: [(bool, [usize; 8], [usize; 8]); 2] = [
+            (
+                false,
+                [256, 436, 616, 796, 976, 1156, 1336, 1516],
+                [720, 1320, 1928, 2528, 3136, 3736, 4344, 4944],
+            ),
+            (
+                true,
+                [496, 848, 1192, 1544, 1888, 2240, 2584, 2936],
+                [1392, 2600, 3808, 5016, 6224, 7432, 8640, 9848],
+            ),
+        ];
+        for (double, model, data) in measured {
+            for n in 1..=8 {
+                let needs = tree_needs(Core::CortexM4F, n, n, true, double, &RK4);
+                assert_eq!(
+                    (needs.model_bytes, needs.data_bytes),
+                    (model[n - 1], data[n - 1]),
+                    "{n} slots, f64 {double}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn the_estimates_hold_for_the_scenes_measured_on_the_cortex_m4f() {

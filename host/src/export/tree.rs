@@ -176,7 +176,20 @@ pub fn set_initial(model: &Model<Scalar, Capacities>, data: &mut Data<Scalar, Ca
         );
     }
     out.push_str("    Ok(())\n}\n");
+    out.push_str(DATA_IN_FN);
 }
+
+/// The generated `data_in`, the same for every family but the initial state it sets.
+const DATA_IN_FN: &str = "
+/// Makes the data of `model` in `slot` (where it is to stay: a `static` on a microcontroller)
+/// at the scene's initial state ([`set_initial`]), and borrows it.
+#[allow(dead_code)]
+pub fn data_in<'s>(slot: &'s mut Option<Data<Scalar, Capacities>>, model: &Model<Scalar, Capacities>) -> Result<&'s mut Data<Scalar, Capacities>, BuildError> {
+    let data = Data::new_in(slot, model);
+    set_initial(model, data)?;
+    Ok(data)
+}
+";
 
 /// The link a joint moves (every joint of a tree scene moves one).
 fn link_of(links: &[TreeLink], joint: usize) -> usize {
