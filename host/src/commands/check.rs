@@ -92,6 +92,14 @@ fn target_report(scene: &Scene, core: Core) -> Result<()> {
         return Ok(());
     };
     let parts = tree_parts(scene, &links)?;
+    if let Some(&(index, _)) = parts.tree.loops.first() {
+        println!(
+            "target {}: not exportable yet (joint \"{}\" closes a loop on the tree; trees with loops do not export to Rust yet)",
+            core.name(),
+            scene.joints[index].name
+        );
+        return Ok(());
+    }
     if !parts.forces.elements().is_empty() || scene.contact.is_some() {
         println!(
             "target {}: not exportable yet (force elements and contact shapes on a tree do not export to Rust yet)",

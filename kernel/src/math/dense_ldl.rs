@@ -73,38 +73,62 @@ pub(crate) fn solve<R: Real>(n: usize, a: &[R], x: &mut [R]) {
 /// (Higham, *Accuracy and Stability of Numerical Algorithms*, 2002, §10.3): one row after
 /// another, the row whose remaining pivot is the largest part of its own diagonal entry
 /// (pivoting on the matrix scaled to a unit diagonal, so that rows of other units compare),
-/// while that part is at least `bound`; the rows left are dependent on those chosen (redundant
-/// constraint rows) and get zero unknowns in [`solve_pivoted`]. `order` receives the rows
-/// chosen, in order; `scale` (n reals) is workspace. Returns the rank (the rows chosen).
-/// Made anew at every factorization, the choice follows the motion: a row set that becomes
-/// ill-conditioned at a folded pose is left for a better one.
+/// while that part is at least `bound`; rows of equal part (all of them at the first choice)
+/// are told apart by the best part a row keeps after them (one step of look-ahead), so that
+/// the rows kept stay well conditioned together. The rows left are dependent on those chosen
+/// (redundant constraint rows) and get zero unknowns in [`solve_pivoted`]. `order` receives
+/// the rows chosen, in order; `scale` (n reals) is workspace. Returns the rank.
+///
+/// With `kept` > 0, `order[..kept]` is an earlier choice, taken again in its order and not
+/// added to, while each of its rows keeps at least `held` (≥ `bound`) of its diagonal entry;
+/// from the first that does not, the rows are chosen anew (a row kept with a small pivot makes
+/// the solve ill-conditioned although another choice is well conditioned). (Off the manifold where the rows are
+/// redundant, an integrator stage or a projection iterate, a redundant row keeps a pivot of the
+/// order of its distance; taking it there would make the accelerations jump with the stage.)
 pub(crate) fn factorize_pivoted<R: Real>(
     n: usize,
     a: &mut [R],
     order: &mut [usize],
     scale: &mut [R],
-    bound: R,
+    (bound, held): (R, R),
+    kept: usize,
 ) -> usize {
     if a.len() < packed_len(n) || order.len() < n || scale.len() < n {
         return 0;
     }
+    let mut follow = kept.min(n);
+    let mut choosing = follow == 0;
     for i in 0..n {
         scale[i] = a[packed(i, i)];
-        order[i] = usize::MAX;
+    }
+    for o in &mut order[follow..n] {
+        *o = usize::MAX;
     }
     let chosen = |order: &[usize], rank: usize, i: usize| order[..rank].contains(&i);
+    let part = |a: &[R], i: usize| match scale[i] > R::ZERO {
+        true => a[packed(i, i)] / scale[i],
+        false => R::ZERO,
+    };
     let mut rank = 0;
     while rank < n {
-        let mut best: Option<(usize, R)> = None;
-        for i in (0..n).filter(|&i| !chosen(order, rank, i)) {
-            if scale[i] > R::ZERO {
-                let part = a[packed(i, i)] / scale[i];
-                if part >= bound && best.is_none_or(|(_, b)| part > b) {
-                    best = Some((i, part));
-                }
+        if rank < follow {
+            let p = order[rank];
+            if p >= n || chosen(order, rank, p) || part(a, p) < held {
+                // The earlier choice no longer holds: choose anew from here.
+                follow = rank;
+                choosing = true;
             }
         }
-        let Some((p, _)) = best else { break };
+        let p = if rank < follow {
+            order[rank]
+        } else if choosing {
+            let Some(p) = choose(n, a, order, rank, scale, bound) else {
+                break;
+            };
+            p
+        } else {
+            break;
+        };
         order[rank] = p;
         rank += 1;
         let d = a[packed(p, p)];
@@ -122,6 +146,36 @@ pub(crate) fn factorize_pivoted<R: Real>(
         }
     }
     rank
+}
+
+/// The next pivot of [`factorize_pivoted`] after the `rank` rows of `order`: the row keeping
+/// the largest part of its diagonal entry, with one step of look-ahead; `None` when no row
+/// keeps `bound`.
+fn choose<R: Real>(n: usize, a: &[R], order: &[usize], rank: usize, scale: &[R], bound: R) -> Option<usize> {
+    let free = |i: usize| !order[..rank].contains(&i) && scale[i] > R::ZERO;
+    let part = |i: usize| a[packed(i, i)] / scale[i];
+    // The best part a row keeps after pivot p.
+    let next = |p: usize| {
+        let mut best = R::ZERO;
+        for i in (0..n).filter(|&i| i != p && free(i)) {
+            let aip = a[packed(i, p)];
+            best = best.max((a[packed(i, i)] - aip * aip / a[packed(p, p)]) / scale[i]);
+        }
+        best
+    };
+    let candidates = || (0..n).filter(|&i| free(i) && part(i) >= bound);
+    let goes_on = candidates().any(|p| next(p) >= bound);
+    let mut best: Option<(usize, R)> = None;
+    for p in candidates() {
+        let score = match goes_on {
+            true => part(p).min(next(p)),
+            false => part(p),
+        };
+        if best.is_none_or(|(_, b)| score > b) {
+            best = Some((p, score));
+        }
+    }
+    best.map(|(p, _)| p)
 }
 
 /// Solves with a factor from [`factorize_pivoted`] of rank `rank` (rows `order[..rank]`
@@ -195,7 +249,14 @@ mod tests {
         }
         let mut a = pack(&m);
         let (mut order, mut scale) = ([0; 3], [0.0; 3]);
-        let rank = factorize_pivoted(3, &mut a, &mut order, &mut scale, f64::EPSILON_TWO_THIRDS.sqrt());
+        let rank = factorize_pivoted(
+            3,
+            &mut a,
+            &mut order,
+            &mut scale,
+            (f64::EPSILON_TWO_THIRDS.sqrt(), 1e-4),
+            0,
+        );
         assert_eq!(rank, 2);
         let b = [1.0, 2.0, 3.0];
         let mut x = b;
