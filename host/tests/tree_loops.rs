@@ -253,8 +253,7 @@ fn the_bennett_linkage_swings_through_its_folded_poses_in_joint_coordinates() {
 fn export_refuses_a_tree_with_a_loop_naming_the_loop_joint() {
     let scene = load("four_bar.toml");
     let message = rust_module(&scene, Precision::F64)
-        .err()
-        .expect("a loop does not export yet")
+        .expect_err("a loop does not export yet")
         .to_string();
     assert!(
         message.contains("four_bar.toml:")
@@ -262,4 +261,25 @@ fn export_refuses_a_tree_with_a_loop_naming_the_loop_joint() {
             && message.contains("closes a loop"),
         "{message}"
     );
+}
+
+#[test]
+fn check_prints_the_spanning_tree_the_loop_rows_and_the_redundant_ones_by_joint_name() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../scenes/four_bar.toml");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ferrodyn"))
+        .arg("check")
+        .arg(&path)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    for expected in [
+        "formulation: joint coordinates (tree): 3 joints form an open tree from the ground",
+        "spanning tree: \"crank_pivot\" (ground → \"crank\"), \"crank_pin\" (\"crank\" → \"coupler\"), \"rocker_pin\" (\"coupler\" → \"rocker\")",
+        // The planar loop's three out-of-plane rows (z offset, tilts about x and y), as the
+        // Cartesian model's check names the same joint's rows 2, 3, 4 (host/tests/four_bar.rs).
+        "  loop closed by joint \"rocker_pivot\": revolute (5 rows on the tree's coordinates); redundant rows 2, 3, 4 (zero multipliers)",
+    ] {
+        assert!(text.contains(expected), "missing `{expected}` in\n{text}");
+    }
 }

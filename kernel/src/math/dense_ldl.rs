@@ -29,7 +29,8 @@ pub(crate) fn factorize<R: Real>(n: usize, a: &mut [R]) -> Result<(), usize> {
             let l = a[packed(j, k)];
             d -= l * l * a[packed(k, k)];
         }
-        if !(d > R::ZERO) {
+        // Not positive, or NaN.
+        if d.partial_cmp(&R::ZERO) != Some(core::cmp::Ordering::Greater) {
             return Err(j);
         }
         a[packed(j, j)] = d;
@@ -58,7 +59,7 @@ pub(crate) fn solve<R: Real>(n: usize, a: &[R], x: &mut [R]) {
         x[i] = s;
     }
     for i in 0..n {
-        x[i] = x[i] / a[packed(i, i)];
+        x[i] /= a[packed(i, i)];
     }
     for i in (0..n).rev() {
         let mut s = x[i];
@@ -142,7 +143,7 @@ pub(crate) fn factorize_pivoted<R: Real>(
             }
         }
         for i in (0..n).filter(|&i| !chosen(order, rank, i)) {
-            a[packed(i, p)] = a[packed(i, p)] * inverse;
+            a[packed(i, p)] *= inverse;
         }
     }
     rank
@@ -195,7 +196,7 @@ pub(crate) fn solve_pivoted<R: Real>(n: usize, a: &[R], order: &[usize], rank: u
         x[i] = R::ZERO;
     }
     for &p in order {
-        x[p] = x[p] / a[packed(p, p)];
+        x[p] /= a[packed(p, p)];
     }
     for (s, &p) in order.iter().enumerate().rev() {
         let mut v = x[p];
