@@ -283,3 +283,23 @@ fn check_prints_the_spanning_tree_the_loop_rows_and_the_redundant_ones_by_joint_
         assert!(text.contains(expected), "missing `{expected}` in\n{text}");
     }
 }
+
+#[test]
+fn a_loop_the_projection_cannot_close_is_an_error_naming_the_scene_joint() {
+    // A 0.2 s RK4 step opens the four-bar's loop by 0.2 m: more than Newton closes in 10
+    // iterations.
+    let mut scene = load("four_bar.toml");
+    scene.simulation.step = 0.2;
+    let mut sim = compile(&scene).unwrap();
+    let message = loop {
+        if let Err(e) = sim.step() {
+            break format!("{e:#}");
+        }
+        assert!(sim.time() < 4.0, "ran without an error");
+    };
+    assert!(
+        message.contains("constraint projection did not converge")
+            && message.contains("joint \"rocker_pivot\""),
+        "{message}"
+    );
+}
