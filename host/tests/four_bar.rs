@@ -7,7 +7,7 @@ use ferrodyn_host::check::{dof_report, joint_reactions, redundant_rows, settle};
 use ferrodyn_host::compile::compile;
 use ferrodyn_host::dae::HostMethod;
 use ferrodyn_host::scene::Scene;
-use ferrodyn_host::spec::IntegratorSpec;
+use ferrodyn_host::spec::{Formulation, IntegratorSpec};
 use ferrodyn_kernel::integrators::AdaptiveConfig;
 use ferrodyn_kernel::math::Vec3;
 use ferrodyn_kernel::samples::GRAVITY;
@@ -59,6 +59,8 @@ fn run_with(integrator: &str, dt: f64) -> Run {
     let mut scene = scene();
     scene.simulation.integrator = IntegratorSpec::from_name(integrator, AdaptiveConfig::default()).unwrap();
     scene.simulation.step = dt;
+    // The Cartesian model's integrators (the joint-coordinate run: host/tests/tree_loops.rs).
+    scene.simulation.formulation = Formulation::Cartesian;
     let mut sim = compile(&scene).unwrap();
     let energy = |sim: &ferrodyn_host::simulation::Simulation| sim.energy().unwrap().total();
     let e0 = energy(&sim);

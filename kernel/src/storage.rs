@@ -77,10 +77,10 @@ pub trait Storage {
 /// | parameter | what it bounds | used by |
 /// |---|---|---|
 /// | `BODIES` | rigid bodies, tree links | rigid, tree, coupled |
-/// | `JOINTS` | joints and drives | rigid, coupled |
+/// | `JOINTS` | joints and drives; a tree's loop-closing joints | rigid, coupled, tree |
 /// | `FORCES` | force elements | rigid, coupled |
-/// | `ROWS` | scalar constraint equations | rigid, coupled |
-/// | `SKYLINE` | stored entries of the constraint matrix ([`crate::rigid::skyline_entries`]) | rigid, coupled |
+/// | `ROWS` | scalar constraint equations (a tree's loop rows) | rigid, coupled, tree |
+/// | `SKYLINE` | stored entries of the constraint matrix ([`crate::rigid::skyline_entries`]); a tree's dense loop matrices ([`crate::tree::Model::loop_workspace`]) | rigid, coupled, tree |
 /// | `NODES` | flexible nodes | flexible, coupled |
 /// | `ELEMENTS` | flexible elements | flexible, coupled |
 /// | `PROFILE` | stored entries of the flexible mass matrix (the builder's error says how many) | flexible, coupled |

@@ -5,7 +5,9 @@
 //! prescribed motion's drift per joint and the reactions after settling under gravity.
 
 use crate::check::{dof_report, joint_reactions, joint_violations, redundant_note, redundant_rows, settle};
-use crate::compile::{choose, compile, flexible_model, rigid_model, tree_parts, Capacities, Choice};
+use crate::compile::{
+    choose, compile, flexible_model, rigid_model, tree_parts, Capacities, Choice, TreeLink,
+};
 use crate::dae::HostMethod;
 use crate::export::target::{tree_needs, Core};
 use crate::limits::{output_bytes_per_time, run_size_warnings};
@@ -17,6 +19,7 @@ use anyhow::{bail, Context, Result};
 use ferrodyn_kernel::flex::max_frequency;
 use ferrodyn_kernel::integrators::Method;
 use ferrodyn_kernel::rigid::{violation, Joint, JointKind};
+use ferrodyn_kernel::tree::redundant_loop_rows;
 use ferrodyn_kernel::Dynamics;
 use std::path::Path;
 
@@ -48,7 +51,11 @@ pub fn check(path: &Path, with_settle: bool, with_motion: bool, target: Option<&
         count(scene.flexibles.len(), "flexible body", "flexible bodies")
     );
     if !scene.bodies.is_empty() {
-        println!("formulation: {}", choose(&scene)?.describe());
+        let choice = choose(&scene)?;
+        println!("formulation: {}", choice.describe());
+        if let Choice::Tree(links) = &choice {
+            tree_report(&scene, links)?;
+        }
         check_rigid(&scene)?;
     }
     for index in 0..scene.flexibles.len() {
@@ -75,6 +82,65 @@ pub fn check(path: &Path, with_settle: bool, with_motion: bool, target: Option<&
     Ok(())
 }
 
+/// The spanning tree of a scene in joint coordinates (each link's joint, from the body it
+/// hangs from to its own), and the joints closing loops on it with their rows on the tree's
+/// coordinates and the redundant ones at the initial state, by joint name.
+fn tree_report(scene: &Scene, links: &[TreeLink]) -> Result<()> {
+    let names = scene.name_maps();
+    let body_of = |link: Option<usize>| {
+        link.and_then(|k| links.get(k))
+            .map_or("ground".to_string(), |l| format!("\"{}\"", names.bodies[l.body]))
+    };
+    let edges: Vec<String> = links
+        .iter()
+        .map(|l| match l.joint {
+            Some(j) => format!(
+                "\"{}\" ({} → \"{}\")",
+                names.joints[j],
+                body_of(l.parent),
+                names.bodies[l.body]
+            ),
+            None => format!("floating base \"{}\"", names.bodies[l.body]),
+        })
+        .collect();
+    println!("spanning tree: {}", edges.join(", "));
+    let parts = tree_parts(scene, links)?;
+    if parts.tree.loops.is_empty() {
+        return Ok(());
+    }
+    let model = &parts.model;
+    let mut data = model.new_data();
+    for (link, rates) in parts.tree.rates.iter().enumerate() {
+        data.set_joint_velocity(model, link, rates)?;
+    }
+    let redundant = redundant_loop_rows(model, &data)?;
+    let mut first = 0;
+    for (index, joint) in &parts.tree.loops {
+        let rows = joint.kind.rows();
+        let dropped: Vec<String> = (0..rows)
+            .filter(|k| redundant.get(first + k).copied().unwrap_or(false))
+            .map(|k| k.to_string())
+            .collect();
+        let dropped = match dropped.len() {
+            0 => String::new(),
+            1 => format!("; redundant row {} (zero multiplier)", dropped.join("")),
+            _ => format!("; redundant rows {} (zero multipliers)", dropped.join(", ")),
+        };
+        println!(
+            "  loop closed by joint \"{}\": {} ({}){dropped}",
+            names.joints[*index],
+            joint.kind.name(),
+            count(
+                rows,
+                "row on the tree's coordinates",
+                "rows on the tree's coordinates"
+            ),
+        );
+        first += rows;
+    }
+    Ok(())
+}
+
 /// What the scene needs on `core` once exported (`ferrodyn export rust`).
 fn target_report(scene: &Scene, core: Core) -> Result<()> {
     if !scene.flexibles.is_empty() && scene.bodies.is_empty() {
@@ -92,6 +158,14 @@ fn target_report(scene: &Scene, core: Core) -> Result<()> {
         return Ok(());
     };
     let parts = tree_parts(scene, &links)?;
+    if let Some(&(index, _)) = parts.tree.loops.first() {
+        println!(
+            "target {}: not exportable yet (joint \"{}\" closes a loop on the tree; trees with loops do not export to Rust yet)",
+            core.name(),
+            scene.joints[index].name
+        );
+        return Ok(());
+    }
     if !parts.forces.elements().is_empty() || scene.contact.is_some() {
         println!(
             "target {}: not exportable yet (force elements and contact shapes on a tree do not export to Rust yet)",

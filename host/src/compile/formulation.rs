@@ -1,10 +1,11 @@
 //! Joint or Cartesian coordinates for a scene's rigid part: the compiler uses joint
-//! coordinates (the kernel's tree: a joint's own coordinates, no constraints, O(n) dynamics)
-//! when the rigid bodies form open trees of joints the tree model has (revolute, prismatic,
-//! cylindrical, universal, spherical; a body joined to nothing above it is a floating base on a
-//! free joint; a fixed joint welds its body into the link it hangs from) and nothing in the
-//! scene acts on Cartesian bodies; Cartesian coordinates
-//! otherwise. The reason is kept for `check` and the run's header, and `formulation = "tree"`
+//! coordinates (the kernel's tree: a joint's own coordinates, O(n) dynamics) when the rigid
+//! bodies and the joints the tree model has (revolute, prismatic, cylindrical, universal,
+//! spherical; a body joined to nothing above it is a floating base on a free joint; a fixed
+//! joint welds its body into the link it hangs from) span trees, and nothing in the scene acts
+//! on Cartesian bodies; Cartesian coordinates otherwise. A joint whose two bodies the tree
+//! already holds closes a loop, and every distance joint is one: they become constraint rows on
+//! the tree's coordinates ([`loop_joints`]). The reason is kept for `check` and the run's header, and `formulation = "tree"`
 //! turns it into an error naming the item.
 
 use crate::scene::{ErrorKind, ItemName, Scene, SceneError};
@@ -154,20 +155,22 @@ fn tree_links(scene: &Scene) -> Result<Vec<TreeLink>, Blocker> {
         return Err(whole(reason));
     }
     for joint in &scene.joints {
-        if !in_tree(&joint.value.kind) && joint.value.kind != JointKind::Fixed {
+        let kind = joint.value.kind;
+        let on_tree = in_tree(&kind) || matches!(kind, JointKind::Fixed | JointKind::Distance { .. });
+        if !on_tree {
             return Err(Blocker {
                 item: Some((joint.item(), joint.line)),
                 reason: match joint.value.kind {
                     JointKind::Driving { .. } => "prescribed motion (a drive) is not in the tree".into(),
                     kind => format!(
-                        "a {} joint; the tree has revolute, prismatic, cylindrical, universal, spherical and fixed joints",
+                        "a {} joint; the tree has revolute, prismatic, cylindrical, universal, spherical, fixed and distance joints",
                         kind.name()
                     ),
                 },
             });
         }
     }
-    let mut links = grow(scene)?;
+    let (mut links, _) = grow(scene);
     for force in &scene.forces {
         let blocked = |reason: &str| Blocker {
             item: Some((force.item(), force.line)),
@@ -194,15 +197,18 @@ fn tree_links(scene: &Scene) -> Result<Vec<TreeLink>, Blocker> {
                 "the tree's joint springs and dampers act on revolute joints (this one is on a cylindrical joint)",
             ));
         }
-        if let Some(link) = links.iter_mut().find(|l| l.joint == Some(joint)) {
-            link.damping += damping;
-            let (k, rest) = link.spring;
-            if stiffness != 0.0 {
-                link.spring = (
-                    k + stiffness,
-                    (k * rest + stiffness * rest_angle) / (k + stiffness),
-                );
-            }
+        let Some(link) = links.iter_mut().find(|l| l.joint == Some(joint)) else {
+            return Err(blocked(
+                "its joint closes a loop on the tree, and the tree's joint springs and dampers act on the tree's own joints",
+            ));
+        };
+        link.damping += damping;
+        let (k, rest) = link.spring;
+        if stiffness != 0.0 {
+            link.spring = (
+                k + stiffness,
+                (k * rest + stiffness * rest_angle) / (k + stiffness),
+            );
         }
     }
     Ok(links)
@@ -224,12 +230,19 @@ fn in_tree(kind: &JointKind<f64>) -> bool {
 /// that reach a new body in the same pass); a fixed joint welds the body it reaches to the link
 /// (or the ground) it reaches it from. When no joint reaches further, the first body not
 /// reached yet becomes a floating base and growth goes on from it.
-fn grow(scene: &Scene) -> Result<Vec<TreeLink>, Blocker> {
+fn grow(scene: &Scene) -> (Vec<TreeLink>, Vec<usize>) {
     // The link each body is on: Some(None) for the ground, Some(Some(k)) for link k, None if
     // the body is not reached yet.
     let mut link_of: Vec<Option<Option<usize>>> = vec![None; scene.bodies.len()];
     let mut links: Vec<TreeLink> = Vec::with_capacity(scene.bodies.len());
-    let mut used = vec![false; scene.joints.len()];
+    // Distance joints never carry a link: they are loop rows (a body held by them alone is a
+    // floating base).
+    let mut used: Vec<bool> = scene
+        .joints
+        .iter()
+        .map(|j| matches!(j.value.kind, JointKind::Distance { .. }))
+        .collect();
+    let mut loops = Vec::new();
     let reached = |link_of: &[Option<Option<usize>>], side: BodyRef| match side {
         BodyRef::Ground => Some(None),
         BodyRef::Body(b) => link_of[b],
@@ -244,11 +257,10 @@ fn grow(scene: &Scene) -> Result<Vec<TreeLink>, Blocker> {
             let (i, j) = (joint.value.body_i, joint.value.body_j);
             let (parent, child) = match (reached(&link_of, i), reached(&link_of, j)) {
                 (Some(_), Some(_)) => {
-                    return Err(Blocker {
-                        item: Some((joint.item(), joint.line)),
-                        reason: "it closes a loop (both of its bodies are already joined to the ground)"
-                            .into(),
-                    })
+                    // Both bodies are on the tree already: the joint closes a loop.
+                    used[index] = true;
+                    loops.push(index);
+                    continue;
                 }
                 (Some(parent), None) => (parent, j),
                 (None, Some(parent)) => (parent, i),
@@ -291,7 +303,20 @@ fn grow(scene: &Scene) -> Result<Vec<TreeLink>, Blocker> {
             }
         }
     }
-    Ok(links)
+    let distance = scene
+        .joints
+        .iter()
+        .enumerate()
+        .filter(|(_, j)| matches!(j.value.kind, JointKind::Distance { .. }));
+    loops.extend(distance.map(|(index, _)| index));
+    (links, loops)
+}
+
+/// The joints closing loops on the tree of `links` that [`choose`] picked for `scene` (in
+/// the order the tree grows, distance joints last): each becomes constraint rows on the tree's
+/// coordinates.
+pub fn loop_joints(scene: &Scene) -> Vec<usize> {
+    grow(scene).1
 }
 
 /// What keeps `integrator` from the tree, if anything. BDF1/2, generalized-α, HHT and Newmark

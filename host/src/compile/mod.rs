@@ -164,7 +164,9 @@ fn rigid_system(
         let TreeParts {
             mirror,
             mirror_data,
-            tree: SceneTree { bodies, rates, .. },
+            tree: SceneTree {
+                bodies, rates, loops, ..
+            },
             model: tree,
             forces,
         } = tree_parts(scene, links)?;
@@ -197,9 +199,15 @@ fn rigid_system(
         };
         let system = KernelSystem::with_data(tree, tree_data, method, contact)
             .map_err(|e| initial_error(scene, "the initial state", e))?;
+        // Kernel joint k is link k's joint, then the joints closing loops.
+        let joints = links.iter().map(|l| l.joint);
+        let joints = joints
+            .chain(loops.iter().map(|&(index, _)| Some(index)))
+            .collect();
         let mut system = TreeSystem::new(system, mirror, mirror_data, bodies)
             .with_inputs(ports)
-            .with_forces(forces);
+            .with_forces(forces)
+            .with_joints(joints);
         for (index, input) in scene.inputs.iter().enumerate() {
             system.set_input(index, input.value.value).map_err(|e| {
                 let kind = ErrorKind::Invalid {

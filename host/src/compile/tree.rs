@@ -8,12 +8,13 @@
 //! velocities resolved on the joint's axes (world axes for a ball joint and a floating base,
 //! which are the link's axes at zero coordinates).
 
-use super::formulation::TreeLink;
+use super::formulation::{loop_joints, TreeLink};
 use crate::scene::{ContactSpec, Scene, SceneError};
 use crate::storage::{Growable, RigidData, RigidModel, TreeForces, TreeModel};
 use ferrodyn_kernel::math::{Mat3, Quat, Vec3};
 use ferrodyn_kernel::rigid::{
     assemble, joint_coordinate, Axes, Body, BodyRef, Force, Frame, Joint, JointKind, MassProperties,
+    Stabilization,
 };
 use ferrodyn_kernel::tree::{Link, Model};
 use ferrodyn_kernel::{Dynamics, JointLimit, Storage};
@@ -46,6 +47,12 @@ pub struct SceneTree {
     pub bodies: Vec<LinkBody>,
     /// The initial rates of each link's joint (its velocity coordinates).
     pub rates: Vec<Vec<f64>>,
+    /// The joints closing loops on the tree ([`super::formulation::loop_joints`]): each scene
+    /// joint's index and the joint on the links (frames in link coordinates, a body welded to
+    /// the ground on the ground).
+    pub loops: Vec<(usize, Joint<f64>)>,
+    /// How the loops' drift is projected away (the scene's, as the Cartesian model's).
+    pub stabilization: Stabilization<f64>,
 }
 
 impl SceneTree {
@@ -61,6 +68,11 @@ impl SceneTree {
                 .add_link(*link)
                 .map_err(|e| super::kernel_error(scene, rename(e, of)))?;
         }
+        for &(index, joint) in &self.loops {
+            let closed = builder.close_loop(joint);
+            closed.map_err(|e| super::kernel_error(scene, rename_loop(e, index)))?;
+        }
+        builder.set_stabilization(self.stabilization);
         builder.build().map_err(|e| super::kernel_error(scene, e))
     }
 }
@@ -89,6 +101,11 @@ pub fn tree_parts(scene: &Scene, links: &[TreeLink]) -> Result<TreeParts, SceneE
     assemble(&mirror, &mut mirror_data)
         .map_err(|e| super::initial_error(scene, "assembling the initial configuration", e))?;
     let mut tree = tree_model(links, &mirror, &mirror_data);
+    tree.loops = loop_joints(scene)
+        .into_iter()
+        .map(|index| (index, on_links_joint(&mirror.joints()[index], &tree.bodies)))
+        .collect();
+    tree.stabilization = *mirror.stabilization();
     // A servo input's gains belong to its joint's link (the model); its set-point is the
     // input value (the data).
     for input in &scene.inputs {
@@ -185,7 +202,33 @@ fn tree_model(links: &[TreeLink], model: &RigidModel, data: &RigidData) -> Scene
         links: tree_links,
         bodies,
         rates,
+        loops: Vec::new(),
+        stabilization: *model.stabilization(),
     }
+}
+
+/// A scene `joint` on the links that carry its bodies: body frames become link frames (a body
+/// welded to the ground, and the ground, are the ground).
+fn on_links_joint(joint: &Joint<f64>, bodies: &[LinkBody]) -> Joint<f64> {
+    let on = |body: BodyRef| match body {
+        BodyRef::Body(b) => bodies.get(b),
+        BodyRef::Ground => None,
+    };
+    let side = |body: BodyRef, frame: &Frame<f64>| match on(body) {
+        Some(on) => (
+            on.link.map_or(BodyRef::Ground, BodyRef::Body),
+            Frame {
+                origin: on.offset + on.orientation.rotate(frame.origin),
+                axes: on.orientation.to_matrix().mul_mat(&frame.axes),
+            },
+        ),
+        None => (BodyRef::Ground, *frame),
+    };
+    let ((body_i, frame_i), (body_j, frame_j)) = (
+        side(joint.body_i, &joint.frame_i),
+        side(joint.body_j, &joint.frame_j),
+    );
+    Joint::new(joint.kind, body_i, frame_i, body_j, frame_j)
 }
 
 /// The mass, CG and inertia about the CG of `link` in its frame (world axes, origin at
@@ -403,6 +446,27 @@ fn anchor_velocity(data: &RigidData, body: BodyRef, point: Vec3<f64>) -> Vec3<f6
             let local = data.orientation(b).conjugate().rotate(point - data.position(b));
             data.point_velocity(body, local)
         }
+    }
+}
+
+/// A tree build error about a loop joint names the scene's joint `index`.
+fn rename_loop(e: ferrodyn_kernel::BuildError, index: usize) -> ferrodyn_kernel::BuildError {
+    use ferrodyn_kernel::{BuildError, Item};
+    match e {
+        BuildError::InvalidParameter { reason, .. } => BuildError::InvalidParameter {
+            item: Item::Joint(index),
+            reason,
+        },
+        BuildError::SameBody { .. } => BuildError::SameBody {
+            item: Item::Joint(index),
+        },
+        BuildError::NonFinite { .. } => BuildError::NonFinite {
+            item: Item::Joint(index),
+        },
+        BuildError::ZeroLengthAxis { .. } => BuildError::ZeroLengthAxis {
+            item: Item::Joint(index),
+        },
+        other => other,
     }
 }
 

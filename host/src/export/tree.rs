@@ -4,7 +4,7 @@
 
 use super::rust::{header, lit, mat3, vec3, Input, Kind, Output, Ports, Precision, MODEL_FN};
 use crate::compile::{choose, tree_parts, Choice, LinkBody, SceneTree, TreeLink, TreeParts};
-use crate::scene::{Scene, SceneError};
+use crate::scene::{ErrorKind, Scene, SceneError};
 use crate::sensor::{EncoderZero, SensorKind};
 use ferrodyn_kernel::rigid::{joint_angle, BodyRef};
 use ferrodyn_kernel::tree::{MultiJoint, Servo, TreeJoint};
@@ -28,6 +28,15 @@ pub(super) fn module(scene: &Scene, precision: Precision, method: &str) -> Resul
     };
     let parts = tree_parts(scene, &links)?;
     // The kernel carries these (tree::Forces, ExternalForces), the exported module not yet.
+    if let Some(&(index, _)) = parts.tree.loops.first() {
+        let joint = &scene.joints[index];
+        let kind = ErrorKind::Invalid {
+            field: "export",
+            reason: "it closes a loop on the tree; trees with loops do not export to Rust yet (they run on the host)"
+                .into(),
+        };
+        return Err(scene.source.error(Some(joint.line), Some(joint.item()), kind));
+    }
     let not_yet = if !parts.forces.elements().is_empty() {
         Some("force elements (point forces, torques, spring-dampers)")
     } else if scene.contact.is_some() {

@@ -10,7 +10,7 @@ use crate::storage::{RigidData, RigidModel, TreeForces, TreeModel};
 use anyhow::{anyhow, bail};
 use ferrodyn_kernel::math::Quat;
 use ferrodyn_kernel::tree::link_states;
-use ferrodyn_kernel::{Dynamics, Energy, ExternalForces, ExternalLoads, KernelError};
+use ferrodyn_kernel::{Dynamics, Energy, ExternalForces, ExternalLoads, Item, KernelError};
 use std::any::Any;
 
 /// An actuator port (`[[input]]`): the joint of link `link` gets the port value × `scale`.
@@ -33,6 +33,9 @@ pub struct TreeSystem {
     inputs: Vec<f64>,
     /// Force elements on the links (none: the tree steps without the external-force pass).
     forces: TreeForces,
+    /// The scene joint of each of the kernel's joints (link k's joint, `None` for a floating
+    /// base; then the joints closing loops), for the kernel's errors.
+    joints: Vec<Option<usize>>,
 }
 
 impl TreeSystem {
@@ -52,6 +55,7 @@ impl TreeSystem {
             ports: Vec::new(),
             inputs: Vec::new(),
             forces: TreeForces::new(),
+            joints: Vec::new(),
         };
         system.update_mirror();
         system
@@ -62,6 +66,52 @@ impl TreeSystem {
         self.inputs = vec![0.0; ports.len()];
         self.ports = ports;
         self
+    }
+
+    /// With `joints`, the scene joint of each kernel joint (link k's, then the loop joints'),
+    /// so that the kernel's errors name the scene's joint.
+    pub fn with_joints(mut self, joints: Vec<Option<usize>>) -> Self {
+        self.joints = joints;
+        self
+    }
+
+    /// A kernel error with its joint index turned into the scene's.
+    fn renamed(&self, error: anyhow::Error) -> anyhow::Error {
+        let kernel = match error.downcast::<KernelError>() {
+            Ok(kernel) => kernel,
+            Err(other) => return other,
+        };
+        let scene = |k: usize| self.joints.get(k).copied().flatten().unwrap_or(k);
+        anyhow::Error::new(match kernel {
+            KernelError::SingularMatrix { row, joint } => KernelError::SingularMatrix {
+                row,
+                joint: scene(joint),
+            },
+            KernelError::InconsistentConstraints { row, joint, residual } => {
+                KernelError::InconsistentConstraints {
+                    row,
+                    joint: scene(joint),
+                    residual,
+                }
+            }
+            KernelError::ProjectionNotConverged {
+                iterations,
+                residual,
+                joint,
+            } => KernelError::ProjectionNotConverged {
+                iterations,
+                residual,
+                joint: scene(joint),
+            },
+            KernelError::NonFinite {
+                item: Item::Joint(joint),
+                time,
+            } => KernelError::NonFinite {
+                item: Item::Joint(scene(joint)),
+                time,
+            },
+            other => other,
+        })
     }
 
     /// With force elements `forces` on the links.
@@ -118,8 +168,8 @@ impl ExternalForces<f64> for LinkLoads<'_> {
 
 impl System for TreeSystem {
     fn step(&mut self, dt: f64) -> anyhow::Result<()> {
-        if self.forces.elements().is_empty() {
-            self.tree.step(dt)?;
+        let stepped = if self.forces.elements().is_empty() {
+            self.tree.step(dt)
         } else {
             let tree = &mut self.tree;
             let (model, data, method) = (&tree.model, &mut tree.data, &mut tree.method);
@@ -127,8 +177,12 @@ impl System for TreeSystem {
                 forces: &mut self.forces,
                 contact: tree.contact.as_mut(),
             };
-            model.step_with(data, method, dt, &mut loads)?;
-        }
+            model
+                .step_with(data, method, dt, &mut loads)
+                .map(|_| ())
+                .map_err(anyhow::Error::new)
+        };
+        stepped.map_err(|e| self.renamed(e))?;
         self.update_mirror();
         Ok(())
     }

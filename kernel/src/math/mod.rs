@@ -6,6 +6,7 @@
 //! the `mint` feature, [`Vec3`], [`Quat`] and [`Mat3`] convert to and from `mint` types, the
 //! interchange types of nalgebra, glam and cgmath.
 
+pub(crate) mod dense_ldl;
 #[cfg(feature = "fast-math-f32")]
 mod fast_f32;
 mod mat3;

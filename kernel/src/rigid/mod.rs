@@ -34,7 +34,7 @@ mod system;
 pub use analysis::{energy, joint_angle, joint_coordinate, joint_violation, momentum, violation, Violation};
 pub use body::{Body, BodyRef, MassProperties};
 pub use constraint::ConstraintRow;
-pub(crate) use constraint::SideState;
+pub(crate) use constraint::{evaluate_joint, SideState};
 pub(crate) use data::Work;
 pub use data::{Data, BODY_STATE};
 pub(crate) use force::Wrench;

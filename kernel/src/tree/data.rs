@@ -1,6 +1,7 @@
 //! The mutable state of a tree: joint coordinates and rates, inputs, stages, workspace.
 
 use super::dynamics::LinkWork;
+use super::loops::LoopData;
 use super::planar::PlanarWork;
 use super::{Coordinates, Model, MultiJoint};
 use crate::math::Quat;
@@ -31,6 +32,9 @@ pub struct Data<R: Real, St: Storage> {
     /// Link poses and velocities for external forces, and the wrenches they add.
     pub(crate) sides: St::Bodies<SideState<R>>,
     pub(crate) wrench: St::Bodies<Wrench<R>>,
+    /// The loop rows, their multipliers and dense matrices ([`super::loops`]; empty without
+    /// loops).
+    pub(crate) loops: LoopData<R, St>,
 }
 
 impl<R: Real, St: Storage> Clone for Data<R, St> {
@@ -45,6 +49,7 @@ impl<R: Real, St: Storage> Clone for Data<R, St> {
             planar: self.planar.clone(),
             sides: self.sides.clone(),
             wrench: self.wrench.clone(),
+            loops: self.loops.clone(),
         }
     }
 }
@@ -81,6 +86,7 @@ impl<R: Real, St: Storage> Data<R, St> {
             planar: sized(model.planar.len(), PlanarWork::default()),
             sides: sized(n, SideState::GROUND),
             wrench: sized(n, Wrench::default()),
+            loops: LoopData::new(model),
         }
     }
     /// Fresh data for `model` (as [`Data::new`]) made in `slot` and borrowed from there: on a
@@ -97,6 +103,7 @@ impl<R: Real, St: Storage> Data<R, St> {
             planar: List::empty(),
             sides: List::empty(),
             wrench: List::empty(),
+            loops: LoopData::empty(),
         });
         data.reset(model);
         data
@@ -120,6 +127,7 @@ impl<R: Real, St: Storage> Data<R, St> {
         resize(&mut self.planar, model.planar.len(), PlanarWork::default());
         resize(&mut self.sides, n, SideState::GROUND);
         resize(&mut self.wrench, n, Wrench::default());
+        self.loops.reset(model);
     }
 
     /// Simulation time.

@@ -3,6 +3,7 @@
 //! spatial quantity in world axes about the world origin.
 
 use super::joint::{self, vec_at, Ldl, Subspace, MAX_DOF};
+use super::loops::Loops;
 use super::planar::{self, PlanarLink, PlanarWork, Plane};
 use super::servo::{joint_force, spring_energy};
 use super::shape::LinkShape;
@@ -64,9 +65,9 @@ pub(crate) struct LinkWork<R> {
     /// and the velocity products c = v ×ₘ S q̇ of the path from the base). The algorithm
     /// solves for the rest, ã = a − a⁰ = ã_parent + S q̈: no c is left to carry through
     /// passes 2 and 3 (I^A c, Uᵀ c), and a⁰ enters once per link, through its rigid inertia.
-    bias_acceleration: Spatial<R>,
+    pub(super) bias_acceleration: Spatial<R>,
     /// Articulated inertia I^A (rigid inertia until the tips have been folded in).
-    inertia: SpatialInertia<R>,
+    pub(super) inertia: SpatialInertia<R>,
     /// Articulated bias force p^A (from the rigid p = I a⁰ + v ×* I v − fˣ).
     bias_force: Spatial<R>,
     /// U = I^A S.
@@ -229,7 +230,7 @@ fn multi_motion<R: Real>(
 
 /// Forward kinematics, base to tips: `motions[k]` for every link from the position
 /// coordinates `q` and velocity coordinates `rate`.
-fn kinematics<R: Real, M: AsMut<LinkMotion<R>> + AsRef<LinkMotion<R>>>(
+pub(super) fn kinematics<R: Real, M: AsMut<LinkMotion<R>> + AsRef<LinkMotion<R>>>(
     links: &[Link<R>],
     shapes: &[LinkShape],
     q: &[R],
@@ -304,7 +305,11 @@ fn placed_inertia<R: Real>(link: &Link<R>, shape: LinkShape, pose: &Pose<R>) -> 
 /// Rigid spatial inertia of `link` at `pose` (world axes, about the world origin) and its
 /// first moment m c (world).
 #[inline(always)]
-fn rigid_inertia<R: Real>(link: &Link<R>, shape: LinkShape, pose: &Pose<R>) -> (SpatialInertia<R>, Vec3<R>) {
+pub(super) fn rigid_inertia<R: Real>(
+    link: &Link<R>,
+    shape: LinkShape,
+    pose: &Pose<R>,
+) -> (SpatialInertia<R>, Vec3<R>) {
     let (cg, inertia_cg) = placed_inertia(link, shape, pose);
     (SpatialInertia::rigid(link.mass, cg, &inertia_cg), cg * link.mass)
 }
@@ -340,7 +345,7 @@ fn rigid_terms<R: Real>(link: &Link<R>, shape: LinkShape, w: &mut LinkWork<R>, l
 /// = S q̇), or the `base` acceleration for a root, whose velocity is S q̇ itself (the product
 /// vanishes).
 #[inline(always)]
-fn first_acceleration<R: Real>(
+pub(super) fn first_acceleration<R: Real>(
     parent: Option<&LinkWork<R>>,
     velocity: Spatial<R>,
     relative: Spatial<R>,
@@ -583,7 +588,7 @@ fn multi_bias<R: Real>(
 }
 
 /// The pose of `link`'s parent (the ground's for a root), from the links before it.
-fn parent_pose<R: Real>(link: &Link<R>, done: &[LinkWork<R>]) -> Pose<R> {
+pub(super) fn parent_pose<R: Real>(link: &Link<R>, done: &[LinkWork<R>]) -> Pose<R> {
     link.parent
         .and_then(|p| done.get(p))
         .map_or(Pose::default(), |p| p.motion.pose)
@@ -818,6 +823,8 @@ struct TreeSystem<'a, R> {
     /// A planar tree's plane, its links' constants and workspace.
     planar: Option<PlanarTree<'a, R>>,
     loads: Option<LinkLoads<'a, R>>,
+    /// Joints closing loops on the tree, as constraint rows ([`super::loops`]).
+    loops: Option<Loops<'a, R>>,
 }
 
 /// What the planar algorithm of a planar tree reads and writes.
@@ -856,7 +863,7 @@ impl<R: Real> OdeSystem<R> for TreeSystem<'_, R> {
             position_rates(self.links, q, rate, dq);
         }
         if let Some(planar) = self.planar.as_mut() {
-            return planar_accelerations(
+            planar_accelerations(
                 t,
                 (self.links, self.shapes),
                 planar,
@@ -864,10 +871,9 @@ impl<R: Real> OdeSystem<R> for TreeSystem<'_, R> {
                 self.work,
                 self.loads.as_mut(),
                 accel,
-            );
-        }
-        if self.one_dof() {
-            return joint_accelerations_1dof(
+            )?;
+        } else if self.one_dof() {
+            joint_accelerations_1dof(
                 t,
                 (self.links, self.shapes),
                 self.gravity,
@@ -875,17 +881,22 @@ impl<R: Real> OdeSystem<R> for TreeSystem<'_, R> {
                 self.work,
                 self.loads.as_mut(),
                 accel,
-            );
+            )?;
+        } else {
+            joint_accelerations(
+                t,
+                (self.links, self.shapes),
+                self.gravity,
+                (q, rate, self.input),
+                self.work,
+                self.loads.as_mut(),
+                accel,
+            )?;
         }
-        joint_accelerations(
-            t,
-            (self.links, self.shapes),
-            self.gravity,
-            (q, rate, self.input),
-            self.work,
-            self.loads.as_mut(),
-            accel,
-        )
+        match self.loops.as_mut() {
+            Some(loops) => loops.constrain(t, (self.links, self.shapes), (q, rate), self.work, accel),
+            None => Ok(()),
+        }
     }
     fn advance_positions(&mut self, y: &mut [R], h: R) {
         let one_dof = self.one_dof();
@@ -905,11 +916,14 @@ impl<R: Real> OdeSystem<R> for TreeSystem<'_, R> {
         if !self.one_dof() {
             normalize_quaternions(self.links, y);
         }
-        match y.iter().position(|x| !x.is_finite()) {
-            Some(i) => Err(KernelError::NonFinite {
+        if let Some(i) = y.iter().position(|x| !x.is_finite()) {
+            return Err(KernelError::NonFinite {
                 item: Item::Joint(link_of(self.links, self.positions, i)),
                 time: t.to_f64(),
-            }),
+            });
+        }
+        match self.loops.as_mut() {
+            Some(loops) => loops.project(t, (self.links, self.shapes), self.positions, self.work, y),
             None => Ok(0),
         }
     }
@@ -991,7 +1005,7 @@ fn position_rates<R: Real>(links: &[Link<R>], q: &[R], rate: &[R], dq: &mut [R])
 
 /// Moves the position coordinates by `h` at the rates `rate`: q += h v for angles and slides,
 /// q ← q ⊗ exp(h ω / 2) for quaternions (exact on the rotation group).
-fn advance_coordinates<R: Real>(links: &[Link<R>], q: &mut [R], rate: &[R], h: R) {
+pub(super) fn advance_coordinates<R: Real>(links: &[Link<R>], q: &mut [R], rate: &[R], h: R) {
     for (link, range, v) in joints(links, rate) {
         let Some(q) = q.get_mut(range) else {
             return;
@@ -1009,7 +1023,7 @@ fn advance_coordinates<R: Real>(links: &[Link<R>], q: &mut [R], rate: &[R], h: R
 }
 
 /// Rescales the quaternions of the state `y` to unit length.
-fn normalize_quaternions<R: Real>(links: &[Link<R>], y: &mut [R]) {
+pub(super) fn normalize_quaternions<R: Real>(links: &[Link<R>], y: &mut [R]) {
     let mut at_q = 0;
     for link in links {
         if let Some(at) = quaternion_offset(link.multi) {
@@ -1113,6 +1127,7 @@ fn step_tree<R: Real, St: Storage, I: Integrator<R>>(
     if data.work.len() != n
         || data.count != model.position_count()
         || data.input.len() != model.velocity_count()
+        || !data.loops.fits(model)
     {
         return Err(KernelError::StateSizeMismatch);
     }
@@ -1131,6 +1146,7 @@ fn step_tree<R: Real, St: Storage, I: Integrator<R>>(
         work: &mut data.work,
         planar: planar_tree(model, &mut data.planar),
         loads,
+        loops: Loops::of(model, &mut data.loops),
     };
     let k = data.stages.each_mut().map(|s| s.as_flattened_mut());
     let stats = clock.step(
@@ -1206,7 +1222,7 @@ impl<R: Real> LinkState<R> {
 }
 
 /// Pose and velocities of a link from its motion.
-fn link_state<R: Real>(m: &LinkMotion<R>) -> LinkState<R> {
+pub(super) fn link_state<R: Real>(m: &LinkMotion<R>) -> LinkState<R> {
     let w = m.velocity.angular;
     LinkState {
         pose: m.pose,
@@ -1260,7 +1276,7 @@ pub fn accelerations<R: Real, St: Storage>(
     let rate = state.get(nq..nq + nv).ok_or(KernelError::StateSizeMismatch)?;
     let accel = accel.get_mut(..nv).ok_or(KernelError::StateSizeMismatch)?;
     if let Some(mut planar) = planar_tree(model, &mut data.planar) {
-        return planar_accelerations(
+        planar_accelerations(
             data.clock.time,
             (&model.links, &model.shapes),
             &mut planar,
@@ -1268,17 +1284,28 @@ pub fn accelerations<R: Real, St: Storage>(
             &mut data.work,
             None,
             accel,
-        );
+        )?;
+    } else {
+        joint_accelerations(
+            data.clock.time,
+            (&model.links, &model.shapes),
+            model.gravity,
+            (q, rate, input),
+            &mut data.work,
+            None,
+            accel,
+        )?;
     }
-    joint_accelerations(
-        data.clock.time,
-        (&model.links, &model.shapes),
-        model.gravity,
-        (q, rate, input),
-        &mut data.work,
-        None,
-        accel,
-    )
+    match Loops::of(model, &mut data.loops) {
+        Some(mut loops) => loops.constrain(
+            data.clock.time,
+            (&model.links, &model.shapes),
+            (q, rate),
+            &mut data.work,
+            accel,
+        ),
+        None => Ok(()),
+    }
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@ use super::planar::{plane_of, PlanarLink, Plane};
 use super::servo::Servo;
 use super::shape::LinkShape;
 use crate::math::{Mat3, Vec3};
-use crate::rigid::Body;
+use crate::rigid::{Body, BodyRef, Joint, JointKind, Stabilization};
 use crate::storage::{full, List, Storage};
 use crate::{BuildError, Capacity, Item, JointLimit, Real};
 
@@ -290,6 +290,11 @@ pub struct Model<R: Real, St: Storage> {
     /// tree that is not planar), found when the model is built.
     pub(crate) plane: Option<Plane<R>>,
     pub(crate) planar: St::Bodies<PlanarLink<R>>,
+    /// Joints closing loops on the tree ([`Builder::close_loop`]): their sides are links
+    /// ([`BodyRef::Body`] k for link k) or the ground, their frames in link coordinates.
+    pub(crate) loops: St::Joints<Joint<R>>,
+    /// Projection onto the loops' constraint manifold after every step.
+    pub(crate) stabilization: Stabilization<R>,
 }
 
 impl<R: Real, St: Storage> Clone for Model<R, St> {
@@ -300,6 +305,8 @@ impl<R: Real, St: Storage> Clone for Model<R, St> {
             gravity: self.gravity,
             plane: self.plane,
             planar: self.planar.clone(),
+            loops: self.loops.clone(),
+            stabilization: self.stabilization,
         }
     }
 }
@@ -309,6 +316,7 @@ impl<R: Real, St: Storage> core::fmt::Debug for Model<R, St> {
         f.debug_struct("tree::Model")
             .field("links", &&*self.links)
             .field("gravity", &self.gravity)
+            .field("loops", &&*self.loops)
             .finish()
     }
 }
@@ -323,6 +331,8 @@ impl<R: Real, St: Storage> Model<R, St> {
                 gravity,
                 plane: None,
                 planar: List::empty(),
+                loops: List::empty(),
+                stabilization: Stabilization::default(),
             },
         }
     }
@@ -348,6 +358,25 @@ impl<R: Real, St: Storage> Model<R, St> {
     /// [`super::Data::velocities`] and [`super::Data::inputs`]).
     pub fn velocity_count(&self) -> usize {
         self.links.iter().map(Link::velocity_count).sum()
+    }
+    /// The joints closing loops on the tree, in the order added (loop joint ℓ is reported as
+    /// joint `links + ℓ` in errors).
+    pub fn loops(&self) -> &[Joint<R>] {
+        &self.loops
+    }
+    /// Number of loop constraint rows m (the rows of Φ).
+    pub fn loop_rows(&self) -> usize {
+        self.loops.iter().map(|j| j.kind.rows()).sum()
+    }
+    /// How the loops' drift is removed (projection tolerance and iterations).
+    pub fn stabilization(&self) -> &Stabilization<R> {
+        &self.stabilization
+    }
+    /// Reals of the skyline capacity a tree with loops uses for its dense matrices (the
+    /// joint-space mass matrix, Φ_q, M⁻¹Φ_qᵀ and the matrix of the loop rows; 0 without
+    /// loops): nv(nv+1)/2 + 2·m·nv + m(m+1)/2 + m + nv.
+    pub fn loop_workspace(&self) -> usize {
+        super::loops::workspace_len(self.velocity_count(), self.loop_rows())
     }
     /// Slots of the bodies capacity the tree and its data use: max(links, ⌈(nq + nv) / 2⌉).
     pub fn slots(&self) -> usize {
@@ -400,6 +429,12 @@ impl<R: Real, St: Storage> Builder<R, St> {
     /// joint has one coordinate (a floating base alone needs 7: see [`Model::slots`]).
     pub fn add_link(&mut self, link: Link<R>) -> Result<usize, BuildError> {
         let index = self.model.links.len();
+        if !self.model.loops.is_empty() {
+            return Err(BuildError::InvalidParameter {
+                item: Item::Body(index),
+                reason: "links are added before the joints closing loops",
+            });
+        }
         let link = link.validated(index)?;
         let slots = slots_for(
             self.model.links.len() + 1,
@@ -418,6 +453,41 @@ impl<R: Real, St: Storage> Builder<R, St> {
         self.model.links.try_push(link).map_err(|_| full(()))?;
         Ok(index)
     }
+    /// Closes a loop with `joint` between two links (or a link and the ground):
+    /// [`BodyRef::Body`] k is link k, its frame in link k's coordinates. Its equations become
+    /// constraint rows Φ(q) = 0 on the joint coordinates, solved with the tree's mass matrix
+    /// and projected on after every step ([`super::loops`]). Any constraint joint but a drive;
+    /// added after every link; returns the loop joint's index ℓ (errors name it joint
+    /// links + ℓ). Needs the joints capacity for the loop joints, the constraint-rows capacity
+    /// for their rows and the skyline capacity for [`Model::loop_workspace`].
+    pub fn close_loop(&mut self, joint: Joint<R>) -> Result<usize, BuildError> {
+        let links = self.model.links.len();
+        let index = self.model.loops.len();
+        let item = Item::Joint(links + index);
+        joint.validate(links + index, links)?;
+        if matches!(joint.kind, JointKind::Driving { .. }) {
+            return Err(BuildError::InvalidParameter {
+                item,
+                reason: "a drive does not close a loop on the tree",
+            });
+        }
+        if joint.body_i == BodyRef::Ground && joint.body_j == BodyRef::Ground {
+            return Err(BuildError::SameBody { item });
+        }
+        let rows = self.model.loop_rows() + joint.kind.rows();
+        if rows > <St::Rows<R> as List<R>>::capacity() {
+            return Err(full::<_, St::Rows<R>>(Capacity::ConstraintRows, rows));
+        }
+        self.model
+            .loops
+            .try_push(joint)
+            .map_err(|_| full::<_, St::Joints<Joint<R>>>(Capacity::Joints, index + 1))?;
+        Ok(index)
+    }
+    /// Sets how the loops' drift is removed after every step.
+    pub fn set_stabilization(&mut self, stabilization: Stabilization<R>) {
+        self.model.stabilization = stabilization;
+    }
     /// Finishes the model.
     pub fn build(mut self) -> Result<Model<R, St>, BuildError> {
         self.build_in_place()?;
@@ -431,6 +501,10 @@ impl<R: Real, St: Storage> Builder<R, St> {
             return Err(BuildError::NonFinite { item: Item::Ground });
         }
         let model = &mut self.model;
+        let workspace = model.loop_workspace();
+        if workspace > <St::Skyline<R> as List<R>>::capacity() {
+            return Err(full::<_, St::Skyline<R>>(Capacity::SkylineEntries, workspace));
+        }
         model.plane = plane_of(&model.links, model.gravity);
         model.planar.clear();
         if let Some(plane) = model.plane {
