@@ -115,8 +115,8 @@ fn bad_parts_kernels_and_scenes_are_one_clear_error() {
         kernel.contains("--kernel-path / is not the Ferrodyn kernel"),
         "{kernel}"
     );
-    // A Cartesian scene: the reason `export rust` gives, naming the joint.
-    let pendulum = error(&scene_path("pendulum.toml"), "mps2-an386", None);
-    assert!(pendulum.contains("joint \"rod\": a distance joint"), "{pendulum}");
+    // A Cartesian scene: the reason `export rust` gives, naming the drive.
+    let crank = error(&scene_path("driven_crank.toml"), "mps2-an386", None);
+    assert!(crank.contains("drive \"motor\": prescribed motion"), "{crank}");
     assert!(!dir.exists(), "nothing written on an error");
 }
