@@ -45,7 +45,7 @@ impl<R: Real> Default for Stabilization<R> {
 /// Number of stored entries of the skyline profile of Φ_q M⁻¹ Φ_qᵀ for these joints (in the
 /// given order): the `SKYLINE` capacity a model needs. Joints declared along a chain keep it
 /// small (about rows × 2·rows-per-joint). Without storage for a list per body this takes time
-/// quadratic in the joints; a built model's [`Model::skyline_entries`] is found in linear time.
+/// quadratic in the joints; [`skyline_entries_in`] takes linear time.
 pub fn skyline_entries<R: Real>(joints: &[Joint<R>]) -> usize {
     let mut entries = 0;
     let mut start = 0;
@@ -56,6 +56,38 @@ pub fn skyline_entries<R: Real>(joints: &[Joint<R>]) -> usize {
         for r in start..start + n {
             entries += r - first + 1;
         }
+        start += n;
+    }
+    entries
+}
+
+/// [`skyline_entries`] in time linear in the joints, with `first_at` as scratch: one entry per
+/// body (at least as many as the joints' body indices reach), overwritten.
+pub fn skyline_entries_in<R: Real>(joints: &[Joint<R>], first_at: &mut [usize]) -> usize {
+    let (mut entries, mut start) = (0, 0);
+    // first_at[b]: the first row of the first joint at body b (the earliest joint coupled to a
+    // later one through b starts there).
+    for slot in first_at.iter_mut() {
+        *slot = usize::MAX;
+    }
+    let mut starts_at = |b: usize, start: usize| {
+        first_at.get_mut(b).map(|at| {
+            if *at == usize::MAX {
+                *at = start;
+            }
+            *at
+        })
+    };
+    for joint in joints {
+        let mut first = start;
+        for side in [joint.body_i, joint.body_j] {
+            if let BodyRef::Body(b) = side {
+                first = first.min(starts_at(b, start).unwrap_or(start));
+            }
+        }
+        let n = joint.kind.rows();
+        // Rows start..start+n of the joint each store columns first..=row.
+        entries += (start..start + n).map(|r| r - first + 1).sum::<usize>();
         start += n;
     }
     entries
@@ -433,4 +465,33 @@ fn closes_loop<R: Real, St: Storage>(bodies: usize, joints: &[Joint<R>]) -> bool
         }
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::samples::{revolute_chain, ChainSpec};
+    use crate::Fixed;
+
+    #[test]
+    fn skyline_entries_in_linear_time_equal_the_scan_and_the_built_layout() {
+        // Reference: `skyline_entries`, which scans back from every joint (quadratic).
+        type Chain = Fixed<6, 6, 0, 30, { ChainSpec::<f64>::skyline_entries(6) }>;
+        let model: Model<f64, Chain> = revolute_chain(&ChainSpec::standard(6)).unwrap();
+        let joints: heapless::Vec<Joint<f64>, 6> = model.joints().iter().copied().collect();
+        let mut reversed = joints.clone();
+        reversed.reverse();
+        let mut scratch = [0; 6];
+        for order in [&joints[..], &reversed[..], &joints[..3]] {
+            assert_eq!(skyline_entries_in(order, &mut scratch), skyline_entries(order));
+        }
+        assert_eq!(skyline_entries_in(&joints, &mut scratch), model.skyline_entries());
+        // Scrambled, joints couple back past their neighbours: a wider profile, counted alike.
+        let scrambled: heapless::Vec<Joint<f64>, 6> = [0, 5, 1, 4, 2, 3].iter().map(|&k| joints[k]).collect();
+        assert_eq!(
+            skyline_entries_in(&scrambled, &mut scratch),
+            skyline_entries(&scrambled)
+        );
+        assert!(skyline_entries(&scrambled) > model.skyline_entries());
+    }
 }
