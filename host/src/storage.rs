@@ -34,6 +34,9 @@ impl<T: Clone + Debug> List<T> for Growing<T> {
     fn capacity() -> usize {
         usize::MAX
     }
+    fn reserve(&mut self, additional: usize) {
+        self.0.reserve(additional);
+    }
 }
 
 /// Growable storage for every model family and its data.

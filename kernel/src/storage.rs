@@ -32,6 +32,8 @@ pub trait List<T>: Deref<Target = [T]> + DerefMut + Clone + Debug {
     fn clear(&mut self) {
         *self = Self::empty();
     }
+    /// Makes room for `additional` more items where the list grows (a fixed list has its room).
+    fn reserve(&mut self, _additional: usize) {}
 }
 
 impl<T: Clone + Debug, const N: usize> List<T> for heapless::Vec<T, N> {
@@ -135,6 +137,9 @@ pub(crate) fn sized<T: Clone + Debug, L: List<T>>(len: usize, value: T) -> L {
 /// Makes `list` hold `len` copies of `value`, in place (cut at its capacity).
 pub(crate) fn resize<T: Clone + Debug, L: List<T>>(list: &mut L, len: usize, value: T) {
     list.clear();
+    // Room for all at once: a growable list pushed to a million items would otherwise be
+    // copied twenty times over.
+    list.reserve(len.min(L::capacity()));
     for _ in 0..len {
         if list.try_push(value.clone()).is_err() {
             break;

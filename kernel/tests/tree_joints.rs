@@ -667,9 +667,9 @@ fn robot_error<I: ferrodyn_kernel::Integrator<f64>>(mut integrator: I, dt: f64) 
 fn split_integrators_advance_quaternions_at_their_order() {
     // Reference: RK4 at 0.1 ms. Semi-implicit Euler and velocity Verlet move positions with
     // `advance_positions` (quaternions turned exactly by ω h): halving the step must halve
-    // their error. Both are first order here: the kernel's explicit velocity Verlet evaluates
-    // the second acceleration at v½, which is first order whenever the accelerations depend on
-    // the velocities (gyroscopic terms), as on the 5-link revolute chain (ratio 2.01 there).
+    // semi-implicit Euler's error and quarter velocity Verlet's, whose second evaluation sees
+    // the predicted v₁* and so stays second order with the robot's gyroscopic terms (measured
+    // 4.00; at v½ it was first order, 2.01 on the 5-link chain: tests/verlet_order.rs).
     use ferrodyn_kernel::integrators::{SemiImplicitEuler, VelocityVerlet};
     let (euler, euler_half) = (
         robot_error(SemiImplicitEuler, 2e-3),
@@ -690,11 +690,11 @@ fn split_integrators_advance_quaternions_at_their_order() {
         "semi-implicit Euler is not first order"
     );
     assert!(
-        (1.7..2.3).contains(&(verlet / verlet_half)),
-        "velocity Verlet does not converge"
+        (3.6..4.4).contains(&(verlet / verlet_half)),
+        "velocity Verlet is not second order"
     );
     assert!(
-        verlet_half < 1e-4 && euler_half < 1e-2,
+        verlet_half < 1e-6 && euler_half < 1e-2,
         "errors {verlet_half:e}, {euler_half:e}"
     );
 }

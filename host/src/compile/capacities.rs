@@ -3,7 +3,7 @@
 
 use crate::scene::Scene;
 use ferrodyn_kernel::ancf::NODE_COORDS;
-use ferrodyn_kernel::rigid::{skyline_entries, Joint, BODY_STATE};
+use ferrodyn_kernel::rigid::{skyline_entries_in, Joint, BODY_STATE};
 use ferrodyn_kernel::Capacity;
 use std::fmt;
 
@@ -19,7 +19,7 @@ pub struct Capacities {
     pub forces: usize,
     /// Scalar constraint equations.
     pub rows: usize,
-    /// Skyline entries of the constraint matrix profile (kernel `skyline_entries`).
+    /// Skyline entries of the constraint matrix profile (kernel `skyline_entries_in`).
     pub skyline: usize,
     /// Flexible nodes.
     pub nodes: usize,
@@ -42,7 +42,7 @@ impl Capacities {
             joints: joints.len(),
             forces: scene.forces.len(),
             rows: joints.iter().map(|j| j.kind.rows()).sum(),
-            skyline: skyline_entries(&joints),
+            skyline: skyline_entries_in(&joints, &mut vec![0; scene.bodies.len()]),
             nodes,
             elements: scene.flexibles.iter().map(|f| f.mesh.tets().len()).sum(),
             profile: 0,

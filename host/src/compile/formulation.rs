@@ -10,8 +10,10 @@
 
 use crate::scene::{ErrorKind, ItemName, Scene, SceneError};
 use crate::spec::{Formulation, IntegratorSpec};
-use ferrodyn_kernel::rigid::{BodyRef, Force, JointKind};
+use ferrodyn_kernel::rigid::{BodyRef, Force, Joint, JointKind};
 use ferrodyn_kernel::JointLimit;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 /// A body moved by one tree link: the joint that carries it, the link it hangs from, and the
 /// bodies welded to it (fixed joints), whose mass the link carries.
@@ -36,6 +38,34 @@ pub struct TreeLink {
     /// Scene bodies (indices) welded to this link's body by fixed joints, directly or through
     /// each other. A body welded to the ground is on no link: it stays where it is.
     pub welded: Vec<usize>,
+}
+
+impl TreeLink {
+    /// The link of `body` on `joint` (`None`: a floating base) hanging from `parent`, without
+    /// damping, spring or welded bodies.
+    fn new(body: usize, joint: Option<usize>, parent: Option<usize>) -> Self {
+        Self {
+            body,
+            joint,
+            parent,
+            damping: 0.0,
+            spring: (0.0, 0.0),
+            limit: None,
+            welded: Vec::new(),
+        }
+    }
+}
+
+/// The link (index) that each scene joint carries, `None` for a joint that carries none (a
+/// fixed joint): joint `j`'s at `[j]` of a list as long as the scene's joints.
+pub fn link_of_joints(links: &[TreeLink], joints: usize) -> Vec<Option<usize>> {
+    let mut link_of = vec![None; joints];
+    for (k, link) in links.iter().enumerate() {
+        if let Some(slot) = link.joint.and_then(|j| link_of.get_mut(j)) {
+            *slot = Some(k);
+        }
+    }
+    link_of
 }
 
 /// How the compiler describes the rigid part, and why.
@@ -171,15 +201,24 @@ fn tree_links(scene: &Scene) -> Result<Vec<TreeLink>, Blocker> {
         }
     }
     let (mut links, _) = grow(scene);
+    let link_of = link_of_joints(&links, scene.joints.len());
     for force in &scene.forces {
         let blocked = |reason: &str| Blocker {
             item: Some((force.item(), force.line)),
             reason: reason.into(),
         };
         if let Force::JointLimit { joint, limit } = force.value {
-            if let Some(link) = links.iter_mut().find(|l| l.joint == Some(joint)) {
-                link.limit = Some(limit);
-            }
+            let Some(link) = link_of
+                .get(joint)
+                .copied()
+                .flatten()
+                .and_then(|k| links.get_mut(k))
+            else {
+                return Err(blocked(
+                    "its joint closes a loop on the tree, and the tree's joint limits act on the tree's own joints",
+                ));
+            };
+            link.limit = Some(limit);
             continue;
         }
         // Applied forces and spring-dampers act on the links (`tree::Forces`).
@@ -197,7 +236,12 @@ fn tree_links(scene: &Scene) -> Result<Vec<TreeLink>, Blocker> {
                 "the tree's joint springs and dampers act on revolute joints (this one is on a cylindrical joint)",
             ));
         }
-        let Some(link) = links.iter_mut().find(|l| l.joint == Some(joint)) else {
+        let Some(link) = link_of
+            .get(joint)
+            .copied()
+            .flatten()
+            .and_then(|k| links.get_mut(k))
+        else {
             return Err(blocked(
                 "its joint closes a loop on the tree, and the tree's joint springs and dampers act on the tree's own joints",
             ));
@@ -230,7 +274,14 @@ fn in_tree(kind: &JointKind<f64>) -> bool {
 /// that reach a new body in the same pass); a fixed joint welds the body it reaches to the link
 /// (or the ground) it reaches it from. When no joint reaches further, the first body not
 /// reached yet becomes a floating base and growth goes on from it.
+///
+/// The passes over the joints are not made one by one (a chain in reverse file order would take
+/// n passes of n joints): a joint is visited when one of its bodies is reached, in the pass and
+/// at the place a full scan would reach it (the same pass when it comes after the joint that
+/// reached the body, the next one otherwise), so the links come out in the same order in time
+/// linear in the bodies and joints (a heap of the pending visits: n log n).
 fn grow(scene: &Scene) -> (Vec<TreeLink>, Vec<usize>) {
+    let joints_at = JointsAt::new(scene);
     // The link each body is on: Some(None) for the ground, Some(Some(k)) for link k, None if
     // the body is not reached yet.
     let mut link_of: Vec<Option<Option<usize>>> = vec![None; scene.bodies.len()];
@@ -247,69 +298,111 @@ fn grow(scene: &Scene) -> (Vec<TreeLink>, Vec<usize>) {
         BodyRef::Ground => Some(None),
         BodyRef::Body(b) => link_of[b],
     };
-    let mut grew = true;
-    while grew {
-        grew = false;
-        for (index, joint) in scene.joints.iter().enumerate() {
-            if used[index] {
-                continue;
-            }
-            let (i, j) = (joint.value.body_i, joint.value.body_j);
-            let (parent, child) = match (reached(&link_of, i), reached(&link_of, j)) {
-                (Some(_), Some(_)) => {
-                    // Both bodies are on the tree already: the joint closes a loop.
-                    used[index] = true;
-                    loops.push(index);
-                    continue;
-                }
-                (Some(parent), None) => (parent, j),
-                (None, Some(parent)) => (parent, i),
-                (None, None) => continue,
-            };
-            let BodyRef::Body(body) = child else { continue };
-            used[index] = true;
-            grew = true;
-            if joint.value.kind == JointKind::Fixed {
-                link_of[body] = Some(parent);
-                if let Some(link) = parent.and_then(|k| links.get_mut(k)) {
-                    link.welded.push(body);
-                }
-                continue;
-            }
-            link_of[body] = Some(Some(links.len()));
-            links.push(TreeLink {
-                body,
-                joint: Some(index),
-                parent,
-                damping: 0.0,
-                spring: (0.0, 0.0),
-                limit: None,
-                welded: Vec::new(),
-            });
-        }
-        if !grew {
-            if let Some(body) = link_of.iter().position(Option::is_none) {
-                link_of[body] = Some(Some(links.len()));
-                links.push(TreeLink {
-                    body,
-                    joint: None,
-                    parent: None,
-                    damping: 0.0,
-                    spring: (0.0, 0.0),
-                    limit: None,
-                    welded: Vec::new(),
-                });
-                grew = true;
-            }
-        }
-    }
-    let distance = scene
+    // Pending visits as (pass, joint), the earliest first; the first pass visits the joints on
+    // the ground.
+    let mut visits: BinaryHeap<Reverse<(usize, usize)>> = scene
         .joints
         .iter()
         .enumerate()
-        .filter(|(_, j)| matches!(j.value.kind, JointKind::Distance { .. }));
-    loops.extend(distance.map(|(index, _)| index));
-    (links, loops)
+        .filter(|(_, j)| j.value.body_i == BodyRef::Ground || j.value.body_j == BodyRef::Ground)
+        .map(|(index, _)| Reverse((0, index)))
+        .collect();
+    let (mut pass, mut unreached) = (0, 0);
+    loop {
+        let Some(Reverse((at, index))) = visits.pop() else {
+            // No joint reaches further: the first body not reached yet is a floating base, and
+            // the next pass visits its joints.
+            while link_of.get(unreached).is_some_and(Option::is_some) {
+                unreached += 1;
+            }
+            if unreached == link_of.len() {
+                let distance = scene
+                    .joints
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, j)| matches!(j.value.kind, JointKind::Distance { .. }));
+                loops.extend(distance.map(|(index, _)| index));
+                return (links, loops);
+            }
+            link_of[unreached] = Some(Some(links.len()));
+            links.push(TreeLink::new(unreached, None, None));
+            pass += 1;
+            visits.extend(joints_at.at(unreached).iter().map(|&k| Reverse((pass, k))));
+            continue;
+        };
+        pass = at;
+        if used[index] {
+            continue;
+        }
+        let joint = &scene.joints[index];
+        let (i, j) = (joint.value.body_i, joint.value.body_j);
+        let (parent, child) = match (reached(&link_of, i), reached(&link_of, j)) {
+            (Some(_), Some(_)) => {
+                // Both bodies are on the tree already: the joint closes a loop.
+                used[index] = true;
+                loops.push(index);
+                continue;
+            }
+            (Some(parent), None) => (parent, j),
+            (None, Some(parent)) => (parent, i),
+            (None, None) => continue,
+        };
+        let BodyRef::Body(body) = child else { continue };
+        used[index] = true;
+        // The joints of the body reached: later in this pass, or in the next one.
+        let next = |k: usize| Reverse((if k > index { at } else { at + 1 }, k));
+        visits.extend(joints_at.at(body).iter().map(|&k| next(k)));
+        if joint.value.kind == JointKind::Fixed {
+            link_of[body] = Some(parent);
+            if let Some(link) = parent.and_then(|k| links.get_mut(k)) {
+                link.welded.push(body);
+            }
+            continue;
+        }
+        link_of[body] = Some(Some(links.len()));
+        links.push(TreeLink::new(body, Some(index), parent));
+    }
+}
+
+/// The joints at each body (indices, in file order), in one list.
+struct JointsAt {
+    /// Body b's joints are `joints[start[b]..start[b + 1]]`.
+    start: Vec<usize>,
+    joints: Vec<usize>,
+}
+
+impl JointsAt {
+    fn new(scene: &Scene) -> Self {
+        let bodies = |j: &Joint<f64>| {
+            [j.body_i, j.body_j].into_iter().filter_map(|side| match side {
+                BodyRef::Body(b) => Some(b),
+                BodyRef::Ground => None,
+            })
+        };
+        let mut start = vec![0; scene.bodies.len() + 1];
+        for joint in &scene.joints {
+            for b in bodies(&joint.value) {
+                start[b + 1] += 1;
+            }
+        }
+        for b in 0..scene.bodies.len() {
+            start[b + 1] += start[b];
+        }
+        let mut filled = start.clone();
+        let mut joints = vec![0; start[scene.bodies.len()]];
+        for (index, joint) in scene.joints.iter().enumerate() {
+            for b in bodies(&joint.value) {
+                joints[filled[b]] = index;
+                filled[b] += 1;
+            }
+        }
+        Self { start, joints }
+    }
+
+    /// The joints at `body`.
+    fn at(&self, body: usize) -> &[usize] {
+        &self.joints[self.start[body]..self.start[body + 1]]
+    }
 }
 
 /// The joints closing loops on the tree of `links` that [`choose`] picked for `scene` (in

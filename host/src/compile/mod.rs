@@ -28,7 +28,7 @@ pub use flexible::{
     attachments, body_of_nodes, coupled_data, coupled_model, element_ranges, flexible_model,
     initial_flex_state, initial_rates, node_ranges,
 };
-pub use formulation::{choose, Blocker, Choice, TreeLink};
+pub use formulation::{choose, link_of_joints, Blocker, Choice, TreeLink};
 pub use rigid::{kernel_error, rigid_model};
 pub use tree::{tree_parts, LinkBody, SceneTree, TreeParts};
 
@@ -177,14 +177,21 @@ fn rigid_system(
             tree.velocity_count()
         );
         let mut tree_data = tree.new_data();
-        for (link, rates) in rates.iter().enumerate() {
-            let set = tree_data.set_joint_velocity(&tree, link, rates);
-            set.map_err(|e| kernel_error(scene, e))?;
+        // The links' rates in v, link after link (one write: setting them joint by joint
+        // would find each joint's place from the start of the tree).
+        let mut state = tree.state(&tree_data).to_vec();
+        let velocities = state.get_mut(tree.position_count()..).unwrap_or_default();
+        for (slot, rate) in velocities.iter_mut().zip(rates.iter().flatten()) {
+            *slot = *rate;
         }
+        tree.set_state(&mut tree_data, &state)
+            .map_err(|e| initial_error(scene, "the initial joint rates", e))?;
+        let link_of = link_of_joints(links, scene.joints.len());
         let ports = scene.inputs.iter().map(|input| InputPort {
-            link: links
-                .iter()
-                .position(|l| l.joint == Some(input.value.joint))
+            link: link_of
+                .get(input.value.joint)
+                .copied()
+                .flatten()
                 .unwrap_or(usize::MAX),
             scale: input.value.scale,
         });

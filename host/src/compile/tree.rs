@@ -8,7 +8,7 @@
 //! velocities resolved on the joint's axes (world axes for a ball joint and a floating base,
 //! which are the link's axes at zero coordinates).
 
-use super::formulation::{loop_joints, TreeLink};
+use super::formulation::{link_of_joints, loop_joints, TreeLink};
 use crate::scene::{ContactSpec, Scene, SceneError};
 use crate::storage::{Growable, RigidData, RigidModel, TreeForces, TreeModel};
 use ferrodyn_kernel::math::{Mat3, Quat, Vec3};
@@ -108,8 +108,9 @@ pub fn tree_parts(scene: &Scene, links: &[TreeLink]) -> Result<TreeParts, SceneE
     tree.stabilization = *mirror.stabilization();
     // A servo input's gains belong to its joint's link (the model); its set-point is the
     // input value (the data).
+    let link_of = link_of_joints(links, scene.joints.len());
     for input in &scene.inputs {
-        let link = links.iter().position(|l| l.joint == Some(input.value.joint));
+        let link = link_of.get(input.value.joint).copied().flatten();
         if let Some(link) = link.and_then(|k| tree.links.get_mut(k)) {
             link.servo = input.value.servo;
         }

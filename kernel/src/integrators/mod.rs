@@ -7,7 +7,7 @@
 //! | [`Rkf45`] | 4 (5 for the error) | 6 per substep | `k[0]` copy of `y(t)`, `k[1]` substep start, `k[2..8]` slopes (8) |
 //! | [`Dopri45`] | 5 (4 for the error) | 7 per substep | `k[0]` copy of `y(t)`, `k[1]` substep start, `k[2..9]` slopes (9) |
 //! | [`SemiImplicitEuler`] | 1, symplectic | 1 | `k[0]` copy of `y(t)`, `k[1]` derivative (2) |
-//! | [`VelocityVerlet`] | 2, symplectic | 2 | `k[0]` copy of `y(t)`, `k[1]` derivative (2) |
+//! | [`VelocityVerlet`] | 2 (also with velocity-dependent forces), symplectic for velocity-independent ones | 2 | `k[0]` copy of `y(t)`, `k[1]` derivative, `k[2]` v½ (3) |
 //!
 //! All fit in [`STAGE_BUFFERS`] = 9 buffers; `y` itself holds the intermediate stage
 //! arguments. Every method keeps the copy of `y(t)` in `k[0]` and restores it on any error.

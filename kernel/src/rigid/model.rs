@@ -44,7 +44,8 @@ impl<R: Real> Default for Stabilization<R> {
 
 /// Number of stored entries of the skyline profile of Φ_q M⁻¹ Φ_qᵀ for these joints (in the
 /// given order): the `SKYLINE` capacity a model needs. Joints declared along a chain keep it
-/// small (about rows × 2·rows-per-joint).
+/// small (about rows × 2·rows-per-joint). Without storage for a list per body this takes time
+/// quadratic in the joints; [`skyline_entries_in`] takes linear time.
 pub fn skyline_entries<R: Real>(joints: &[Joint<R>]) -> usize {
     let mut entries = 0;
     let mut start = 0;
@@ -55,6 +56,38 @@ pub fn skyline_entries<R: Real>(joints: &[Joint<R>]) -> usize {
         for r in start..start + n {
             entries += r - first + 1;
         }
+        start += n;
+    }
+    entries
+}
+
+/// [`skyline_entries`] in time linear in the joints, with `first_at` as scratch: one entry per
+/// body (at least as many as the joints' body indices reach), overwritten.
+pub fn skyline_entries_in<R: Real>(joints: &[Joint<R>], first_at: &mut [usize]) -> usize {
+    let (mut entries, mut start) = (0, 0);
+    // first_at[b]: the first row of the first joint at body b (the earliest joint coupled to a
+    // later one through b starts there).
+    for slot in first_at.iter_mut() {
+        *slot = usize::MAX;
+    }
+    let mut starts_at = |b: usize, start: usize| {
+        first_at.get_mut(b).map(|at| {
+            if *at == usize::MAX {
+                *at = start;
+            }
+            *at
+        })
+    };
+    for joint in joints {
+        let mut first = start;
+        for side in [joint.body_i, joint.body_j] {
+            if let BodyRef::Body(b) = side {
+                first = first.min(starts_at(b, start).unwrap_or(start));
+            }
+        }
+        let n = joint.kind.rows();
+        // Rows start..start+n of the joint each store columns first..=row.
+        entries += (start..start + n).map(|r| r - first + 1).sum::<usize>();
         start += n;
     }
     entries
@@ -153,11 +186,21 @@ pub(crate) struct ModelView<'a, R> {
 impl<'a, R: Real> ModelView<'a, R> {
     /// Every joint with its index, its two sides and its range of constraint rows.
     pub fn joint_rows(&self) -> impl Iterator<Item = (usize, [BodyRef; 2], core::ops::Range<usize>)> + 'a {
-        self.joints
-            .iter()
-            .zip(self.joint_start)
+        self.joint_rows_in(0..self.joints.len())
+    }
+    /// [`ModelView::joint_rows`] of the joints in `joints` (none if out of range), reached
+    /// directly: skipping to them would cost a step per joint skipped.
+    pub fn joint_rows_in(
+        &self,
+        joints: core::ops::Range<usize>,
+    ) -> impl Iterator<Item = (usize, [BodyRef; 2], core::ops::Range<usize>)> + 'a {
+        let first = joints.start;
+        let list = self.joints.get(joints.clone()).unwrap_or_default();
+        let starts = self.joint_start.get(joints).unwrap_or_default();
+        list.iter()
+            .zip(starts)
             .enumerate()
-            .map(|(a, (j, &start))| (a, [j.body_i, j.body_j], start..start + j.kind.rows()))
+            .map(move |(k, (j, &start))| (first + k, [j.body_i, j.body_j], start..start + j.kind.rows()))
     }
 }
 
@@ -330,22 +373,47 @@ impl<R: Real, St: Storage> Builder<R, St> {
         if !m.gravity.is_finite() {
             return Err(BuildError::NonFinite { item: Item::Ground });
         }
-        let needed = skyline_entries(&m.joints);
-        if needed > St::Skyline::<R>::capacity() {
-            return Err(full::<_, St::Skyline<R>>(Capacity::SkylineEntries, needed));
-        }
-        m.skyline_entries = needed;
-        m.closes_loop = closes_loop::<R, St>(m.bodies.len(), &m.joints);
         // Laid out afresh on every build.
         m.joint_first.clear();
         for list in [&mut m.first, &mut m.diag, &mut m.row_joint] {
             list.clear();
         }
+        // The earliest joint coupled to each joint, in one pass (as `first_coupled` finds it
+        // for one joint): the first joint at each body, met in joint order. Cannot fail: the
+        // list has the joints' capacity.
+        let mut first_at: St::Bodies<usize> = sized(m.bodies.len(), usize::MAX);
+        for (a, joint) in m.joints.iter().enumerate() {
+            let mut first_joint = a;
+            for side in [joint.body_i, joint.body_j] {
+                if let BodyRef::Body(b) = side {
+                    if let Some(at) = first_at.get_mut(b) {
+                        *at = (*at).min(a);
+                        first_joint = first_joint.min(*at);
+                    }
+                }
+            }
+            let _ = m.joint_first.try_push(first_joint);
+        }
+        let first_row = |a: usize| {
+            let first_joint = m.joint_first.get(a).copied().unwrap_or(a);
+            m.joint_start.get(first_joint).copied().unwrap_or(0)
+        };
+        // Rows start..start+n of joint a each store columns first..=row (`skyline_entries`).
+        let needed: usize = (m.joints.iter().zip(m.joint_start.iter()).enumerate())
+            .map(|(a, (joint, &start))| {
+                let (first, n) = (first_row(a), joint.kind.rows());
+                (start..start + n).map(|r| r - first + 1).sum::<usize>()
+            })
+            .sum();
+        if needed > St::Skyline::<R>::capacity() {
+            return Err(full::<_, St::Skyline<R>>(Capacity::SkylineEntries, needed));
+        }
+        m.skyline_entries = needed;
+        m.closes_loop = closes_loop::<R, St>(m.bodies.len(), &m.joints);
         let mut next = 0;
         for (a, (joint, &start)) in m.joints.iter().zip(m.joint_start.iter()).enumerate() {
-            let (first_joint, first) = first_coupled(&m.joints, a).unwrap_or((a, start));
-            // Cannot fail: these lists have the capacities of joints and rows checked above.
-            let _ = m.joint_first.try_push(first_joint);
+            let first = first_row(a);
+            // Cannot fail: these lists have the capacity of rows checked above.
             for _ in start..start + joint.kind.rows() {
                 let r = m.first.len();
                 let _ = m.first.try_push(first);
@@ -366,9 +434,15 @@ fn closes_loop<R: Real, St: Storage>(bodies: usize, joints: &[Joint<R>]) -> bool
     for (b, p) in parent.iter_mut().enumerate() {
         *p = b;
     }
-    // The ground is node `bodies`, past the list: its own root.
-    let root = |parent: &[usize], mut x: usize| {
+    // The ground is node `bodies`, past the list: its own root. Path halving (each node
+    // visited points to its grandparent) keeps the trees shallow: n joints in any order take
+    // time about linear in n.
+    let root = |parent: &mut [usize], mut x: usize| {
         while let Some(&p) = parent.get(x).filter(|&&p| p != x) {
+            let grandparent = parent.get(p).copied().unwrap_or(p);
+            if let Some(slot) = parent.get_mut(x) {
+                *slot = grandparent;
+            }
             x = p;
         }
         x
@@ -379,8 +453,8 @@ fn closes_loop<R: Real, St: Storage>(bodies: usize, joints: &[Joint<R>]) -> bool
     };
     for joint in joints {
         let (a, b) = (
-            root(&parent, node(joint.body_i)),
-            root(&parent, node(joint.body_j)),
+            root(&mut parent, node(joint.body_i)),
+            root(&mut parent, node(joint.body_j)),
         );
         if a == b {
             return true;
@@ -391,4 +465,33 @@ fn closes_loop<R: Real, St: Storage>(bodies: usize, joints: &[Joint<R>]) -> bool
         }
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::samples::{revolute_chain, ChainSpec};
+    use crate::Fixed;
+
+    #[test]
+    fn skyline_entries_in_linear_time_equal_the_scan_and_the_built_layout() {
+        // Reference: `skyline_entries`, which scans back from every joint (quadratic).
+        type Chain = Fixed<6, 6, 0, 30, { ChainSpec::<f64>::skyline_entries(6) }>;
+        let model: Model<f64, Chain> = revolute_chain(&ChainSpec::standard(6)).unwrap();
+        let joints: heapless::Vec<Joint<f64>, 6> = model.joints().iter().copied().collect();
+        let mut reversed = joints.clone();
+        reversed.reverse();
+        let mut scratch = [0; 6];
+        for order in [&joints[..], &reversed[..], &joints[..3]] {
+            assert_eq!(skyline_entries_in(order, &mut scratch), skyline_entries(order));
+        }
+        assert_eq!(skyline_entries_in(&joints, &mut scratch), model.skyline_entries());
+        // Scrambled, joints couple back past their neighbours: a wider profile, counted alike.
+        let scrambled: heapless::Vec<Joint<f64>, 6> = [0, 5, 1, 4, 2, 3].iter().map(|&k| joints[k]).collect();
+        assert_eq!(
+            skyline_entries_in(&scrambled, &mut scratch),
+            skyline_entries(&scrambled)
+        );
+        assert!(skyline_entries(&scrambled) > model.skyline_entries());
+    }
 }

@@ -330,7 +330,7 @@ impl<'a, R: Real> RigidSystem<'a, R> {
         let (layout, matrix) = (m.layout, &mut *self.work.matrix);
         for (a, sides_a, rows_a) in m.joint_rows() {
             let first = m.joint_first.get(a).copied().unwrap_or(a);
-            for (_, sides_b, rows_b) in m.joint_rows().skip(first).take(a + 1 - first) {
+            for (_, sides_b, rows_b) in m.joint_rows_in(first..a + 1) {
                 let mut pairs = [(0, 0); 4];
                 let mut shared = 0;
                 for (ka, side_a) in sides_a.iter().enumerate() {
@@ -406,7 +406,8 @@ impl<'a, R: Real> RigidSystem<'a, R> {
         let Some(weak) = self.weakest_kept_row() else {
             return Ok(());
         };
-        let Some((_, sides, rows)) = self.model.joint_rows().nth(self.joint_of(weak)) else {
+        let joint = self.joint_of(weak);
+        let Some((_, sides, rows)) = self.model.joint_rows_in(joint..joint + 1).next() else {
             return Ok(());
         };
         let n = rows.len();

@@ -334,6 +334,8 @@ impl<R: Real, St: Storage> Model<R, St> {
                 loops: List::empty(),
                 stabilization: Stabilization::default(),
             },
+            positions: 0,
+            velocities: 0,
         }
     }
     /// The links, in the order added (every parent before its children).
@@ -419,6 +421,10 @@ pub(crate) fn slots_for(links: usize, nq: usize, nv: usize) -> usize {
 /// Collects links and checks each as it is added.
 pub struct Builder<R: Real, St: Storage> {
     model: Model<R, St>,
+    /// The model's position and velocity coordinates so far (counted as links are added, so
+    /// that adding n links takes time linear in n).
+    positions: usize,
+    velocities: usize,
 }
 
 impl<R: Real, St: Storage> Builder<R, St> {
@@ -436,11 +442,11 @@ impl<R: Real, St: Storage> Builder<R, St> {
             });
         }
         let link = link.validated(index)?;
-        let slots = slots_for(
-            self.model.links.len() + 1,
-            self.model.position_count() + link.position_count(),
-            self.model.velocity_count() + link.velocity_count(),
+        let (positions, velocities) = (
+            self.positions + link.position_count(),
+            self.velocities + link.velocity_count(),
         );
+        let slots = slots_for(self.model.links.len() + 1, positions, velocities);
         if slots > <St::Bodies<Link<R>> as List<Link<R>>>::capacity() {
             return Err(full::<_, St::Bodies<Link<R>>>(Capacity::Bodies, slots));
         }
@@ -451,6 +457,7 @@ impl<R: Real, St: Storage> Builder<R, St> {
             .try_push(LinkShape::of(&link))
             .map_err(|_| full(()))?;
         self.model.links.try_push(link).map_err(|_| full(()))?;
+        (self.positions, self.velocities) = (positions, velocities);
         Ok(index)
     }
     /// Closes a loop with `joint` between two links (or a link and the ground):
