@@ -303,3 +303,28 @@ fn a_loop_the_projection_cannot_close_is_an_error_naming_the_scene_joint() {
         "{message}"
     );
 }
+
+#[test]
+fn a_limit_on_a_loop_closing_joint_keeps_the_scene_cartesian_naming_it() {
+    // The tree's end stops are forces on its own joint coordinates; a loop joint has none.
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../scenes/four_bar.toml");
+    let text = std::fs::read_to_string(&path).unwrap().replace(
+        "name = \"rocker_pivot\"\n",
+        "name = \"rocker_pivot\"\nlimits = [-0.5, 0.5]\n",
+    );
+    let scene = Scene::parse(&path, &text).unwrap_or_else(|e| panic!("{e}"));
+    let why = choose(&scene).unwrap().describe();
+    assert!(
+        why.contains("\"rocker_pivot\"")
+            && why.contains("closes a loop on the tree")
+            && why.contains("joint limits"),
+        "{why}"
+    );
+    // The other links' limits stay on the tree.
+    let text = std::fs::read_to_string(&path).unwrap().replace(
+        "name = \"crank_pivot\"\n",
+        "name = \"crank_pivot\"\nlimits = [-10.0, 10.0]\n",
+    );
+    let scene = Scene::parse(&path, &text).unwrap_or_else(|e| panic!("{e}"));
+    assert!(matches!(choose(&scene).unwrap(), Choice::Tree(_)));
+}
