@@ -207,18 +207,17 @@ fn tree_links(scene: &Scene) -> Result<Vec<TreeLink>, Blocker> {
             item: Some((force.item(), force.line)),
             reason: reason.into(),
         };
+        // The link a joint element acts on: none for a joint closing a loop, which has no
+        // coordinate of its own on the tree.
+        let link_at = |joint: usize, what: &str| {
+            link_of.get(joint).copied().flatten().ok_or_else(|| {
+                blocked(&format!(
+                    "its joint closes a loop on the tree, and the tree's {what} act on the tree's own joints"
+                ))
+            })
+        };
         if let Force::JointLimit { joint, limit } = force.value {
-            let Some(link) = link_of
-                .get(joint)
-                .copied()
-                .flatten()
-                .and_then(|k| links.get_mut(k))
-            else {
-                return Err(blocked(
-                    "its joint closes a loop on the tree, and the tree's joint limits act on the tree's own joints",
-                ));
-            };
-            link.limit = Some(limit);
+            links[link_at(joint, "joint limits")?].limit = Some(limit);
             continue;
         }
         // Applied forces and spring-dampers act on the links (`tree::Forces`).
@@ -236,16 +235,7 @@ fn tree_links(scene: &Scene) -> Result<Vec<TreeLink>, Blocker> {
                 "the tree's joint springs and dampers act on revolute joints (this one is on a cylindrical joint)",
             ));
         }
-        let Some(link) = link_of
-            .get(joint)
-            .copied()
-            .flatten()
-            .and_then(|k| links.get_mut(k))
-        else {
-            return Err(blocked(
-                "its joint closes a loop on the tree, and the tree's joint springs and dampers act on the tree's own joints",
-            ));
-        };
+        let link = &mut links[link_at(joint, "joint springs and dampers")?];
         link.damping += damping;
         let (k, rest) = link.spring;
         if stiffness != 0.0 {
