@@ -47,7 +47,7 @@ pub struct SceneTree {
     pub bodies: Vec<LinkBody>,
     /// The initial rates of each link's joint (its velocity coordinates).
     pub rates: Vec<Vec<f64>>,
-    /// The joints closing loops on the tree ([`super::formulation::loop_joints`]): each scene
+    /// The joints closing loops on the tree (`formulation::loop_joints`): each scene
     /// joint's index and the joint on the links (frames in link coordinates, a body welded to
     /// the ground on the ground).
     pub loops: Vec<(usize, Joint<f64>)>,

@@ -463,7 +463,7 @@ impl<R: Real, St: Storage> Builder<R, St> {
     /// Closes a loop with `joint` between two links (or a link and the ground):
     /// [`BodyRef::Body`] k is link k, its frame in link k's coordinates. Its equations become
     /// constraint rows Φ(q) = 0 on the joint coordinates, solved with the tree's mass matrix
-    /// and projected on after every step ([`super::loops`]). Any constraint joint but a drive;
+    /// and projected on after every step (the `loops` module). Any constraint joint but a drive;
     /// added after every link; returns the loop joint's index ℓ (errors name it joint
     /// links + ℓ). Needs the joints capacity for the loop joints, the constraint-rows capacity
     /// for their rows and the skyline capacity for [`Model::loop_workspace`].
