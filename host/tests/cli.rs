@@ -257,3 +257,41 @@ fn implicit_rigid_scene_runs_with_its_integrator() {
         "{said}"
     );
 }
+
+#[test]
+fn check_prints_one_capacity_type_the_one_export_writes() {
+    // Issue 38: `check` printed a Cartesian `Fixed<…>` "for a firmware build" and, under
+    // `--target`, the tree's `Fixed<n>`; export writes the tree's (`export_firmware` test).
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let check = |scene: &str| {
+        let out = ferrodyn(&[
+            "check",
+            root.join(scene).to_str().unwrap(),
+            "--target",
+            "cortex-m4f",
+        ]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let arm = check("scenes/hil_arm.toml");
+    let types: Vec<&str> = arm
+        .lines()
+        .filter(|l| l.contains("pub type Capacities"))
+        .collect();
+    assert_eq!(
+        types,
+        ["kernel capacities (joint coordinates, as `ferrodyn export` writes them): pub type Capacities = ferrodyn_kernel::Fixed<1>; // 1 link, 1 DOF"],
+        "{arm}"
+    );
+    assert!(
+        arm.contains("target cortex-m4f at 168 MHz (the part's clock; QEMU's MPS2 boards run at 25 MHz): Fixed<1>, 1 link, 1 DOF"),
+        "{arm}"
+    );
+    let crank = check("scenes/driven_crank.toml");
+    assert!(
+        crank.contains(
+            "kernel capacities of the Cartesian model (export takes joint coordinates): pub type Capacities"
+        ),
+        "{crank}"
+    );
+}

@@ -50,11 +50,16 @@ pub fn check(path: &Path, with_settle: bool, with_motion: bool, target: Option<&
         count(capacities.forces, "force", "forces"),
         count(scene.flexibles.len(), "flexible body", "flexible bodies")
     );
+    // The one capacity type `ferrodyn export` writes: the tree's for rigid scenes in joint
+    // coordinates, the model's otherwise.
+    let mut tree_capacities = None;
+    let mut cartesian = false;
     if !scene.bodies.is_empty() {
         let choice = choose(&scene)?;
         println!("formulation: {}", choice.describe());
-        if let Choice::Tree(links) = &choice {
-            tree_report(&scene, links)?;
+        match &choice {
+            Choice::Tree(links) => tree_capacities = Some(tree_report(&scene, links)?),
+            Choice::Cartesian(_) => cartesian = true,
         }
         check_rigid(&scene)?;
     }
@@ -66,7 +71,15 @@ pub fn check(path: &Path, with_settle: bool, with_motion: bool, target: Option<&
         let (merged, _) = flexible_model::<Growable>(&scene, &scene.flexibles)?;
         capacities.profile = merged.profile_entries();
     }
-    println!("kernel capacities for a firmware build: {capacities}");
+    match tree_capacities {
+        Some(tree) if scene.flexibles.is_empty() => {
+            println!("kernel capacities (joint coordinates, as `ferrodyn export` writes them): {tree}")
+        }
+        _ if cartesian => println!(
+            "kernel capacities of the Cartesian model (export takes joint coordinates): {capacities}"
+        ),
+        _ => println!("kernel capacities (as `ferrodyn export` writes them): {capacities}"),
+    }
     for warning in size_warnings(&scene) {
         println!("{warning}");
     }
@@ -85,7 +98,8 @@ pub fn check(path: &Path, with_settle: bool, with_motion: bool, target: Option<&
 /// The spanning tree of a scene in joint coordinates (each link's joint, from the body it
 /// hangs from to its own), and the joints closing loops on it with their rows on the tree's
 /// coordinates and the redundant ones at the initial state, by joint name.
-fn tree_report(scene: &Scene, links: &[TreeLink]) -> Result<()> {
+/// Returns the tree's capacity type as `ferrodyn export` writes it.
+fn tree_report(scene: &Scene, links: &[TreeLink]) -> Result<String> {
     let names = scene.name_maps();
     let body_of = |link: Option<usize>| {
         link.and_then(|k| links.get(k))
@@ -105,10 +119,16 @@ fn tree_report(scene: &Scene, links: &[TreeLink]) -> Result<()> {
         .collect();
     println!("spanning tree: {}", edges.join(", "));
     let parts = tree_parts(scene, links)?;
-    if parts.tree.loops.is_empty() {
-        return Ok(());
-    }
     let model = &parts.model;
+    let capacities = format!(
+        "pub type Capacities = ferrodyn_kernel::Fixed<{}>; // {}, {} DOF",
+        model.slots(),
+        count(links.len(), "link", "links"),
+        model.velocity_count()
+    );
+    if parts.tree.loops.is_empty() {
+        return Ok(capacities);
+    }
     let mut data = model.new_data();
     for (link, rates) in parts.tree.rates.iter().enumerate() {
         data.set_joint_velocity(model, link, rates)?;
@@ -138,7 +158,7 @@ fn tree_report(scene: &Scene, links: &[TreeLink]) -> Result<()> {
         );
         first += rows;
     }
-    Ok(())
+    Ok(capacities)
 }
 
 /// What the scene needs on `core` once exported (`ferrodyn export rust`).
@@ -176,10 +196,10 @@ fn target_report(scene: &Scene, core: Core) -> Result<()> {
     let model = parts.model;
     let (n, dof, planar) = (model.slots(), model.velocity_count(), model.is_planar());
     println!(
-        "target {} at {:.0} MHz: pub type Capacities = ferrodyn_kernel::Fixed<{n}>; // {} links, {dof} DOF{}",
+        "target {} at {:.0} MHz (the part's clock; QEMU's MPS2 boards run at 25 MHz): Fixed<{n}>, {}, {dof} DOF{}",
         core.name(),
         core.clock_hz() / 1e6,
-        links.len(),
+        count(links.len(), "link", "links"),
         if planar { ", planar" } else { "" }
     );
     let integrator = &scene.simulation.integrator;
