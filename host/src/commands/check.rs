@@ -129,10 +129,7 @@ fn tree_report(scene: &Scene, links: &[TreeLink]) -> Result<String> {
     if parts.tree.loops.is_empty() {
         return Ok(capacities);
     }
-    let mut data = model.new_data();
-    for (link, rates) in parts.tree.rates.iter().enumerate() {
-        data.set_joint_velocity(model, link, rates)?;
-    }
+    let data = parts.initial_data()?;
     let redundant = redundant_loop_rows(model, &data)?;
     let mut first = 0;
     for (index, joint) in &parts.tree.loops {

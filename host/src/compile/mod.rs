@@ -161,31 +161,23 @@ fn rigid_system(
     choice: &Choice,
 ) -> Result<(Box<dyn System>, String), SceneError> {
     if let Choice::Tree(links) = choice {
+        let parts = tree_parts(scene, links)?;
+        let tree_data = parts
+            .initial_data()
+            .map_err(|e| initial_error(scene, "the initial joint rates", e))?;
         let TreeParts {
             mirror,
             mirror_data,
-            tree: SceneTree {
-                bodies, rates, loops, ..
-            },
+            tree: SceneTree { bodies, loops, .. },
             model: tree,
             forces,
-        } = tree_parts(scene, links)?;
+        } = parts;
         let description = format!(
             "{}, {} in joint coordinates ({} DOF)",
             count(mirror.bodies().len(), "rigid body", "rigid bodies"),
             count(mirror.joints().len(), "joint", "joints"),
             tree.velocity_count()
         );
-        let mut tree_data = tree.new_data();
-        // The links' rates in v, link after link (one write: setting them joint by joint
-        // would find each joint's place from the start of the tree).
-        let mut state = tree.state(&tree_data).to_vec();
-        let velocities = state.get_mut(tree.position_count()..).unwrap_or_default();
-        for (slot, rate) in velocities.iter_mut().zip(rates.iter().flatten()) {
-            *slot = *rate;
-        }
-        tree.set_state(&mut tree_data, &state)
-            .map_err(|e| initial_error(scene, "the initial joint rates", e))?;
         let link_of = link_of_joints(links, scene.joints.len());
         let ports = scene.inputs.iter().map(|input| InputPort {
             link: link_of

@@ -10,14 +10,14 @@
 
 use super::formulation::{link_of_joints, loop_joints, TreeLink};
 use crate::scene::{ContactSpec, Scene, SceneError};
-use crate::storage::{Growable, RigidData, RigidModel, TreeForces, TreeModel};
+use crate::storage::{Growable, RigidData, RigidModel, TreeData, TreeForces, TreeModel};
 use ferrodyn_kernel::math::{Mat3, Quat, Vec3};
 use ferrodyn_kernel::rigid::{
     assemble, joint_coordinate, Axes, Body, BodyRef, Force, Frame, Joint, JointKind, MassProperties,
     Stabilization,
 };
 use ferrodyn_kernel::tree::{Link, Model};
-use ferrodyn_kernel::{Dynamics, JointLimit, Storage};
+use ferrodyn_kernel::{Dynamics, JointLimit, KernelError, Storage};
 
 /// Where a scene body sits on its tree link: its frame's origin in the link frame and its
 /// orientation relative to the link (both constant). A link carries its own body and the
@@ -92,6 +92,22 @@ pub struct TreeParts {
     /// The scene's force elements on its links (rotational spring-dampers are the links' own
     /// springs and damping).
     pub forces: TreeForces,
+}
+
+impl TreeParts {
+    /// The tree's initial data: zero coordinates and the links' rates in v, link after link
+    /// (one write: setting them joint by joint would find each joint's place from the start
+    /// of the tree).
+    pub fn initial_data(&self) -> Result<TreeData, KernelError> {
+        let mut data = self.model.new_data();
+        let mut state = self.model.state(&data).to_vec();
+        let velocities = state.get_mut(self.model.position_count()..).unwrap_or_default();
+        for (slot, rate) in velocities.iter_mut().zip(self.tree.rates.iter().flatten()) {
+            *slot = *rate;
+        }
+        self.model.set_state(&mut data, &state)?;
+        Ok(data)
+    }
 }
 
 /// The tree parts of `scene`, whose rigid bodies form the tree `links`.

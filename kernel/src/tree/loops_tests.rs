@@ -100,7 +100,6 @@ mod derivatives {
     use crate::math::Mat3;
     use crate::rigid::{Frame, JointKind};
     use crate::Fixed;
-    extern crate std;
 
     type Spatial3 = Fixed<3, 1, 0, 5, 59>;
 
@@ -174,10 +173,6 @@ mod derivatives {
             let rate: f64 = g[r].iter().zip(&v).map(|(a, b)| a * b).sum();
             let fd_rate = (plus[r] - minus[r]) / (2.0 * h);
             let fd_accel = (plus[r] - 2.0 * phi[r] + minus[r]) / (h * h);
-            std::println!(
-                "row {r}: rate {rate:.9} fd {fd_rate:.9}; -gamma {:.9} fd {fd_accel:.9}",
-                -gamma[r]
-            );
             assert!(
                 (rate - fd_rate).abs() < 1e-7,
                 "row {r}: Φ_q v {rate} against {fd_rate}"
@@ -207,7 +202,6 @@ mod derivatives {
         let mv: [f64; 3] = core::array::from_fn(|i| (0..3).map(|j| mass[packed(i, j)] * v[j]).sum());
         let kinetic = 0.5 * mv.iter().zip(&v).map(|(a, b)| a * b).sum::<f64>();
         let expected = crate::tree::energy(&model, &data).kinetic;
-        std::println!("½vᵀMv {kinetic} energy {expected}");
         assert!(
             (kinetic - expected).abs() < 1e-13 * expected,
             "{kinetic} against {expected}"
