@@ -1,5 +1,5 @@
 """Compares 1 s of free motion of imported fixed-base arms (written by
-host/tests/import_free_motion.rs: zero gravity, RK4 at 1 ms, no damping, limits or contact)
+host/tests/suite/import_free_motion.rs: zero gravity, RK4 at 1 ms, no damping, limits or contact)
 with MuJoCo's RK4 on the same URDF file, loaded by MuJoCo's own URDF reader (visual and
 collision geometry stripped first: the meshes are not needed and MuJoCo would look for them),
 joints matched by name. Fails above 1e-6 rad in any joint."""

@@ -1,5 +1,5 @@
 """Compares the joint-space mass matrix and bias forces of imported MJCF models (written by
-host/tests/import_dynamics.rs) with MuJoCo's on the same files: mj_fullM and qfrc_bias
+host/tests/suite/import_dynamics.rs) with MuJoCo's on the same files: mj_fullM and qfrc_bias
 (C v + g, without the passive forces) after mj_forward, joints matched by name (a model with an
 unnamed joint is matched in order). Our q is measured from the configuration the model is written
 in, MuJoCo's from qpos0 (a joint's `ref`). Armature is not imported (noted by the importer), so

@@ -1,5 +1,5 @@
 """Compares the joint-space mass matrix and bias forces of imported URDF robots (written by
-host/tests/import_dynamics.rs) with Pinocchio's crba and rnea on the same URDF files, joints
+host/tests/suite/import_dynamics.rs) with Pinocchio's crba and rnea on the same URDF files, joints
 matched by name (Pinocchio orders its coordinates its own way; a continuous joint's q is
 (cos θ, sin θ) there). Fails above 1e-9 relative (max |Δ| over max |reference|)."""
 import json

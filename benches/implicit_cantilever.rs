@@ -19,11 +19,11 @@ use ferrodyn::host::storage::FlexModel;
 use ferrodyn::kernel::ancf::{ELEMENT_COORDS, NODE_COORDS};
 use std::hint::black_box;
 
-#[path = "../tests/common/cpu_time.rs"]
+#[path = "../tests/suite/common/cpu_time.rs"]
 mod cpu_time;
 use cpu_time::cpu_seconds;
 
-#[path = "../tests/common/cantilever.rs"]
+#[path = "../tests/suite/common/cantilever.rs"]
 mod cantilever;
 use cantilever::steel_cantilever;
 

@@ -17,7 +17,7 @@ use ferrodyn::host::simulation::Simulation;
 use std::path::Path;
 use std::time::Duration;
 
-#[path = "../tests/common/cpu_time.rs"]
+#[path = "../tests/suite/common/cpu_time.rs"]
 mod cpu_time;
 use cpu_time::cpu_seconds;
 

@@ -12,9 +12,9 @@
 //! Run: `cargo bench --bench scene_build` (sizes 10³, 10⁴, 10⁵), or name the sizes:
 //! `cargo bench --bench scene_build -- 10000 100000 1000000`.
 
-#[path = "../tests/common/cpu_time.rs"]
+#[path = "../tests/suite/common/cpu_time.rs"]
 mod cpu_time;
-#[path = "../tests/common/large_scene.rs"]
+#[path = "../tests/suite/common/large_scene.rs"]
 mod large_scene;
 
 use cpu_time::cpu_seconds;

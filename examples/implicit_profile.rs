@@ -2,7 +2,7 @@
 use ferrodyn::host::implicit::HhtFlex;
 use ferrodyn::host::spec::HhtOptions;
 
-#[path = "../tests/common/cantilever.rs"]
+#[path = "../tests/suite/common/cantilever.rs"]
 mod cantilever;
 
 fn main() {

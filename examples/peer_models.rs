@@ -8,7 +8,7 @@
 //!
 //! `models` writes every model (pendulum, revolute chains, a floating-base tree: lengths, masses,
 //! inertias, initial angles, gravity, dt, step counts) as JSON, so that the Python peers build exactly the same
-//! systems (`tests/peer_models_json.rs` checks the JSON against the kernel models). `run` reads
+//! systems (`tests/suite/peer_models_json.rs` checks the JSON against the kernel models). `run` reads
 //! that JSON back and, for every model and integrator (RK4, semi-implicit Euler), measures the
 //! wall time per step (best of a few repeats of the timing run, from the initial state) and the
 //! accuracy over a separate run: energy drift, constraint violation and, for the pendulum, the
@@ -28,7 +28,7 @@ use ferrodyn::kernel::{
 use serde_json::{json, Value};
 use std::time::Instant;
 
-#[path = "../tests/common/cpu_time.rs"]
+#[path = "../tests/suite/common/cpu_time.rs"]
 mod cpu_time;
 use cpu_time::cpu_seconds;
 

@@ -3,7 +3,7 @@
 //!
 //! Run: `cargo run --release --example spinning_beam`
 
-#[path = "../tests/common/spinning.rs"]
+#[path = "../tests/suite/common/spinning.rs"]
 mod spinning;
 
 fn main() {

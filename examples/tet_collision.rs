@@ -6,7 +6,7 @@
 
 // The scenario is shared with the host's contact tests (written against the crates
 // `ferrodyn_host` and `ferrodyn_kernel`, both dependencies of this package).
-#[path = "../host/tests/common/tet_collision.rs"]
+#[path = "../host/tests/suite/common/tet_collision.rs"]
 mod tet_collision;
 
 use tet_collision::run;

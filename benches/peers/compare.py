@@ -137,7 +137,7 @@ def main(d):
     lines += ["", "## Models and formulations", "",
               f"All at dt = {dt} s, gravity {spec['gravity']} m/s², released from rest; identical parameters "
               "from `target/peers/models.json` (written by `examples/peer_models.rs`, checked against the kernel "
-              "models by `tests/peer_models_json.rs`).", "",
+              "models by `tests/suite/peer_models_json.rs`).", "",
               "- **pendulum**: 1 kg point mass on a 1 m massless rod, released at 90°.",
               "- **chainN**: N uniform 1 m, 1 kg rods (radius 10 mm) on revolute joints about y, released "
               "horizontally.",

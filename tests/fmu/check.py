@@ -152,7 +152,7 @@ def main(ferrodyn, outdir):
         scene = os.path.join(ROOT, "scenes", name + ".toml")
         if name == "pendulum":
             # The pendulum scene has no sensor, so its FMU would have no output: the copy
-            # checked here adds a point sensor on the bob (as host/tests/sweep.rs does).
+            # checked here adds a point sensor on the bob (as host/tests/suite/sweep.rs does).
             os.makedirs(os.path.join(outdir, "scenes"), exist_ok=True)
             copy = os.path.join(outdir, "scenes", name + ".toml")
             with open(copy, "w") as f:

@@ -1,0 +1,329 @@
+//! Loops closed on the joint-coordinate tree (loop joints as constraint rows on the tree's
+//! coordinates) against the Cartesian model of the same scene (`formulation = "cartesian"`:
+//! 6 coordinates per body and every joint a constraint, an independent formulation): a
+//! four-bar, a double parallelogram (redundant loop through its singular poses) and a
+//! slider-crank held by a spring, and the spatial Bennett linkage through its folded poses.
+
+
+use crate::common::body_difference;
+use ferrodyn_host::check::joint_reactions;
+use ferrodyn_host::compile::{choose, compile, Choice};
+use ferrodyn_host::export::{rust_module, Precision};
+use ferrodyn_host::scene::Scene;
+use ferrodyn_host::simulation::Simulation;
+use ferrodyn_host::spec::{Formulation, IntegratorSpec};
+use ferrodyn_kernel::integrators::AdaptiveConfig;
+use ferrodyn_kernel::rigid::violation;
+use std::path::PathBuf;
+
+fn load(name: &str) -> Scene {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../scenes")
+        .join(name);
+    Scene::load(&path).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The largest |Φ| over every scene joint at the simulation's bodies (for a tree, its
+/// Cartesian mirror: the loop closure measured as the Cartesian model measures it).
+fn closure(sim: &Simulation) -> f64 {
+    let (model, data) = sim.rigid().unwrap();
+    violation(model, data).position
+}
+
+/// What running a scene in both formulations side by side showed.
+struct Comparison {
+    /// Largest difference of any body's position, orientation or velocities between the tree
+    /// run and the Cartesian run.
+    difference: f64,
+    /// Largest difference between the Cartesian run and the Cartesian run at an eighth of the
+    /// step (its own truncation error), when that finer run is made.
+    truncation: f64,
+    /// Largest |Φ| of the tree run and of the Cartesian run.
+    tree_phi: f64,
+    cartesian_phi: f64,
+}
+
+/// `name` compiled with `formulation` and step `dt`.
+fn simulation(name: &str, formulation: Formulation, dt: f64) -> Simulation {
+    let mut scene = load(name);
+    scene.simulation.formulation = formulation;
+    scene.simulation.step = dt;
+    compile(&scene).unwrap()
+}
+
+/// Runs `name` for `seconds` with RK4 at step `dt` in joint coordinates (asserting `auto`
+/// chose them) and in Cartesian coordinates, and with `truncation` the Cartesian model at
+/// dt / 8.
+fn compare(name: &str, seconds: f64, dt: f64, truncation: bool) -> Comparison {
+    assert!(matches!(choose(&load(name)).unwrap(), Choice::Tree(_)), "{name}");
+    let mut tree = simulation(name, Formulation::Auto, dt);
+    let mut cartesian = simulation(name, Formulation::Cartesian, dt);
+    let mut fine = truncation.then(|| simulation(name, Formulation::Cartesian, dt / 8.0));
+    assert!(
+        tree.labels.description.contains("joint coordinates"),
+        "{}",
+        tree.labels.description
+    );
+    let mut run = Comparison {
+        difference: body_difference(&tree, &cartesian),
+        truncation: 0.0,
+        tree_phi: closure(&tree),
+        cartesian_phi: closure(&cartesian),
+    };
+    for _ in 0..(seconds / dt).round() as usize {
+        tree.step()
+            .unwrap_or_else(|e| panic!("{name} tree at t = {}: {e:#}", tree.time()));
+        cartesian.step().unwrap();
+        run.difference = run.difference.max(body_difference(&tree, &cartesian));
+        run.tree_phi = run.tree_phi.max(closure(&tree));
+        run.cartesian_phi = run.cartesian_phi.max(closure(&cartesian));
+        if let Some(fine) = fine.as_mut() {
+            fine.advance_to(cartesian.time()).unwrap();
+            run.truncation = run.truncation.max(body_difference(fine, &cartesian));
+        }
+    }
+    println!(
+        "{name}: {seconds} s RK4 {dt:e} s: largest body difference tree/Cartesian {:.2e} (Cartesian against dt/8: {:.2e}), max |Φ| tree {:.2e}, Cartesian {:.2e}",
+        run.difference, run.truncation, run.tree_phi, run.cartesian_phi
+    );
+    run
+}
+#[test]
+fn a_four_bar_and_a_sprung_slider_crank_move_as_the_cartesian_model() {
+    for name in ["four_bar.toml", "slider_crank_spring.toml"] {
+        let run = compare(name, 2.0, 1e-3, true);
+        assert!(run.tree_phi <= 1e-10, "{name}: tree |Φ| {:e}", run.tree_phi);
+        assert!(
+            run.cartesian_phi <= 1e-10,
+            "{name}: Cartesian |Φ| {:e}",
+            run.cartesian_phi
+        );
+        // At 1 ms their fast cranks leave each formulation ~5e-6 from its converged trajectory
+        // (the Cartesian model against itself at an eighth of the step): the two formulations
+        // differ by less than that error of either.
+        assert!(
+            run.difference <= run.truncation,
+            "{name}: difference {:e}, Cartesian truncation {:e}",
+            run.difference,
+            run.truncation
+        );
+        // Where the step makes RK4's error small, they agree to 1e-9.
+        let run = compare(name, 2.0, 1e-3 / 16.0, false);
+        assert!(
+            run.difference <= 1e-9,
+            "{name} at 1/16 ms: difference {:e}",
+            run.difference
+        );
+        assert!(run.tree_phi <= 1e-10, "{name}: tree |Φ| {:e}", run.tree_phi);
+    }
+}
+
+#[test]
+fn the_double_parallelogram_moves_as_the_cartesian_model_and_passes_its_flat_poses() {
+    // Until the cranks first lie flat (t ≈ 0.546 s) the two formulations agree to 1e-9 at
+    // 1 ms (RK4's own error is below that here).
+    let name = "double_parallelogram.toml";
+    let run = compare(name, 0.5, 1e-3, false);
+    assert!(run.difference <= 1e-9, "difference {:e}", run.difference);
+    assert!(
+        run.tree_phi.max(run.cartesian_phi) <= 1e-10,
+        "|Φ| {:e}",
+        run.tree_phi
+    );
+    // Flat, both loops lose rank at once (the singular position this benchmark is made for):
+    // the tree passes it and keeps the loop closed and the energy of this conservative
+    // linkage, to 1e-8 of the potential energy it swings through (three cranks' CGs falling
+    // 2 × 0.5 sin 60° m and the couplers' twice that).
+    let mut sim = compile(&load(name)).unwrap();
+    let e0 = sim.energy().unwrap().total();
+    let drop = (std::f64::consts::FRAC_PI_3).sin();
+    let scale = 9.81 * (3.0 * drop + 2.0 * 2.0 * drop);
+    let (mut passed, mut drift, mut phi) = (0, 0.0f64, 0.0f64);
+    let mut above = sim.body_pose(0).0.y > 0.0;
+    for _ in 0..2000 {
+        sim.step().unwrap();
+        let now = sim.body_pose(0).0.y > 0.0;
+        passed += usize::from(now != above);
+        above = now;
+        drift = drift.max((sim.energy().unwrap().total() - e0).abs());
+        phi = phi.max(closure(&sim));
+    }
+    println!(
+        "{name}: 2 s RK4 1 ms in joint coordinates: {passed} flat passages, energy drift {drift:.2e} of {scale:.2} J, max |Φ| {phi:.2e}"
+    );
+    assert!(passed >= 2, "only {passed} passages through the flat pose");
+    assert!(drift <= 1e-8 * scale, "energy drift {drift:e}");
+    assert!(phi <= 1e-10, "|Φ| {phi:e}");
+}
+
+#[test]
+fn a_loop_joints_reactions_equal_the_cartesian_models() {
+    // The tree run's reactions come from its Cartesian mirror at the tree's state: at the
+    // same state, the Cartesian model's own.
+    let scene = load("four_bar.toml");
+    let mut cartesian_scene = scene.clone();
+    cartesian_scene.simulation.formulation = Formulation::Cartesian;
+    let (mut tree, mut cartesian) = (compile(&scene).unwrap(), compile(&cartesian_scene).unwrap());
+    tree.advance_to(1.0).unwrap();
+    cartesian.advance_to(1.0).unwrap();
+    let reactions = |sim: &mut Simulation| {
+        let (model, data) = sim.rigid_mut().unwrap();
+        joint_reactions(model, data).unwrap()
+    };
+    let (a, b) = (reactions(&mut tree), reactions(&mut cartesian));
+    let scale = b.iter().map(|r| r.force.norm()).fold(0.0, f64::max);
+    for (joint, (a, b)) in a.iter().zip(&b).enumerate() {
+        let difference = (a.force - b.force).norm().max((a.torque - b.torque).norm());
+        assert!(
+            difference <= 1e-6 * scale,
+            "joint {joint}: {difference:e} of {scale} N"
+        );
+    }
+}
+
+/// What a 10 s run of the Bennett linkage in joint coordinates showed.
+struct Swing {
+    max_phi: f64,
+    /// Largest |E(t) − E(0)| and the largest kinetic energy, J.
+    drift: f64,
+    max_kinetic: f64,
+    /// Passages of link 1 through the folded poses (θ1 crossing 0 or π).
+    folds: usize,
+}
+
+fn swing(integrator: &str, dt: f64) -> Swing {
+    let mut scene = load("bennett.toml");
+    scene.simulation.integrator = IntegratorSpec::from_name(integrator, AdaptiveConfig::default()).unwrap();
+    scene.simulation.step = dt;
+    assert!(matches!(choose(&scene).unwrap(), Choice::Tree(_)));
+    let mut sim = compile(&scene).unwrap();
+    let e0 = sim.energy().unwrap().total();
+    let side = |sim: &Simulation| sim.body_pose(0).0.y > 0.0;
+    let mut last = side(&sim);
+    let mut run = Swing {
+        max_phi: 0.0,
+        drift: 0.0,
+        max_kinetic: 0.0,
+        folds: 0,
+    };
+    for _ in 0..(10.0 / dt).round() as usize {
+        sim.step()
+            .unwrap_or_else(|e| panic!("{integrator} at t = {}: {e:#}", sim.time()));
+        run.max_phi = run.max_phi.max(closure(&sim));
+        let energy = sim.energy().unwrap();
+        run.drift = run.drift.max((energy.total() - e0).abs());
+        run.max_kinetic = run.max_kinetic.max(energy.kinetic);
+        let now = side(&sim);
+        run.folds += usize::from(now != last);
+        last = now;
+    }
+    println!(
+        "bennett in joint coordinates, {integrator} {dt:e} s: {} fold passages, max |Φ| {:.2e}, energy drift {:.2e} of {:.3} J kinetic",
+        run.folds, run.max_phi, run.drift, run.max_kinetic
+    );
+    run
+}
+
+#[test]
+fn the_bennett_linkage_swings_through_its_folded_poses_in_joint_coordinates() {
+    for (integrator, dt) in [("rk4", 1e-3), ("dopri45", 1e-3), ("rk4", 5e-4)] {
+        let run = swing(integrator, dt);
+        assert!(run.folds >= 10, "{integrator}: only {} fold passages", run.folds);
+        assert!(run.max_phi <= 1e-9, "{integrator}: max |Φ| {:e}", run.max_phi);
+        // A conservative system: energy kept to the truncation error. In joint coordinates it
+        // is concentrated on the steps that cross a folded pose: RK4 at 1 ms loses up to
+        // 3·10⁻⁵ of the kinetic energy there (seen 3.9e-5 J of 1.27 J), 2000× less at 0.5 ms;
+        // the Cartesian model's bound (host/tests/suite/bennett.rs) holds from 0.5 ms and with
+        // DOPRI45.
+        let bound = match (integrator, dt) {
+            ("rk4", 1e-3) => 1e-4,
+            _ => 1e-7,
+        };
+        assert!(
+            run.drift <= bound * run.max_kinetic,
+            "{integrator} {dt}: energy drift {:e} of {} J",
+            run.drift,
+            run.max_kinetic
+        );
+    }
+}
+
+#[test]
+fn export_refuses_a_tree_with_a_loop_naming_the_loop_joint() {
+    let scene = load("four_bar.toml");
+    let message = rust_module(&scene, Precision::F64)
+        .expect_err("a loop does not export yet")
+        .to_string();
+    assert!(
+        message.contains("four_bar.toml:")
+            && message.contains("joint \"rocker_pivot\"")
+            && message.contains("closes a loop"),
+        "{message}"
+    );
+}
+
+#[test]
+fn check_prints_the_spanning_tree_the_loop_rows_and_the_redundant_ones_by_joint_name() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../scenes/four_bar.toml");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ferrodyn"))
+        .arg("check")
+        .arg(&path)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    for expected in [
+        "formulation: joint coordinates (tree): 3 joints form an open tree from the ground",
+        "spanning tree: \"crank_pivot\" (ground → \"crank\"), \"crank_pin\" (\"crank\" → \"coupler\"), \"rocker_pin\" (\"coupler\" → \"rocker\")",
+        // The planar loop's three out-of-plane rows (z offset, tilts about x and y), as the
+        // Cartesian model's check names the same joint's rows 2, 3, 4 (host/tests/suite/four_bar.rs).
+        "  loop closed by joint \"rocker_pivot\": revolute (5 rows on the tree's coordinates); redundant rows 2, 3, 4 (zero multipliers)",
+    ] {
+        assert!(text.contains(expected), "missing `{expected}` in\n{text}");
+    }
+}
+
+#[test]
+fn a_loop_the_projection_cannot_close_is_an_error_naming_the_scene_joint() {
+    // A 0.2 s RK4 step opens the four-bar's loop by 0.2 m: more than Newton closes in 10
+    // iterations.
+    let mut scene = load("four_bar.toml");
+    scene.simulation.step = 0.2;
+    let mut sim = compile(&scene).unwrap();
+    let message = loop {
+        if let Err(e) = sim.step() {
+            break format!("{e:#}");
+        }
+        assert!(sim.time() < 4.0, "ran without an error");
+    };
+    assert!(
+        message.contains("constraint projection did not converge")
+            && message.contains("joint \"rocker_pivot\""),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_limit_on_a_loop_closing_joint_keeps_the_scene_cartesian_naming_it() {
+    // The tree's end stops are forces on its own joint coordinates; a loop joint has none.
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../scenes/four_bar.toml");
+    let text = std::fs::read_to_string(&path).unwrap().replace(
+        "name = \"rocker_pivot\"\n",
+        "name = \"rocker_pivot\"\nlimits = [-0.5, 0.5]\n",
+    );
+    let scene = Scene::parse(&path, &text).unwrap_or_else(|e| panic!("{e}"));
+    let why = choose(&scene).unwrap().describe();
+    assert!(
+        why.contains("\"rocker_pivot\"")
+            && why.contains("closes a loop on the tree")
+            && why.contains("joint limits"),
+        "{why}"
+    );
+    // The other links' limits stay on the tree.
+    let text = std::fs::read_to_string(&path).unwrap().replace(
+        "name = \"crank_pivot\"\n",
+        "name = \"crank_pivot\"\nlimits = [-10.0, 10.0]\n",
+    );
+    let scene = Scene::parse(&path, &text).unwrap_or_else(|e| panic!("{e}"));
+    assert!(matches!(choose(&scene).unwrap(), Choice::Tree(_)));
+}
