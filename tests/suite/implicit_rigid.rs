@@ -1,7 +1,6 @@
 //! Implicit integrators for rigid multibody systems (host `dae`): BDF1, BDF2 and generalized-α
 //! against the linear-oscillator theory, the exact pendulum period and RK4 references.
 
-
 use crate::common::{exact_period, mean_period, swing, upward_crossings};
 use ferrodyn::host::dae::{Bdf, GeneralizedAlpha, HostMethod};
 use ferrodyn::host::spec::NewtonSettings;

@@ -2,9 +2,9 @@
 //! one per file (build time and target/ size, issue 38). Each file is a module; run one with
 //! `cargo test --test suite FILE::`. `every_file_is_a_module` keeps this list whole.
 
-mod common;
 mod builder_errors;
 mod chain;
+mod common;
 mod coupled;
 mod flex_body;
 mod flex_cantilever;
@@ -35,7 +35,10 @@ fn every_file_is_a_module() {
         let name = entry.unwrap().file_name().into_string().unwrap();
         if let Some(module) = name.strip_suffix(".rs").filter(|m| *m != "main") {
             let line = format!("\nmod {module};\n");
-            assert!(list.contains(&line), "{name} is not a module of tests/suite/main.rs");
+            assert!(
+                list.contains(&line),
+                "{name} is not a module of tests/suite/main.rs"
+            );
         }
     }
 }

@@ -1,7 +1,6 @@
 //! Simple and compound pendulum against their exact periods, and the energy drift of every
 //! integrator.
 
-
 use crate::common::{elliptic_k, exact_period, mean_period, swing, upward_crossings};
 use ferrodyn::kernel::integrators::{AdaptiveConfig, Method};
 use ferrodyn::kernel::math::{Quat, Vec3};

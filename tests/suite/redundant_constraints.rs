@@ -1,7 +1,6 @@
 //! Consistent redundant constraints run (rows found by the rank-revealing factorization get zero
 //! multipliers); conflicting ones are an error naming the joint.
 
-
 use crate::common::{elliptic_k, mean_period, upward_crossings};
 use ferrodyn::kernel::integrators::Rk4;
 use ferrodyn::kernel::math::{Quat, Vec3};

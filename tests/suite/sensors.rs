@@ -1,6 +1,5 @@
 //! Scene sensors written to sensors.csv, checked against closed-form pendulum results.
 
-
 use crate::common::{mean_period, upward_crossings};
 use ferrodyn::host::compile::compile;
 use ferrodyn::host::output::OutputDir;

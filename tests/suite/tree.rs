@@ -1,7 +1,6 @@
 //! Kinematic trees in joint coordinates (`kernel::tree`, articulated-body algorithm) against
 //! the Cartesian model of the same system and against closed-form results.
 
-
 use crate::common::{exact_period, mean_period, upward_crossings};
 use ferrodyn::kernel::math::{Mat3, Quat, Vec3};
 use ferrodyn::kernel::rigid::{Body, BodyRef, Data, Frame, Joint, JointKind, Model};

@@ -2,7 +2,6 @@
 //! each other and the ground) compiled and stepped as `ferrodyn run` does, the same references
 //! as the programmatic tet_collision test, flex_contacts.csv, and named errors for bad input.
 
-
 use crate::common::tet_collision::{measure, Collision, CollisionReport};
 use ferrodyn_host::commands::{run, Overrides, RunOptions};
 use ferrodyn_host::compile::{compile, FlexibleParts};

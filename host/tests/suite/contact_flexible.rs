@@ -1,7 +1,6 @@
 //! Flexible-body contact: boundary surface of a tet mesh, and an ANCF block dropped on the
 //! ground with node-to-plane Hertz contact stepped by the kernel's RK4 (forces at every stage).
 
-
 use crate::common::tet_collision;
 use ferrodyn_host::contact::flex_pair::FlexContacts;
 use ferrodyn_host::contact::flexible::{surface_triangles, FlexGroundContact};

@@ -3,7 +3,6 @@
 //! against the Cartesian model of the same scene (an independent formulation: constraints,
 //! 6 coordinates per body).
 
-
 use crate::common::body_difference;
 use std::path::{Path, PathBuf};
 

@@ -4,7 +4,6 @@
 //! nothing written outside `--out`. A bounded proptest fuzz over scene TOML and Gmsh text runs
 //! the parsers on mutated inputs: errors, never panics.
 
-
 use crate::common::scratch_dir;
 use ferrodyn_host::gmsh::parse_msh;
 use ferrodyn_host::scene::Scene;

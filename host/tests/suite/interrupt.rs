@@ -3,7 +3,6 @@
 //! .pvd are written, the summary line says where it stopped, and the exit code is 128 + the
 //! signal's number; a sweep case records itself as interrupted and runs again.
 
-
 use crate::common::scratch_dir;
 use std::fs;
 use std::io::{BufRead, BufReader};

@@ -2,7 +2,6 @@
 //! stiff, damped, unilateral spring, in joint coordinates against the Cartesian model of the
 //! same scene, against the static penetration of a body resting on its stop, and in the energy.
 
-
 use crate::common::{body_difference, parse_inline as parse, tree_and_cartesian as both};
 use ferrodyn_host::export::{rust_module, Precision};
 use ferrodyn_host::scene::{Scene, DEFAULT_LIMIT_DAMPING, DEFAULT_LIMIT_STIFFNESS};

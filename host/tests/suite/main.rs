@@ -2,12 +2,12 @@
 //! one per file (build time and target/ size, issue 38). Each file is a module; run one with
 //! `cargo test --test suite FILE::`. `every_file_is_a_module` keeps this list whole.
 
-mod common;
 mod bennett;
 mod check;
 mod cli;
 mod cli_flags;
 mod cli_truth;
+mod common;
 mod contact_flex_scene;
 mod contact_flexible;
 mod contact_implicit;
@@ -55,7 +55,10 @@ fn every_file_is_a_module() {
         let name = entry.unwrap().file_name().into_string().unwrap();
         if let Some(module) = name.strip_suffix(".rs").filter(|m| *m != "main") {
             let line = format!("\nmod {module};\n");
-            assert!(list.contains(&line), "{name} is not a module of tests/suite/main.rs");
+            assert!(
+                list.contains(&line),
+                "{name} is not a module of tests/suite/main.rs"
+            );
         }
     }
 }

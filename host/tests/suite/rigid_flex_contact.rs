@@ -4,7 +4,6 @@
 //! scenes/block_on_box.toml (a rubber block settling on a fixed steel box: the contact carries
 //! m g and the block stays put), and named errors for what stays impossible.
 
-
 use crate::common::tet_collision::total_force;
 use ferrodyn_host::commands::{run, Overrides, RunOptions};
 use ferrodyn_host::compile::{compile, coupled_contact, coupled_data, coupled_model, FlexibleParts};

@@ -2,7 +2,6 @@
 //! running cases (idempotent, failures recorded), collecting, and the local pool against
 //! sequential runs; physically, the pendulum's speed at the bottom against gravity.
 
-
 use crate::common::scratch_dir;
 use ferrodyn_host::sweep::{
     collect, local, plan, run_case, slurm, CaseOptions, CaseOutcome, Design, LocalOptions, PlanOptions,

@@ -3,7 +3,6 @@
 //! "cartesian"`: constraints, 6 coordinates per body, an independent formulation) and against
 //! closed forms where they exist.
 
-
 use crate::common::{
     body_difference, contact_side_by_side, on_a_plane, parse_inline as parse, tree_and_cartesian as both,
 };

@@ -4,7 +4,6 @@
 //! convergence, BDF1's closed-form energy decay on a linear oscillator, steps far beyond the
 //! explicit limit of a stiff spring chain, and contact on a floating base.
 
-
 use crate::common::{body_difference, contact_side_by_side, on_a_plane};
 use ferrodyn_host::compile::{choose, compile, Choice};
 use ferrodyn_host::scene::Scene;

@@ -4,7 +4,6 @@
 //! four-bar, a double parallelogram (redundant loop through its singular poses) and a
 //! slider-crank held by a spring, and the spatial Bennett linkage through its folded poses.
 
-
 use crate::common::body_difference;
 use ferrodyn_host::check::joint_reactions;
 use ferrodyn_host::compile::{choose, compile, Choice};

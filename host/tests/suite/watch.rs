@@ -1,7 +1,6 @@
 //! Run-time watch: energy growth without external work and constraint drift become diagnostics
 //! with the time and the joint; a clean run has none.
 
-
 use crate::common::run_rigid;
 use ferrodyn_host::output::OutputDir;
 use ferrodyn_host::simulation::Summary;
