@@ -10,6 +10,7 @@ use crate::compile::{
 };
 use crate::dae::HostMethod;
 use crate::export::target::{tree_needs, Core};
+use crate::export::tree_loops::capacities;
 use crate::limits::{output_bytes_per_time, run_size_warnings};
 use crate::scene::{Named, Scene};
 use crate::simulation::{drive, DRIFT_TOLERANCE};
@@ -120,9 +121,9 @@ fn tree_report(scene: &Scene, links: &[TreeLink]) -> Result<String> {
     println!("spanning tree: {}", edges.join(", "));
     let parts = tree_parts(scene, links)?;
     let model = &parts.model;
+    let (fixed, _) = capacities(model, parts.forces.elements().len());
     let capacities = format!(
-        "pub type Capacities = ferrodyn_kernel::Fixed<{}>; // {}, {} DOF",
-        model.slots(),
+        "pub type Capacities = ferrodyn_kernel::{fixed}; // {}, {} DOF",
         count(links.len(), "link", "links"),
         model.velocity_count()
     );
