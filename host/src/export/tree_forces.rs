@@ -60,6 +60,10 @@ pub(super) fn imports(forces: &TreeForces) -> &'static str {
     }
 }
 
+/// The start of the generated `forces()` (what a firmware crate looks for to step with them).
+pub(super) const FORCES_FN: &str =
+    "pub fn forces(model: &Model<Scalar, Capacities>) -> Result<Forces<Scalar, Capacities>, BuildError> {";
+
 /// Writes `SceneForces` and `forces()` (nothing without force elements).
 pub(super) fn write(out: &mut String, forces: &TreeForces) {
     if forces.elements().is_empty() {
@@ -73,10 +77,10 @@ pub type SceneForces = Forces<Scalar, Capacities>;
 
 /// The scene's force elements on the links of `model`, in scene order, as `ferrodyn run` adds
 /// them. Step with them as external forces: `model.step_with(data, integrator, dt, &mut forces)`.
-pub fn forces(model: &Model<Scalar, Capacities>) -> Result<Forces<Scalar, Capacities>, BuildError> {
-    let mut forces = Forces::new();
 ",
     );
+    out.push_str(FORCES_FN);
+    out.push_str("\n    let mut forces = Forces::new();\n");
     for force in forces.elements() {
         let _ = writeln!(out, "    forces.add(model, {})?;", force_expr(force));
     }
