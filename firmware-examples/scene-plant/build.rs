@@ -14,6 +14,10 @@ use std::path::{Path, PathBuf};
 /// turns in the firmware's one room, a larger tree gets a static of its own.
 const ROOM_TREE_SLOTS: std::ops::RangeInclusive<usize> = 1..=8;
 
+/// The capacities of trees with loops or force elements `plant::Room` has variants for
+/// (slots, loop joints, forces, loop rows, dense workspace).
+const ROOM_LOOP_TREES: [[usize; 5]; 2] = [[3, 1, 0, 5, 59], [3, 1, 1, 5, 59]];
+
 fn main() {
     let here = Path::new(env!("CARGO_MANIFEST_DIR"));
     let scenes = here.join("../../scenes");
@@ -34,7 +38,7 @@ fn main() {
         overrides(line, words.collect())
             .apply(&mut scene.simulation)
             .unwrap_or_else(|e| panic!("scenes.txt: {line}: {e}"));
-        let kind = scenario_kind(&scene).unwrap_or_else(|e| panic!("scenes.txt: {line}: {e}"));
+        let (kind, forced) = scenario_kind(&scene).unwrap_or_else(|e| panic!("scenes.txt: {line}: {e}"));
         for precision in [Precision::F32, Precision::F64] {
             let module = rust_module(&scene, precision).unwrap_or_else(|e| panic!("{e}"));
             let ident = format!("{name}_{}", precision.name());
@@ -42,9 +46,10 @@ fn main() {
             std::fs::write(&file, module).unwrap_or_else(|e| panic!("writing {}: {e}", file.display()));
             let _ = writeln!(modules, "generated!({ident}, \"{ident}.rs\");");
             scenarios.push(format!(
-                "    {kind}!({ident}, \"scene:{name} {} {}\"),",
+                "    {kind}!({ident}, \"scene:{name} {} {}\"{}),",
                 precision.name(),
-                scene.simulation.integrator.name()
+                scene.simulation.integrator.name(),
+                if forced { ", run_forced" } else { "" }
             ));
         }
     }
@@ -58,24 +63,31 @@ fn main() {
     std::fs::write(&file, modules).unwrap_or_else(|e| panic!("writing {}: {e}", file.display()));
 }
 
-/// The scenario macro (src/lib.rs) that runs the scene: a flexible one, a tree in the room, or
-/// a tree in a static of its own.
-fn scenario_kind(scene: &Scene) -> Result<&'static str, String> {
+/// The scenario macro (src/lib.rs) that runs the scene: a flexible one, a tree in the room
+/// (capacities a room variant has), or a tree in a static of its own; and whether it steps
+/// with force elements.
+fn scenario_kind(scene: &Scene) -> Result<(&'static str, bool), String> {
     if !scene.flexibles.is_empty() {
-        return Ok("flexible_scenario");
+        return Ok(("flexible_scenario", false));
     }
     let Choice::Tree(links) = choose(scene).map_err(|e| e.to_string())? else {
         return Err("not a tree in joint coordinates: it does not export (docs/export.md)".into());
     };
-    let slots = tree_parts(scene, &links)
-        .map_err(|e| e.to_string())?
-        .model
-        .slots();
-    Ok(if ROOM_TREE_SLOTS.contains(&slots) {
-        "scenario"
-    } else {
-        "own_scenario"
-    })
+    let parts = tree_parts(scene, &links).map_err(|e| e.to_string())?;
+    let model = &parts.model;
+    let forces = parts.forces.elements().len();
+    let in_room = match (model.loops().is_empty(), forces) {
+        (true, 0) => ROOM_TREE_SLOTS.contains(&model.slots()),
+        _ => ROOM_LOOP_TREES.contains(&[
+            model.slots(),
+            model.loops().len(),
+            forces,
+            model.loop_rows(),
+            model.loop_workspace(),
+        ]),
+    };
+    let forced = forces > 0;
+    Ok((if in_room { "scenario" } else { "own_scenario" }, forced))
 }
 
 /// The `--flag value` pairs of a scenes.txt line, as the CLI reads them.

@@ -27,7 +27,9 @@ use ferrodyn_kernel::math::{Mat3, Vec3};
 use ferrodyn_kernel::rigid::{self, Body};
 use ferrodyn_kernel::samples::{add_box_mesh, add_revolute_chain, revolute_chain_tree, ChainSpec, GRAVITY};
 use ferrodyn_kernel::tree::{self, Link};
-use ferrodyn_kernel::{BuildError, Dynamics, Fixed, Integrator, KernelError, Real, Storage};
+use ferrodyn_kernel::{
+    BuildError, Dynamics, ExternalForces, Fixed, Integrator, KernelError, Real, StepStats, Storage,
+};
 
 pub use ferrodyn_kernel::Digest;
 
@@ -162,6 +164,13 @@ room!(
     Tree7F64(Tree<f64, Fixed<7>>),
     Tree8F32(Tree<f32, Fixed<8>>),
     Tree8F64(Tree<f64, Fixed<8>>),
+    // Three links closed by one loop joint of 5 rows (a planar four-bar, a slider-crank), without
+    // and with one force element: `Fixed<slots, loop joints, forces, rows, dense workspace>`
+    // (scene-plant's build.rs lists these too, ROOM_LOOP_TREES).
+    Loop3F32(Tree<f32, Fixed<3, 1, 0, 5, 59>>),
+    Loop3F64(Tree<f64, Fixed<3, 1, 0, 5, 59>>),
+    Loop3ForceF32(Tree<f32, Fixed<3, 1, 1, 5, 59>>),
+    Loop3ForceF64(Tree<f64, Fixed<3, 1, 1, 5, 59>>),
 );
 
 /// Links of the chain scenario.
@@ -323,10 +332,39 @@ pub fn run<R: Real, M: Dynamics<R>, I: Integrator<R>>(
     steps: u32,
     hooks: &mut dyn Hooks,
 ) -> Result<Report, PlantError> {
+    run_steps(model, data, steps, hooks, |model, data| {
+        model.step(data, integrator, dt)
+    })
+}
+
+/// [`run`] with `external` forces at every stage of every step (a scene's force elements,
+/// `Dynamics::step_with`, as `ferrodyn run` steps them).
+pub fn run_loaded<R: Real, M: Dynamics<R>, I: Integrator<R>, E: ExternalForces<R>>(
+    model: &M,
+    data: &mut M::Data,
+    integrator: &mut I,
+    dt: R,
+    steps: u32,
+    hooks: &mut dyn Hooks,
+    external: &mut E,
+) -> Result<Report, PlantError> {
+    run_steps(model, data, steps, hooks, |model, data| {
+        model.step_with(data, integrator, dt, external)
+    })
+}
+
+/// Takes `steps` steps of `step`, measured by `hooks`, hashing the state after every step.
+fn run_steps<R: Real, M: Dynamics<R>>(
+    model: &M,
+    data: &mut M::Data,
+    steps: u32,
+    hooks: &mut dyn Hooks,
+    mut step: impl FnMut(&M, &mut M::Data) -> Result<StepStats, KernelError>,
+) -> Result<Report, PlantError> {
     let mut trajectory = Digest::default();
     for _ in 0..steps {
         hooks.before_step();
-        let result = model.step(data, integrator, dt);
+        let result = step(model, data);
         hooks.after_step();
         result?;
         trajectory.add(model.state(data));

@@ -21,9 +21,12 @@ macro_rules! generated {
 /// time), named `scene:<stem> <precision> <integrator>`; its model and data built in place
 /// where `$lodge` puts them (`room` names the firmware's room there), in the variant `$room`
 /// of its capacities (`plant::Tree` or `plant::Flex`), its data put at the scene's initial
-/// state by `$module::data_in`.
+/// state by `$module::data_in`, stepped by `$run` (`run_plain` or `run_forced`).
 macro_rules! scene_scenario {
     ($module:ident, $name:literal, $room:ident, |$r:ident| $lodge:expr) => {
+        scene_scenario!($module, $name, $room, |$r| $lodge, run_plain)
+    };
+    ($module:ident, $name:literal, $room:ident, |$r:ident| $lodge:expr, $run:ident) => {
         Scenario {
             name: $name,
             run: |$r, hooks: &mut dyn Hooks| -> Result<Report, PlantError> {
@@ -36,46 +39,77 @@ macro_rules! scene_scenario {
                 let data = $module::data_in(data, model)?;
                 let step = $module::Scalar::from_f64($module::STEP);
                 let steps = $module::STEPS as u32;
-                plant::run(
-                    model,
-                    data,
-                    &mut $module::Integrator::default(),
-                    step,
-                    steps,
-                    hooks,
-                )
+                let integrator = &mut $module::Integrator::default();
+                $run!($module, model, data, integrator, step, steps, hooks)
             },
         }
     };
 }
 
-/// A generated tree's scenario ([`scene_scenario`]) in the firmware's room (a size
-/// `plant::Room` has a variant for).
+/// Steps a generated scene without force elements ([`plant::run`]).
+macro_rules! run_plain {
+    ($module:ident, $model:ident, $data:ident, $integrator:ident, $step:ident, $steps:ident, $hooks:ident) => {
+        plant::run($model, $data, $integrator, $step, $steps, $hooks)
+    };
+}
+
+/// Steps a generated scene with its force elements (`$module::forces`) as external forces
+/// ([`plant::run_loaded`]), as `ferrodyn run` steps them.
+macro_rules! run_forced {
+    ($module:ident, $model:ident, $data:ident, $integrator:ident, $step:ident, $steps:ident, $hooks:ident) => {{
+        let mut forces = $module::forces($model)?;
+        plant::run_loaded($model, $data, $integrator, $step, $steps, $hooks, &mut forces)
+    }};
+}
+
+/// A generated tree's scenario ([`scene_scenario`]) in the firmware's room (capacities
+/// `plant::Room` has a variant for), stepped by `run_plain`, or by `run_forced` for a scene
+/// with force elements.
 macro_rules! scenario {
     ($module:ident, $name:literal) => {
-        scene_scenario!($module, $name, Tree, |room| {
-            use plant::Lodge;
-            room.lodge(|| Tree {
-                builder: $module::new_builder(),
-                data: None,
-            })
-        })
+        scenario!($module, $name, run_plain)
+    };
+    ($module:ident, $name:literal, $run:ident) => {
+        scene_scenario!(
+            $module,
+            $name,
+            Tree,
+            |room| {
+                use plant::Lodge;
+                room.lodge(|| Tree {
+                    builder: $module::new_builder(),
+                    data: None,
+                })
+            },
+            $run
+        )
     };
 }
 
 /// A generated tree's scenario ([`scene_scenario`]) in a static of its own (a size
-/// `plant::Room` has no variant for: its RAM adds to the room's).
+/// `plant::Room` has no variant for, or capacities with loop rows or force elements: its RAM
+/// adds to the room's), stepped by `run_plain`, or by `run_forced` for a scene with force
+/// elements.
 #[allow(unused_macros)] // while every listed tree fits the room (1 to 8 slots)
 macro_rules! own_scenario {
     ($module:ident, $name:literal) => {
-        scene_scenario!($module, $name, Tree, |_room| {
-            static CELL: static_cell::StaticCell<Tree<$module::Scalar, $module::Capacities>> =
-                static_cell::StaticCell::new();
-            CELL.try_init_with(|| Tree {
-                builder: $module::new_builder(),
-                data: None,
-            })
-        })
+        own_scenario!($module, $name, run_plain)
+    };
+    ($module:ident, $name:literal, $run:ident) => {
+        scene_scenario!(
+            $module,
+            $name,
+            Tree,
+            |_room| {
+                static CELL: static_cell::StaticCell<Tree<$module::Scalar, $module::Capacities>> =
+                    static_cell::StaticCell::new();
+                CELL.try_init_with(|| Tree {
+                    builder: $module::new_builder(),
+                    data: None,
+                })
+            },
+            $run
+        )
     };
 }
 

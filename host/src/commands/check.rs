@@ -9,7 +9,8 @@ use crate::compile::{
     choose, compile, flexible_model, rigid_model, tree_parts, Capacities, Choice, TreeLink,
 };
 use crate::dae::HostMethod;
-use crate::export::target::{tree_needs, Core};
+use crate::export::target::{tree_needs, with_loops_and_forces, Core, LoopsAndForces};
+use crate::export::tree_loops::capacities;
 use crate::limits::{output_bytes_per_time, run_size_warnings};
 use crate::scene::{Named, Scene};
 use crate::simulation::{drive, DRIFT_TOLERANCE};
@@ -120,9 +121,9 @@ fn tree_report(scene: &Scene, links: &[TreeLink]) -> Result<String> {
     println!("spanning tree: {}", edges.join(", "));
     let parts = tree_parts(scene, links)?;
     let model = &parts.model;
+    let (fixed, _) = capacities(model, parts.forces.elements().len());
     let capacities = format!(
-        "pub type Capacities = ferrodyn_kernel::Fixed<{}>; // {}, {} DOF",
-        model.slots(),
+        "pub type Capacities = ferrodyn_kernel::{fixed}; // {}, {} DOF",
         count(links.len(), "link", "links"),
         model.velocity_count()
     );
@@ -175,25 +176,34 @@ fn target_report(scene: &Scene, core: Core) -> Result<()> {
         return Ok(());
     };
     let parts = tree_parts(scene, &links)?;
-    if let Some(&(index, _)) = parts.tree.loops.first() {
+    if scene.contact.is_some() {
         println!(
-            "target {}: not exportable yet (joint \"{}\" closes a loop on the tree; trees with loops do not export to Rust yet)",
-            core.name(),
-            scene.joints[index].name
-        );
-        return Ok(());
-    }
-    if !parts.forces.elements().is_empty() || scene.contact.is_some() {
-        println!(
-            "target {}: not exportable yet (force elements and contact shapes on a tree do not export to Rust yet)",
+            "target {}: not exportable yet (contact shapes on a tree do not export to Rust yet)",
             core.name()
         );
         return Ok(());
     }
+    let extra = LoopsAndForces {
+        joints: parts.model.loops().len(),
+        rows: parts.model.loop_rows(),
+        workspace: parts.model.loop_workspace(),
+        forces: parts.forces.elements().len(),
+    };
     let model = parts.model;
     let (n, dof, planar) = (model.slots(), model.velocity_count(), model.is_planar());
+    let (fixed, _) = capacities(&model, extra.forces);
+    let mut elements = String::new();
+    if extra.joints > 0 {
+        let rows = count(extra.rows, "row", "rows");
+        let joints = count(extra.joints, "loop joint", "loop joints");
+        elements.push_str(&format!(", {joints} ({rows})"));
+    }
+    if extra.forces > 0 {
+        let forces = count(extra.forces, "force element", "force elements");
+        elements.push_str(&format!(", {forces}"));
+    }
     println!(
-        "target {} at {:.0} MHz (the part's clock; QEMU's MPS2 boards run at 25 MHz): Fixed<{n}>, {}, {dof} DOF{}",
+        "target {} at {:.0} MHz (the part's clock; QEMU's MPS2 boards run at 25 MHz): {fixed}, {}, {dof} DOF{}{elements}",
         core.name(),
         core.clock_hz() / 1e6,
         count(links.len(), "link", "links"),
@@ -202,6 +212,7 @@ fn target_report(scene: &Scene, core: Core) -> Result<()> {
     let integrator = &scene.simulation.integrator;
     for (double, name) in [(false, "f32"), (true, "f64")] {
         let needs = tree_needs(core, n, dof, planar, double, integrator);
+        let needs = with_loops_and_forces(needs, core, (n, dof), double, extra, integrator);
         let speed = match needs.instructions {
             Some(instructions) => {
                 let micros = instructions / core.clock_hz() * 1e6;

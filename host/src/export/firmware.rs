@@ -119,6 +119,14 @@ pub fn firmware_crate(
             format!("the file stem \"{stem}\" makes no cargo package name (start it with a letter)"),
         )
     })?;
+    // A scene with force elements steps with them as external forces, as `ferrodyn run` does.
+    let (forces, step) = match module.contains(super::tree_forces::FORCES_FN) {
+        true => (
+            "\n    let mut forces = scene::forces(model).map_err(Error::Build)?;",
+            "model.step_with(data, &mut integrator, dt, &mut forces)",
+        ),
+        false => ("", "model.step(data, &mut integrator, dt)"),
+    };
     let substitute = |template: &str| {
         template
             .replace("{SCENE}", &stem)
@@ -129,6 +137,8 @@ pub fn firmware_crate(
             .replace("{QEMU_NS_PER_INSTRUCTION}", &QEMU_NS_PER_INSTRUCTION.to_string())
             .replace("{PRECISION}", precision.name())
             .replace("{INTEGRATOR}", scene.simulation.integrator.name())
+            .replace("{FORCES}", forces)
+            .replace("{STEP}", step)
     };
     Ok(vec![
         CrateFile {

@@ -12,5 +12,7 @@ mod fmu_description;
 pub mod rust;
 pub mod target;
 mod tree;
+mod tree_forces;
+pub mod tree_loops;
 
 pub use rust::{rust_module, Precision};

@@ -131,6 +131,109 @@ fn rk4_instructions(core: Core, planar: bool, double: bool) -> (f64, f64) {
     }
 }
 
+/// A tree's loops and force elements, as its export writes them (`export::tree_loops`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LoopsAndForces {
+    /// Joints closing loops.
+    pub joints: usize,
+    /// Loop rows m.
+    pub rows: usize,
+    /// Reals of the dense loop matrices (`tree::Model::loop_workspace`).
+    pub workspace: usize,
+    /// Force elements (spring-dampers, point forces, torques).
+    pub forces: usize,
+}
+
+/// `needs` of a tree of `slots` slots and `dof` degrees of freedom ([`tree_needs`]) with its
+/// loops and force elements `extra` added: their bytes (exact, `size_of` on thumbv7em) and their
+/// instructions per step ([`loop_instructions`]); `needs` itself for a tree without either.
+pub fn with_loops_and_forces(
+    needs: TreeNeeds,
+    core: Core,
+    (slots, dof): (usize, usize),
+    double: bool,
+    extra: LoopsAndForces,
+    integrator: &IntegratorSpec,
+) -> TreeNeeds {
+    if extra == LoopsAndForces::default() {
+        return needs;
+    }
+    // A loop joint is a `rigid::Joint` in the model's loop list: 384 B in f32, 752 B in f64.
+    // The data's loop rows: per row a `ConstraintRow` (60 / 120 B), its multiplier and its
+    // pivot order (a usize); the dense matrices one real each; the lists' lengths (each
+    // padded to the real's alignment), the rank and the held flag: 21 / 33 B; in a struct of
+    // its own, rounded to its alignment (4 / 8 B: 24 / 40 B without loops). The f32
+    // data is 8-aligned (its u64 step count): an odd slot count's data has 4 B of tail padding
+    // the loop data fills.
+    let (joint, row, real, fixed): (usize, usize, usize, usize) = match double {
+        false => (384, 60, 4, 21),
+        true => (752, 120, 8, 33),
+    };
+    let (m, s) = (extra.rows, extra.workspace);
+    let empty = fixed.next_multiple_of(real);
+    let loop_data = (fixed + m * (row + real + 4) + s * real).next_multiple_of(real);
+    let tail = if double { 0 } else { 4 * (slots % 2) };
+    let data_bytes = (needs.data_bytes - tail + loop_data - empty).next_multiple_of(8);
+    let model_bytes = needs.model_bytes + extra.joints * joint;
+    // Stack: the loop rows' evaluation and projection frames, the four-bar's measured growth
+    // over the loop-free bound on the Cortex-M4F (f32 +1,274 B, f64 +3,974 B; the M7 takes
+    // less), rounded up; and the force elements the firmware keeps on its stack
+    // (a `rigid::Force` each: 300 B in f32, 592 B in f64).
+    let loop_stack = match (extra.rows, double) {
+        (0, _) => 0,
+        (_, false) => 1_400,
+        (_, true) => 4_200,
+    };
+    let force_stack = extra.forces * if double { 592 } else { 300 };
+    let evaluations = match integrator {
+        IntegratorSpec::Explicit(Method::Rk4) => Some(4.0),
+        IntegratorSpec::Explicit(Method::SemiImplicitEuler) => Some(1.0),
+        IntegratorSpec::Explicit(Method::VelocityVerlet) => Some(2.0),
+        _ => None,
+    };
+    let instructions = needs
+        .instructions
+        .zip(evaluations)
+        .map(|(base, evaluations)| base + loop_instructions(core, double, dof, extra, evaluations));
+    TreeNeeds {
+        model_bytes,
+        data_bytes,
+        stack_bytes: needs.stack_bytes + loop_stack + force_stack,
+        instructions,
+    }
+}
+
+/// Instructions per step a tree's loop rows and force elements add, for `evaluations`
+/// evaluations of the dynamics a step. Each evaluation factors the loop rows once (kinematics,
+/// the m rows from the joints' equations, the joint-space mass matrix M and its LDLᵀ, Φ_q,
+/// M⁻¹Φ_qᵀ, the m × m matrix and its pivoted LDLᵀ, the multipliers), and the projection after
+/// the step factors twice more (a Newton iteration on Φ and the velocities); a factorization
+/// is priced by its dense multiply-adds, nv³/6 + m·nv² + m²·nv + m³/6 + m·nv. Each force
+/// element is priced once per evaluation. Fitted under QEMU (docs/firmware.md) to the four-bar
+/// (the rows: 3 DOF, 5 rows, of which 2 independent) and the sprung slider-crank (the same
+/// rows' count and one spring-damper: its extra is priced as the element's), so a loop of
+/// another size scales by the multiply-adds, which no measured scene has checked yet.
+fn loop_instructions(core: Core, double: bool, nv: usize, extra: LoopsAndForces, evaluations: f64) -> f64 {
+    let (nv, m) = (nv as f64, extra.rows as f64);
+    let madds = nv.powi(3) / 6.0 + m * nv * nv + m * m * nv + m.powi(3) / 6.0 + m * nv;
+    let (per_madd, per_force) = loop_costs(core, double);
+    let factorizations = if extra.rows == 0 { 0.0 } else { evaluations + 2.0 };
+    factorizations * per_madd * madds + evaluations * per_force * extra.forces as f64
+}
+
+/// Instructions per dense multiply-add of a loop factorization and per force element and
+/// evaluation on `core` in f32 or f64 ([`loop_instructions`]): RK4 steps measured under QEMU
+/// less the loop-free estimate of the same tree ([`rk4_instructions`]), the four-bar's over its
+/// 6 × 160.3 multiply-adds, the slider-crank's extra over its 4 evaluations.
+fn loop_costs(core: Core, double: bool) -> (f64, f64) {
+    match (core, double) {
+        (Core::CortexM4F, false) => (72.06, 2_248.0),
+        (Core::CortexM4F, true) => (1_062.7, 56_398.0),
+        (Core::CortexM7, false) => (72.89, 2_220.0),
+        (Core::CortexM7, true) => (94.40, 3_189.0),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -206,5 +309,76 @@ mod tests {
             .instructions
             .unwrap();
         assert!((estimate / 5_445.0 - 1.0).abs() < 0.05, "{estimate}");
+    }
+
+    #[test]
+    fn loop_rows_and_force_elements_are_priced_within_ten_percent_and_their_bytes_exactly() {
+        // scenes/four_bar.toml (3 revolute links, one revolute loop joint: 5 rows, a 59-real
+        // workspace) and scenes/slider_crank_spring.toml (the same shape closed by a prismatic
+        // rail, one spring-damper), exported by scene-plant and run under QEMU by .ci/firmware
+        // (docs/firmware.md): (core, f64, forces, measured instructions per RK4 step).
+        let measured = [
+            (Core::CortexM4F, false, 0, 75_196.0),
+            (Core::CortexM4F, true, 0, 1_212_323.0),
+            (Core::CortexM4F, false, 1, 84_186.0),
+            (Core::CortexM4F, true, 1, 1_437_914.0),
+            (Core::CortexM7, false, 0, 75_967.0),
+            (Core::CortexM7, true, 0, 96_921.0),
+            (Core::CortexM7, false, 1, 84_847.0),
+            (Core::CortexM7, true, 1, 109_678.0),
+        ];
+        for (core, double, forces, instructions) in measured {
+            let base = tree_needs(core, 3, 3, true, double, &RK4);
+            let extra = LoopsAndForces {
+                joints: 1,
+                rows: 5,
+                workspace: 59,
+                forces,
+            };
+            let needs = with_loops_and_forces(base, core, (3, 3), double, extra, &RK4);
+            let estimate = needs.instructions.unwrap();
+            assert!(
+                (estimate / instructions - 1.0).abs() < 0.10,
+                "{core:?} f64 {double}, {forces} forces: {estimate} vs {instructions}"
+            );
+            // The firmware's SIZE lines (size_of_val of the model and data on thumbv7em).
+            let bytes = if double { (1_984, 4_976) } else { (1_024, 2_528) };
+            assert_eq!((needs.model_bytes, needs.data_bytes), bytes);
+            // Its STACK lines on the M4F (the M7's are smaller): four_bar 4,376 / 9,176 B,
+            // slider_crank_spring 4,416 / 9,384 B.
+            let stack = match (double, forces) {
+                (false, 0) => 4_376,
+                (true, 0) => 9_176,
+                (false, _) => 4_416,
+                (true, _) => 9_384,
+            };
+            assert!(needs.stack_bytes >= stack, "{needs:?}");
+        }
+        // size_of on thumbv7em of other loop capacities (rustc's layout, read from a const
+        // array-length error): Fixed<slots, joints, forces, rows, workspace> (the forces capacity
+        // sizes the `tree::Forces` list alone, not the model or data).
+        for (double, [slots, joints, rows, workspace], model, data) in [
+            (false, [3, 2, 10, 100], 1_408, 3_032),
+            (true, [3, 2, 10, 100], 2_736, 5_968),
+            (false, [3, 1, 6, 60], 1_024, 2_600),
+            (true, [3, 1, 6, 60], 1_984, 5_120),
+            (false, [4, 1, 5, 59], 1_204, 3_128),
+            (true, [4, 1, 5, 59], 2_336, 6_184),
+            (false, [2, 1, 3, 30], 844, 1_672),
+        ] {
+            let extra = LoopsAndForces {
+                joints,
+                rows,
+                workspace,
+                forces: 0,
+            };
+            let base = tree_needs(Core::CortexM4F, slots, slots, true, double, &RK4);
+            let needs = with_loops_and_forces(base, Core::CortexM4F, (slots, slots), double, extra, &RK4);
+            assert_eq!(
+                (needs.model_bytes, needs.data_bytes),
+                (model, data),
+                "{slots} slots, f64 {double}"
+            );
+        }
     }
 }

@@ -4,7 +4,7 @@
 
 use super::rust::{header, lit, mat3, vec3, Input, Kind, Output, Ports, Precision, MODEL_FN};
 use crate::compile::{choose, tree_parts, Choice, LinkBody, SceneTree, TreeLink, TreeParts};
-use crate::scene::{ErrorKind, Scene, SceneError};
+use crate::scene::{Scene, SceneError};
 use crate::sensor::{EncoderZero, SensorKind};
 use ferrodyn_kernel::rigid::{joint_angle, BodyRef};
 use ferrodyn_kernel::tree::{MultiJoint, Servo, TreeJoint};
@@ -27,29 +27,13 @@ pub(super) fn module(scene: &Scene, precision: Precision, method: &str) -> Resul
         }
     };
     let parts = tree_parts(scene, &links)?;
-    // The kernel carries these (tree::Forces, ExternalForces), the exported module not yet.
-    if let Some(&(index, _)) = parts.tree.loops.first() {
-        let joint = &scene.joints[index];
-        let kind = ErrorKind::Invalid {
-            field: "export",
-            reason: "it closes a loop on the tree; trees with loops do not export to Rust yet (they run on the host)"
-                .into(),
-        };
-        return Err(scene.source.error(Some(joint.line), Some(joint.item()), kind));
-    }
-    let not_yet = if !parts.forces.elements().is_empty() {
-        Some("force elements (point forces, torques, spring-dampers)")
-    } else if scene.contact.is_some() {
-        Some("contact shapes")
-    } else {
-        None
-    };
-    if let Some(what) = not_yet {
+    if scene.contact.is_some() {
         return Err(super::rust::refused(
             scene,
-            format!("{what} on a tree do not export to Rust yet"),
+            "contact shapes on a tree do not export to Rust yet".into(),
         ));
     }
+    super::tree_forces::unsupported(scene)?;
     let ports = ports(scene, &links, &parts);
     // `Servo` only where a link has one: the modules of scenes without servos stay as they were.
     let servos = parts.tree.links.iter().any(|l| l.servo != Servo::Force);
@@ -62,6 +46,17 @@ pub(super) fn module(scene: &Scene, precision: Precision, method: &str) -> Resul
     if parts.tree.links.iter().any(|l| l.limit.is_some()) {
         imports.push_str("\nuse ferrodyn_kernel::JointLimit;");
     }
+    // Loops and force elements only where the tree has them (tree_loops, tree_forces).
+    let mut rigid = super::tree_loops::rigid_names(&parts.tree);
+    rigid.extend(super::tree_forces::rigid_names(&parts.forces));
+    rigid.sort_unstable();
+    rigid.dedup();
+    if !rigid.is_empty() {
+        let _ = write!(imports, "\nuse ferrodyn_kernel::rigid::{{{}}};", rigid.join(", "));
+    }
+    imports.push_str(super::tree_forces::imports(&parts.forces));
+    let (capacities, capacities_doc) =
+        super::tree_loops::capacities(&parts.model, parts.forces.elements().len());
     let kind = Kind {
         summary: format!(
             "{} links, {} degrees of freedom in joint coordinates",
@@ -69,17 +64,15 @@ pub(super) fn module(scene: &Scene, precision: Precision, method: &str) -> Resul
             parts.model.velocity_count()
         ),
         imports: &imports,
-        capacities: format!("Fixed<{}>", parts.model.slots()),
-        capacities_doc: format!(
-            "max(links, ⌈(positions + velocities) / 2⌉) = {}",
-            parts.model.slots()
-        ),
+        capacities,
+        capacities_doc,
     };
     let mut out = String::new();
     header(&mut out, scene, precision, method, &kind);
     model_fn(&mut out, &parts.tree);
     initial_data_fn(&mut out, &parts.tree, &ports);
     ports.write(&mut out);
+    super::tree_forces::write(&mut out, &parts.forces);
     Ok(out)
 }
 
@@ -147,6 +140,7 @@ pub fn add_to(b: &mut Builder<Scalar, Capacities>) -> Result<(), BuildError> {{
             lit(link.damping),
         );
     }
+    super::tree_loops::close_loops(out, tree);
     out.push_str("    Ok(())\n}\n");
 }
 

@@ -287,6 +287,16 @@ fn check_prints_one_capacity_type_the_one_export_writes() {
         arm.contains("target cortex-m4f at 168 MHz (the part's clock; QEMU's MPS2 boards run at 25 MHz): Fixed<1>, 1 link, 1 DOF"),
         "{arm}"
     );
+    // A tree with a loop: the capacities with its loop joint, rows and dense workspace, the
+    // same on both lines and in the exported module (host/tests/tree_loops.rs).
+    let four_bar = check("scenes/four_bar.toml");
+    for expected in [
+        "pub type Capacities = ferrodyn_kernel::Fixed<3, 1, 0, 5, 59>; // 3 links, 3 DOF",
+        "): Fixed<3, 1, 0, 5, 59>, 3 links, 3 DOF, planar, 1 loop joint (5 rows)",
+        "  f32: model 1024 B + data 2528 B",
+    ] {
+        assert!(four_bar.contains(expected), "missing `{expected}` in\n{four_bar}");
+    }
     let crank = check("scenes/driven_crank.toml");
     assert!(
         crank.contains(

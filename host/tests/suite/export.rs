@@ -182,10 +182,6 @@ fn scenes_that_cannot_be_exported_say_why() {
             "only scenes in joint coordinates export to Rust so far; this one is Cartesian: drive \"motor\": prescribed motion",
         ),
         (
-            "arm_strap.toml",
-            "arm_strap.toml:46: joint \"strap\": export: it closes a loop on the tree; trees with loops do not export to Rust yet",
-        ),
-        (
             "spinning_beam.toml",
             "scenes of rigid and flexible bodies together do not export to Rust yet (rigid body \"hub\")",
         ),

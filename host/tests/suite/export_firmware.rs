@@ -74,6 +74,29 @@ fn every_part_gets_its_memory_map_runner_and_the_export_rust_module() {
 }
 
 #[test]
+fn a_scene_with_force_elements_steps_with_them_in_its_firmware() {
+    // The sprung slider-crank's spring-damper acts at every stage, as in `ferrodyn run`
+    // (scene-plant's run_loaded checks the digests under QEMU); a scene without elements keeps
+    // its plain step.
+    for (name, forced) in [("slider_crank_spring.toml", true), ("skew_tree.toml", false)] {
+        let dir = temp_dir(name);
+        let (scene, part) = (scene_path(name), Part::Mps2An386.name());
+        export_firmware(&scene, part, "f32", &Overrides::default(), &dir, None, false).unwrap();
+        let main = read(&dir, "src/main.rs");
+        let step_with = "let stepped = model.step_with(data, &mut integrator, dt, &mut forces);";
+        let forces = "let mut forces = scene::forces(model).map_err(Error::Build)?;";
+        assert_eq!(
+            main.contains(step_with) && main.contains(forces),
+            forced,
+            "{name}"
+        );
+        let plain = "let stepped = model.step(data, &mut integrator, dt);";
+        assert_eq!(main.contains(plain), !forced, "{name}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
+#[test]
 fn a_second_export_keeps_the_rig_and_needs_force() {
     let scene = scene_path("hil_arm.toml");
     let dir = temp_dir("again");

@@ -248,17 +248,28 @@ fn the_bennett_linkage_swings_through_its_folded_poses_in_joint_coordinates() {
 }
 
 #[test]
-fn export_refuses_a_tree_with_a_loop_naming_the_loop_joint() {
-    let scene = load("four_bar.toml");
-    let message = rust_module(&scene, Precision::F64)
-        .expect_err("a loop does not export yet")
-        .to_string();
-    assert!(
-        message.contains("four_bar.toml:")
-            && message.contains("joint \"rocker_pivot\"")
-            && message.contains("closes a loop"),
-        "{message}"
-    );
+fn a_tree_with_a_loop_exports_its_closing_joint_and_the_capacities_of_its_rows() {
+    // The four-bar on the tree: 3 revolute links (nv = 3), the rocker's ground pivot closing
+    // the loop as a revolute joint's m = 5 rows (docs/kernel.md), so the dense loop matrices
+    // take nv(nv+1)/2 + 2·m·nv + m(m+1)/2 + m + nv reals (tree::Model::loop_workspace).
+    let (nv, m) = (3, 5);
+    let workspace = nv * (nv + 1) / 2 + 2 * m * nv + m * (m + 1) / 2 + m + nv;
+    for precision in [Precision::F32, Precision::F64] {
+        let code = rust_module(&load("four_bar.toml"), precision).unwrap();
+        let capacities = format!("pub type Capacities = Fixed<3, 1, 0, {m}, {workspace}>;");
+        // The scene's ground pivot of the rocker (link 2) at (0.3, 0, 0); the default
+        // projection settings of the export's scalar (no `set_stabilization`).
+        let closing = "b.close_loop(Joint::new(JointKind::Revolute, BodyRef::Ground, Frame { origin: v(0.3, 0.0, 0.0), ";
+        for expected in [
+            capacities.as_str(),
+            closing,
+            ", BodyRef::Body(2), Frame { origin: ",
+        ] {
+            assert!(code.contains(expected), "missing `{expected}` in\n{code}");
+        }
+        assert_eq!(code.matches("b.close_loop(").count(), 1);
+        assert!(!code.contains("set_stabilization") && !code.contains("forces("));
+    }
 }
 
 #[test]
