@@ -9,7 +9,7 @@ use crate::compile::{
     choose, compile, flexible_model, rigid_model, tree_parts, Capacities, Choice, TreeLink,
 };
 use crate::dae::HostMethod;
-use crate::export::target::{tree_needs, Core};
+use crate::export::target::{tree_needs, Core, LinkMix};
 use crate::limits::{output_bytes_per_time, run_size_warnings};
 use crate::scene::{Named, Scene};
 use crate::simulation::{drive, DRIFT_TOLERANCE};
@@ -200,8 +200,9 @@ fn target_report(scene: &Scene, core: Core) -> Result<()> {
         if planar { ", planar" } else { "" }
     );
     let integrator = &scene.simulation.integrator;
+    let mix = LinkMix::of(&model);
     for (double, name) in [(false, "f32"), (true, "f64")] {
-        let needs = tree_needs(core, n, dof, planar, double, integrator);
+        let needs = tree_needs(core, n, dof, planar, &mix, double, integrator);
         let speed = match needs.instructions {
             Some(instructions) => {
                 let micros = instructions / core.clock_hz() * 1e6;
