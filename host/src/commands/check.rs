@@ -4,6 +4,7 @@
 //! explicit stability limit of every flexible body against the step; optionally the
 //! prescribed motion's drift per joint and the reactions after settling under gravity.
 
+use super::count;
 use crate::check::{dof_report, joint_reactions, joint_violations, redundant_note, redundant_rows, settle};
 use crate::compile::{
     choose, compile, flexible_model, rigid_model, tree_parts, Capacities, Choice, TreeLink,
@@ -398,9 +399,4 @@ fn size_warnings(scene: &Scene) -> Vec<String> {
     let per_output = output_bytes_per_time(scene.bodies.len(), scene.joints.len(), sensors, nodes, tets);
     let (steps, every) = (timing.steps(), timing.output_every());
     run_size_warnings(steps, steps / every + 1, per_output)
-}
-
-/// `n` and the noun in the number it takes: "1 body", "3 bodies".
-fn count(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
 }
