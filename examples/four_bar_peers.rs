@@ -18,7 +18,7 @@ use ferrodyn::kernel::{step, Dynamics};
 use serde_json::json;
 use std::path::Path;
 
-#[path = "../tests/common/cpu_time.rs"]
+#[path = "../tests/suite/common/cpu_time.rs"]
 mod cpu_time;
 use cpu_time::cpu_seconds;
 

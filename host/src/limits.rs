@@ -6,8 +6,11 @@ use std::io::Read;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// Largest scene file read (bytes): 64 MiB is about 5·10⁵ bodies.
+/// Largest scene file read by default (bytes): 64 MiB is about 2·10⁵ bodies with their joints;
+/// `--max-scene-size` raises it ([`set_scene_file_limit`]).
 pub const SCENE_FILE_LIMIT: u64 = 64 << 20;
+/// What the scene file limit's error says to raise it.
+const SCENE_FILE_KIND: &str = "scene files; raise it with --max-scene-size (e.g. --max-scene-size 1G)";
 /// Largest Gmsh mesh read (bytes): 1 GiB holds about 10⁷ tetrahedra in ASCII.
 pub const MESH_FILE_LIMIT: u64 = 1 << 30;
 /// Largest OBJ contact mesh read (bytes).
@@ -34,6 +37,24 @@ pub fn read_capped(path: &Path, limit: u64, kind: &str) -> std::io::Result<Vec<u
 pub fn read_text_capped(path: &Path, limit: u64, kind: &str) -> std::io::Result<String> {
     String::from_utf8(read_capped(path, limit, kind)?)
         .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "not UTF-8 text"))
+}
+
+/// The scene file limit set with `--max-scene-size` (0: not set).
+static MAX_SCENE_FILE: AtomicU64 = AtomicU64::new(0);
+
+/// Sets the scene file limit (`--max-scene-size`).
+pub fn set_scene_file_limit(bytes: u64) {
+    MAX_SCENE_FILE.store(bytes, Ordering::Relaxed);
+}
+
+/// Reads the scene file at `path` as text, within [`SCENE_FILE_LIMIT`] or the limit
+/// `--max-scene-size` set; the error names the limit and how to raise it.
+pub fn read_scene_file(path: &Path) -> std::io::Result<String> {
+    let limit = match MAX_SCENE_FILE.load(Ordering::Relaxed) {
+        0 => SCENE_FILE_LIMIT,
+        set => set,
+    };
+    read_text_capped(path, limit, SCENE_FILE_KIND)
 }
 
 /// Memory a flexible body takes per tetrahedron, all included (model, state, integrator and

@@ -58,6 +58,10 @@ enum Command {
         /// [default: half of this machine's memory].
         #[arg(long, value_parser = ferrodyn_host::limits::parse_size)]
         max_memory: Option<u64>,
+        /// Largest scene file read (e.g. 1G: a 10⁶-body scene takes about 400 MB)
+        /// [default: 64M].
+        #[arg(long, value_parser = ferrodyn_host::limits::parse_size)]
+        max_scene_size: Option<u64>,
     },
     /// Preflight checks of a scene: capacities, DOF and redundant constraints, initial
     /// violation per joint and assembly, optionally settling under gravity with joint reactions.
@@ -78,6 +82,10 @@ enum Command {
         /// [default: half of this machine's memory].
         #[arg(long, value_parser = ferrodyn_host::limits::parse_size)]
         max_memory: Option<u64>,
+        /// Largest scene file read (e.g. 1G: a 10⁶-body scene takes about 400 MB)
+        /// [default: 64M].
+        #[arg(long, value_parser = ferrodyn_host::limits::parse_size)]
+        max_scene_size: Option<u64>,
     },
     /// Watch a scene in a window (X11), simulated in real time; optionally record an MP4.
     #[command(after_help = ferrodyn_host::view::window::CONTROLS)]
@@ -433,10 +441,9 @@ fn execute(command: Command) -> Result<()> {
             motion,
             target,
             max_memory,
+            max_scene_size,
         } => {
-            if let Some(bytes) = max_memory {
-                ferrodyn_host::limits::set_max_memory(bytes);
-            }
+            set_limits(max_memory, max_scene_size);
             commands::check(&scene, settle, motion, target.as_deref())
         }
         Command::Sweep { action } => sweep(action),
@@ -505,10 +512,9 @@ fn execute(command: Command) -> Result<()> {
             rtol,
             formulation,
             max_memory,
+            max_scene_size,
         } => {
-            if let Some(bytes) = max_memory {
-                ferrodyn_host::limits::set_max_memory(bytes);
-            }
+            set_limits(max_memory, max_scene_size);
             let options = RunOptions {
                 scene,
                 out,
@@ -682,5 +688,15 @@ fn listed(invalid: &[usize], failed: &[usize]) -> String {
         (false, true) => format!(" (invalid: {})", join(invalid)),
         (true, false) => format!(" (failed: {})", join(failed)),
         (false, false) => format!(" (invalid: {}; failed: {})", join(invalid), join(failed)),
+    }
+}
+
+/// The limits `--max-memory` and `--max-scene-size` set.
+fn set_limits(max_memory: Option<u64>, max_scene_size: Option<u64>) {
+    if let Some(bytes) = max_memory {
+        ferrodyn_host::limits::set_max_memory(bytes);
+    }
+    if let Some(bytes) = max_scene_size {
+        ferrodyn_host::limits::set_scene_file_limit(bytes);
     }
 }

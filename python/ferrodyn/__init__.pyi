@@ -145,6 +145,17 @@ def export_fmu(
     dt: Optional[float] = None,
     end: Optional[float] = None,
 ) -> None: ...
+def export_firmware(
+    scene: _Path,
+    out: _Path,
+    part: str,
+    precision: str = "f32",
+    integrator: Optional[str] = None,
+    dt: Optional[float] = None,
+    end: Optional[float] = None,
+    kernel_path: Optional[_Path] = None,
+    force: bool = False,
+) -> None: ...
 def sweep_plan(
     scene: _Path,
     params: Sequence[str],

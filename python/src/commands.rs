@@ -1,4 +1,4 @@
-//! `ferrodyn.run`, `check`, `export_rust`, `export_fmu` and the `sweep_*` functions: the host's
+//! `ferrodyn.run`, `check`, `export_rust`, `export_fmu`, `export_firmware` and the `sweep_*` functions: the host's
 //! commands called as the CLI calls them (with the GIL released), their results as dicts.
 
 use crate::errors::host_error;
@@ -160,6 +160,40 @@ fn export_fmu(
         .map_err(host_error)
 }
 
+/// Writes the firmware crate of `scene` (`ferrodyn export firmware`) for `part` ("mps2-an386",
+/// "stm32f405" or "mps2-an500") in `precision` to the directory `out`, depending on the kernel
+/// at `kernel_path` (default: the checkout this package was built from); `force` writes over a
+/// crate there (keeping its src/rig.rs).
+#[pyfunction]
+#[pyo3(signature = (scene, out, part, precision = "f32", integrator = None, dt = None, end = None, kernel_path = None, force = false))]
+#[allow(clippy::too_many_arguments)]
+fn export_firmware(
+    py: Python<'_>,
+    scene: PathBuf,
+    out: PathBuf,
+    part: &str,
+    precision: &str,
+    integrator: Option<String>,
+    dt: Option<f64>,
+    end: Option<f64>,
+    kernel_path: Option<PathBuf>,
+    force: bool,
+) -> PyResult<()> {
+    let overrides = export_overrides(integrator, dt, end);
+    py.detach(|| {
+        commands::export_firmware(
+            &scene,
+            part,
+            precision,
+            &overrides,
+            &out,
+            kernel_path.as_deref(),
+            force,
+        )
+    })
+    .map_err(host_error)
+}
+
 /// Plans a parameter study of `scene` (`ferrodyn sweep plan`): `params` as `PATH=SPEC`
 /// strings, every combination unless `lhs` or `monte_carlo` cases are asked; returns the
 /// number of cases.
@@ -284,6 +318,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(export_rust, m)?)?;
     m.add_function(wrap_pyfunction!(export_fmu, m)?)?;
+    m.add_function(wrap_pyfunction!(export_firmware, m)?)?;
     m.add_function(wrap_pyfunction!(sweep_plan, m)?)?;
     m.add_function(wrap_pyfunction!(sweep_run, m)?)?;
     m.add_function(wrap_pyfunction!(sweep_local, m)?)?;

@@ -71,6 +71,27 @@ def test_export_fmu_without_the_library(tmp_path):
         ferrodyn.export_fmu(scene("hil_arm"), out=tmp_path / "arm.fmu", library=tmp_path / "missing.so")
 
 
+def test_export_firmware_writes_the_crate_around_the_exported_module(tmp_path):
+    # The crate `ferrodyn export firmware` writes (docs/export.md); its model module is
+    # `export rust`'s byte for byte. Building it is .ci/export_firmware's (minutes per part).
+    out = tmp_path / "arm-fw"
+    ferrodyn.export_firmware(scene("hil_arm"), out, part="mps2-an500", precision="f64")
+    written = sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file())
+    assert written == [".cargo/config.toml", "Cargo.toml", "build.rs", "memory.x", "src/main.rs", "src/rig.rs", "src/scene.rs"]
+    assert (out / "src" / "scene.rs").read_text() == ferrodyn.export_rust(scene("hil_arm"), precision="f64")
+    assert "thumbv7em-none-eabihf" in (out / ".cargo" / "config.toml").read_text()
+    assert "mps2-an500" in (out / ".cargo" / "config.toml").read_text()
+    with pytest.raises(ferrodyn.FerrodynError, match="holds a crate already"):
+        ferrodyn.export_firmware(scene("hil_arm"), out, part="mps2-an500")
+    ferrodyn.export_firmware(scene("hil_arm"), out, part="mps2-an500", force=True)
+    assert (out / "src" / "scene.rs").read_text() == ferrodyn.export_rust(scene("hil_arm"))
+
+
+def test_export_firmware_unknown_part(tmp_path):
+    with pytest.raises(ferrodyn.FerrodynError, match="unknown part 'esp32'"):
+        ferrodyn.export_firmware(scene("hil_arm"), tmp_path / "fw", part="esp32")
+
+
 def test_sweep_plan_run_collect(tmp_path):
     study = tmp_path / "study"
     cases = ferrodyn.sweep_plan(scene("pendulum"), ["body.bob.mass=1,2"], out=study)

@@ -4,12 +4,13 @@
 //! explicit stability limit of every flexible body against the step; optionally the
 //! prescribed motion's drift per joint and the reactions after settling under gravity.
 
+use super::count;
 use crate::check::{dof_report, joint_reactions, joint_violations, redundant_note, redundant_rows, settle};
 use crate::compile::{
     choose, compile, flexible_model, rigid_model, tree_parts, Capacities, Choice, TreeLink,
 };
 use crate::dae::HostMethod;
-use crate::export::target::{tree_needs, with_loops_and_forces, Core, LoopsAndForces};
+use crate::export::target::{tree_needs, with_loops_and_forces, Core, LinkMix, LoopsAndForces};
 use crate::export::tree_loops::capacities;
 use crate::limits::{output_bytes_per_time, run_size_warnings};
 use crate::scene::{Named, Scene};
@@ -210,8 +211,9 @@ fn target_report(scene: &Scene, core: Core) -> Result<()> {
         if planar { ", planar" } else { "" }
     );
     let integrator = &scene.simulation.integrator;
+    let mix = LinkMix::of(&model);
     for (double, name) in [(false, "f32"), (true, "f64")] {
-        let needs = tree_needs(core, n, dof, planar, double, integrator);
+        let needs = tree_needs(core, n, dof, planar, &mix, double, integrator);
         let needs = with_loops_and_forces(needs, core, (n, dof), double, extra, integrator);
         let speed = match needs.instructions {
             Some(instructions) => {
@@ -408,9 +410,4 @@ fn size_warnings(scene: &Scene) -> Vec<String> {
     let per_output = output_bytes_per_time(scene.bodies.len(), scene.joints.len(), sensors, nodes, tets);
     let (steps, every) = (timing.steps(), timing.output_every());
     run_size_warnings(steps, steps / every + 1, per_output)
-}
-
-/// `n` and the noun in the number it takes: "1 body", "3 bodies".
-fn count(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
 }

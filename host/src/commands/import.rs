@@ -1,5 +1,6 @@
 //! `ferrodyn import`: a robot model (URDF, MJCF) written as a scene file.
 
+use super::count;
 use crate::import::{import, ImportOptions};
 use anyhow::{Context, Result};
 use std::path::Path;
@@ -10,12 +11,16 @@ pub fn import_model(model: &Path, options: &ImportOptions, out: Option<&Path>) -
     let imported = import(model, options)?;
     let s = &imported.scene;
     eprintln!(
-        "{}: {} bodies, {} joints, {} forces, {} shapes",
+        "{}: {}, {}, {}, {}",
         model.display(),
-        s.bodies.len(),
-        s.joints.len(),
-        s.forces.len(),
-        s.contact.as_ref().map_or(0, |c| c.shapes.len())
+        count(s.bodies.len(), "body", "bodies"),
+        count(s.joints.len(), "joint", "joints"),
+        count(s.forces.len(), "force", "forces"),
+        count(
+            s.contact.as_ref().map_or(0, |c| c.shapes.len()),
+            "shape",
+            "shapes"
+        )
     );
     for line in imported.report.lines() {
         eprintln!("  {line}");

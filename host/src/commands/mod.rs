@@ -13,3 +13,8 @@ pub use export::{export_firmware, export_fmu, export_rust, rust_module_of};
 pub use import::import_model;
 pub use overrides::{Overrides, ATOL_PER_RTOL};
 pub use run::{run, RunOptions};
+
+/// `n` and the noun in the number it takes: "1 body", "3 bodies".
+fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}

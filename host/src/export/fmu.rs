@@ -261,7 +261,7 @@ pub fn write_fmu(
     library: &Path,
     out: &Path,
 ) -> Result<Written> {
-    let text = crate::limits::read_text_capped(scene_path, crate::limits::SCENE_FILE_LIMIT, "scene files")
+    let text = crate::limits::read_scene_file(scene_path)
         .with_context(|| format!("reading {}", scene_path.display()))?;
     let mut scene = Scene::parse(scene_path, &text)?;
     let changes = overrides.apply(&mut scene.simulation)?;

@@ -10,7 +10,7 @@
 //! is documented in `scenes/README.md`.
 //!
 //! Modules, each depending only on those before it: `error` and [`format`] (the raw tables),
-//! `convert` (raw values into kernel values), `types` (the validated scene), `checker` (the
+//! `items` (the file parsed into them, large files item by item), `convert` (raw values into kernel values), `types` (the validated scene), `checker` (the
 //! validation context), one module per kind of table, and `validate`, which puts them together.
 
 mod checker;
@@ -22,6 +22,7 @@ mod force;
 mod format;
 mod input;
 mod integrator;
+mod items;
 mod limit;
 mod types;
 mod validate;
@@ -40,7 +41,7 @@ pub use types::{
 impl Scene {
     /// Reads, parses and validates the scene file at `path` (meshes are read too).
     pub fn load(path: &Path) -> Result<Self, SceneError> {
-        let text = crate::limits::read_text_capped(path, crate::limits::SCENE_FILE_LIMIT, "scene files")
+        let text = crate::limits::read_scene_file(path)
             .map_err(|e| Source::new(path, "").error(None, None, ErrorKind::Io(e)))?;
         Self::parse(path, &text)
     }

@@ -20,7 +20,7 @@ use crate::spec::IntegratorSpec;
 
 /// Parses `text` and validates it.
 pub(super) fn validate(source: Source, text: &str) -> Result<Scene, SceneError> {
-    let raw: RawScene = toml::from_str(text).map_err(|e| {
+    let raw: RawScene = super::items::parse(text).map_err(|e| {
         let line = e.span().map(|s| source.line_of(&s));
         source.error(line, None, ErrorKind::Syntax(e.message().trim().to_string()))
     })?;

@@ -96,7 +96,8 @@ fn cases() -> Vec<Case> {
             "shape \"s p\": name: it contains ' '",
         ),
         // Unbounded files: cut at the cap, named.
-        case("scene_dev_zero", None, &["check", "/dev/zero"], 1, "/dev/zero: cannot read: larger than 64 MiB, the limit of scene files"),
+        case("scene_dev_zero", None, &["check", "/dev/zero"], 1, "/dev/zero: cannot read: larger than 64 MiB, the limit of scene files; raise it with --max-scene-size (e.g. --max-scene-size 1G)"),
+        case("scene_cap_raised", None, &["check", "/dev/zero", "--max-scene-size", "2M"], 1, "/dev/zero: cannot read: larger than 2 MiB, the limit of scene files"),
         case(
             "mesh_dev_zero",
             Some("[simulation]\nend_time = 1e-5\nstep = 1e-5\n[[flexible]]\nname = \"f\"\nmesh = \"/dev/zero\"\nmaterial = { law = \"svk\", E = 1e8, nu = 0.3, rho = 1000.0 }\n".into()),

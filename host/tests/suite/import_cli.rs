@@ -32,6 +32,29 @@ const ARM: &str = r#"<robot name="arm">
 </robot>
 "#;
 
+#[test]
+fn the_import_summary_counts_in_the_right_number() {
+    // One body on one hinge: "1 body, 1 joint", not "1 bodies, 1 joints" (issue 38).
+    let dir = common::scratch_dir("import_cli", "one_body");
+    let model = dir.join("pendulum.urdf");
+    std::fs::write(
+        &model,
+        r#"<robot name="pendulum"><link name="base"/>
+  <joint name="hinge" type="revolute"><parent link="base"/><child link="bob"/><axis xyz="0 1 0"/></joint>
+  <link name="bob"><inertial><origin xyz="0 0 -1"/><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01"/></inertial></link>
+</robot>"#,
+    )
+    .unwrap();
+    let out = dir.join("pendulum.toml");
+    let import = ferrodyn(&["import", model.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    let notes = String::from_utf8_lossy(&import.stderr);
+    assert!(import.status.success(), "{notes}");
+    assert!(
+        notes.contains("pendulum.urdf: 1 body, 1 joint, 0 forces, 0 shapes"),
+        "{notes}"
+    );
+}
+
 fn digest(out: &std::process::Output) -> String {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(

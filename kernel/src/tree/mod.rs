@@ -67,3 +67,4 @@ pub use forces::Forces;
 pub use loops::{loop_residual, loop_rows, redundant_loop_rows};
 pub use model::{Builder, Coordinates, Link, Model, MultiJoint, TreeJoint};
 pub use servo::Servo;
+pub use shape::{Along, InertiaShape, LinkShape};

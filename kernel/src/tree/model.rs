@@ -342,6 +342,10 @@ impl<R: Real, St: Storage> Model<R, St> {
     pub fn links(&self) -> &[Link<R>] {
         &self.links
     }
+    /// What each link's constant data lets the dynamics skip, in the order of [`Self::links`].
+    pub fn shapes(&self) -> &[LinkShape] {
+        &self.shapes
+    }
     /// Gravity (world axes).
     pub fn gravity(&self) -> Vec3<R> {
         self.gravity

@@ -1,6 +1,6 @@
 //! What a link's constant data lets the dynamics skip, found once when the link is added: a
 //! joint axis, joint origin or CG along a frame axis, an inertia in principal axes or with two
-//! equal principal moments. Tested at
+//! equal principal moments ([`super::Model::shapes`]; `ferrodyn check --target` prices them). Tested at
 //! every evaluation instead, these cost three float compares each (about 14 Cortex-M4F
 //! instructions a link and evaluation, as much as some of what they save).
 
@@ -11,9 +11,12 @@ use super::Link;
 
 /// The frame axis a link-frame vector lies along, if any.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) enum Along {
+pub enum Along {
+    /// Along x (or the zero vector).
     X,
+    /// Along y.
     Y,
+    /// Along z.
     Z,
     /// Two or three non-zero components.
     #[default]
@@ -59,7 +62,7 @@ impl Along {
 
 /// How a link's inertia about its CG (link axes) is made.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) enum InertiaShape {
+pub enum InertiaShape {
     /// Any symmetric matrix.
     #[default]
     General,
@@ -92,7 +95,7 @@ impl InertiaShape {
 
 /// The shape of one link's constant data.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct LinkShape {
+pub struct LinkShape {
     /// The joint axis (unit, parent frame): ±eᵢ lets a hinge turn two columns of its parent's
     /// rotation in their plane.
     pub axis: Along,

@@ -3,11 +3,7 @@
 //! revolute joints about y, released horizontally along +x.
 #![allow(dead_code)]
 
-use ferrodyn::host::scene::Scene;
-use ferrodyn::kernel::math::Vec3;
-use ferrodyn::kernel::rigid::BodyRef;
 use std::fmt::Write;
-use std::path::Path;
 
 /// How the rods hang together.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,32 +52,4 @@ pub fn rods(n: usize, shape: Shape) -> String {
         );
     }
     text
-}
-
-/// The scene of [`rods`] without its TOML text: the two-rod scene parsed, its second rod and
-/// hinge repeated up to `n` (names, positions and bodies as [`rods`] writes them; lines those
-/// of the second rod). For sizes whose text would take the parser longer than the build.
-pub fn rods_scene(n: usize, shape: Shape) -> Scene {
-    let mut scene = Scene::parse(Path::new("rods.toml"), &rods(2, shape)).expect("two rods parse");
-    let (body, joint) = (scene.bodies[1].clone(), scene.joints[1].clone());
-    scene.bodies.truncate(n.min(2));
-    scene.joints.truncate(n.min(2));
-    for k in 2..n {
-        let (cg, hinge) = placement(k, shape);
-        let mut b = body.clone();
-        b.name = format!("rod{k}");
-        b.value.id = k as i64;
-        b.value.body.position = Vec3::from_array(cg);
-        scene.bodies.push(b);
-        let mut j = joint.clone();
-        j.name = format!("hinge{k}");
-        j.value.body_i = match shape {
-            Shape::Chain => BodyRef::Body(k - 1),
-            Shape::Star => BodyRef::Ground,
-        };
-        j.value.body_j = BodyRef::Body(k);
-        j.value.frame_i.origin = Vec3::from_array(hinge);
-        scene.joints.push(j);
-    }
-    scene
 }

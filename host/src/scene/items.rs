@@ -1,0 +1,286 @@
+//! Large scene files parsed item by item: every `[[body]]` and `[[joint]]` table on its own,
+//! the rest of the file as one document with those tables blanked out (byte offsets, so
+//! lines, unchanged).
+//!
+//! The TOML parser lexes a whole document into tokens and events and builds a table tree
+//! before deserializing it: about 16 kB of memory per body, 16 GB and minutes for 10⁶
+//! bodies. One item at a time, only the raw scene stays. The split is the parser's own
+//! whenever it is used: a header is a line starting with `[` outside any string, array or
+//! inline table; a `[[body]]` table holds the key/value lines up to the next header. Any file
+//! this reading does not cover exactly (multi-line strings, other headers naming `body` or
+//! `joint`, a syntax error anywhere) is parsed as one document, as before, so errors read the
+//! same either way.
+
+use std::ops::Range;
+
+use serde::de::DeserializeOwned;
+use toml::Spanned;
+
+use super::format::{RawBody, RawFrame, RawJoint, RawScene};
+
+/// Parses the scene file `text` (item by item where that reads the same, else whole).
+pub(super) fn parse(text: &str) -> Result<RawScene, toml::de::Error> {
+    by_items(text).map_or_else(|| toml::from_str(text), Ok)
+}
+
+/// The file parsed item by item; `None` where that would not read as the whole document.
+fn by_items(text: &str) -> Option<RawScene> {
+    let headers = headers(text)?;
+    let mut rest = None::<Vec<u8>>;
+    // (is a joint, header line, end) of every `[[body]]` and `[[joint]]` table.
+    let mut items = Vec::new();
+    for (k, header) in headers.iter().enumerate() {
+        let end = headers.get(k + 1).map_or(text.len(), |next| next.start);
+        let name = text[header.clone()].trim();
+        match name {
+            "[[body]]" | "[[joint]]" => items.push((name == "[[joint]]", header.clone(), end)),
+            // `[body.x]`, `[[ body ]]` and the like extend or repeat the items: whole file.
+            _ if name.contains("body") || name.contains("joint") => return None,
+            _ => continue,
+        }
+        let blank = rest.get_or_insert_with(|| text.as_bytes().to_vec());
+        blank[header.start..end].fill(b' ');
+    }
+    let Some(rest) = rest else {
+        return toml::from_str(text).ok();
+    };
+    let mut scene: RawScene = toml::from_str(std::str::from_utf8(&rest).ok()?).ok()?;
+    if !scene.body.is_empty() || !scene.joint.is_empty() {
+        return None;
+    }
+    (scene.body, scene.joint) = parse_items(text, &items)?;
+    Some(scene)
+}
+
+/// Bodies and joints parsed from their tables `items`, in file order: on every core for a
+/// large file (contiguous runs of items per thread, joined in order).
+type Items = (Vec<Spanned<RawBody>>, Vec<Spanned<RawJoint>>);
+fn parse_items(text: &str, items: &[(bool, Range<usize>, usize)]) -> Option<Items> {
+    let run = |items: &[(bool, Range<usize>, usize)]| -> Option<Items> {
+        let (mut bodies, mut joints) = (Vec::new(), Vec::new());
+        for (joint, header, end) in items {
+            match joint {
+                false => bodies.push(item::<RawBody>(text, header, *end)?),
+                true => joints.push(item::<RawJoint>(text, header, *end)?),
+            }
+        }
+        Some((bodies, joints))
+    };
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(16);
+    // Below a few thousand items a thread costs more than it saves.
+    if threads < 2 || items.len() < 4_096 {
+        return run(items);
+    }
+    let runs: Vec<Option<Items>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = items
+            .chunks(items.len().div_ceil(threads))
+            .map(|part| scope.spawn(move || run(part)))
+            .collect();
+        handles.into_iter().map(|h| h.join().ok().flatten()).collect()
+    });
+    let (mut bodies, mut joints) = (Vec::new(), Vec::new());
+    for part in runs {
+        let (b, j) = part?;
+        bodies.extend(b);
+        joints.extend(j);
+    }
+    Some((bodies, joints))
+}
+
+/// The table of the header at `header` (the header line's byte range), ending at `end`,
+/// with its spans in file offsets.
+fn item<T: DeserializeOwned + Shift>(text: &str, header: &Range<usize>, end: usize) -> Option<Spanned<T>> {
+    let body = header.end.min(end);
+    let value: T = toml::from_str(&text[body..end]).ok()?;
+    // The parser spans an array-of-tables item by its header.
+    let line = &text[header.clone()];
+    let start = header.start + line.len() - line.trim_start().len();
+    Some(Spanned::new(start..start + line.trim().len(), value.shift(body)))
+}
+
+/// The byte ranges of the table header lines of `text` (line start to line end), `None` for
+/// a file with multi-line strings (their content could look like a header).
+fn headers(text: &str) -> Option<Vec<Range<usize>>> {
+    if text.contains("\"\"\"") || text.contains("'''") {
+        return None;
+    }
+    let mut headers = Vec::new();
+    // Open arrays and inline tables: a value may span lines.
+    let mut depth = 0usize;
+    let mut start = 0;
+    for line in text.split_inclusive('\n') {
+        let range = start..start + line.len();
+        start = range.end;
+        let code = line.trim_start();
+        if depth == 0 && code.starts_with('[') {
+            headers.push(range);
+            continue;
+        }
+        let mut chars = code.chars();
+        while let Some(c) = chars.next() {
+            match c {
+                '#' => break,
+                '"' => skip_string(&mut chars, '"', true),
+                '\'' => skip_string(&mut chars, '\'', false),
+                '[' | '{' => depth += 1,
+                ']' | '}' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+    }
+    Some(headers)
+}
+
+/// Skips to the end of a one-line string closed by `quote` (`escapes`: a basic string).
+fn skip_string(chars: &mut std::str::Chars, quote: char, escapes: bool) {
+    while let Some(c) = chars.next() {
+        if c == quote {
+            return;
+        }
+        if escapes && c == '\\' {
+            chars.next();
+        }
+    }
+}
+
+/// Moves every span of a raw item by `by` bytes (an item parsed on its own starts at 0).
+trait Shift {
+    fn shift(self, by: usize) -> Self;
+}
+
+impl<T> Shift for Spanned<T> {
+    fn shift(self, by: usize) -> Self {
+        let span = self.span();
+        Spanned::new(span.start + by..span.end + by, self.into_inner())
+    }
+}
+
+impl<T: Shift> Shift for Option<T> {
+    fn shift(self, by: usize) -> Self {
+        self.map(|v| v.shift(by))
+    }
+}
+
+impl Shift for RawBody {
+    fn shift(self, by: usize) -> Self {
+        Self {
+            id: self.id.shift(by),
+            name: self.name.shift(by),
+            mass: self.mass.shift(by),
+            inertia: self.inertia.shift(by),
+            cg: self.cg.shift(by),
+            pos: self.pos.shift(by),
+            orient: self.orient.shift(by),
+            velocity: self.velocity.shift(by),
+            angular_velocity: self.angular_velocity.shift(by),
+        }
+    }
+}
+
+impl Shift for RawFrame {
+    fn shift(self, by: usize) -> Self {
+        Self {
+            origin: self.origin,
+            axis: self.axis.shift(by),
+            orientation: self.orientation,
+        }
+    }
+}
+
+impl Shift for RawJoint {
+    fn shift(self, by: usize) -> Self {
+        let frame = |f: Option<Spanned<RawFrame>>| {
+            f.map(|f| {
+                let span = f.span();
+                Spanned::new(span.start + by..span.end + by, f.into_inner().shift(by))
+            })
+        };
+        Self {
+            name: self.name.shift(by),
+            kind: self.kind.shift(by),
+            body_i: self.body_i.shift(by),
+            body_j: self.body_j.shift(by),
+            frame_i: frame(self.frame_i),
+            frame_j: frame(self.frame_j),
+            length: self.length.shift(by),
+            limits: self.limits.shift(by),
+            limit_stiffness: self.limit_stiffness.shift(by),
+            limit_damping: self.limit_damping.shift(by),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Item by item and whole, the raw scenes must print the same (values and spans).
+    fn assert_same(items: &RawScene, whole: &RawScene, name: &str) {
+        let (items, whole) = (format!("{items:?}"), format!("{whole:?}"));
+        if let Some(at) = items.bytes().zip(whole.bytes()).position(|(a, b)| a != b) {
+            let near = |s: &str| s[at.saturating_sub(200)..(at + 100).min(s.len())].to_string();
+            panic!("{name}: items {} whole {}", near(&items), near(&whole));
+        }
+        assert_eq!(items.len(), whole.len(), "{name}");
+    }
+
+    #[test]
+    fn a_large_file_reads_on_several_threads_as_whole() {
+        // 3,000 bodies and joints (more items than one thread takes), with comments, a
+        // multi-line array and strings holding brackets between them.
+        let mut text = String::from("[simulation]\nend_time = 1e-3\nstep = 1e-3\n");
+        for k in 0..3_000 {
+            text += &format!(
+                "[[body]]\nid = {k}\nname = \"rod[{k}\" # [[joint]]\nmass = 1.0\ninertia = {{ Ixx = 1.0, Iyy = 1.0, Izz = 1.0 }}\npos = [\n  {k}.5,\n  0.0, 0.0]\n"
+            );
+        }
+        for k in 0..3_000 {
+            let parent = if k == 0 {
+                "ground".to_string()
+            } else {
+                format!("rod[{}", k - 1)
+            };
+            text += &format!(
+                "\n[[joint]]\nname = \"hinge{k}\"\ntype = \"revolute\"\nbody_i = \"{parent}\"\nbody_j = \"rod[{k}\"\nframe_i = {{ origin = [0.5, 0.0, 0.0], axis = [0.0, 1.0, 0.0] }}\n"
+            );
+        }
+        text += "[output]\nplots = false\n";
+        let whole: RawScene = toml::from_str(&text).unwrap();
+        assert_eq!((whole.body.len(), whole.joint.len()), (3_000, 3_000));
+        assert_same(&by_items(&text).expect("read by items"), &whole, "3,000 rods");
+    }
+
+    #[test]
+    fn a_file_the_split_does_not_cover_reads_whole() {
+        // A sub-table of a body, and a multi-line string: the whole document's reading.
+        for text in [
+            "[simulation]\nend_time = 1.0\nstep = 0.1\n[[body]]\nid = 1\nname = \"a\"\nmass = 1.0\n[body.inertia]\nIxx = 1.0\nIyy = 1.0\nIzz = 1.0\n",
+            "[simulation]\nend_time = 1.0\nstep = 0.1\nintegrator = \"\"\"\n[[body]]\n\"\"\"\n",
+        ] {
+            assert!(by_items(text).is_none(), "{text}");
+        }
+    }
+
+    /// Every shipped scene reads the same item by item as whole: the same values and spans.
+    #[test]
+    fn items_read_as_the_whole_document() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenes");
+        let mut read = 0;
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|e| e != "toml") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            let Ok(whole) = toml::from_str::<RawScene>(&text) else {
+                continue;
+            };
+            let items = by_items(&text).unwrap_or_else(|| panic!("{}: not read by items", path.display()));
+            assert_same(&items, &whole, &path.display().to_string());
+            read += 1;
+        }
+        assert!(read >= 10, "{read} scenes");
+    }
+}
