@@ -50,6 +50,7 @@
 //! assert_eq!((data.positions().len(), data.velocities().len()), (4, 3));
 //! ```
 
+mod coordinate_rows;
 mod data;
 mod dynamics;
 mod forces;
@@ -61,6 +62,7 @@ mod servo;
 mod shape;
 mod spatial;
 
+pub use coordinate_rows::{CoordinateLaw, CoordinateRow};
 pub use data::Data;
 pub use dynamics::{accelerations, energy, link_states, LinkState, Pose};
 pub use forces::Forces;
