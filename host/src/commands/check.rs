@@ -6,7 +6,7 @@
 
 use crate::check::{dof_report, joint_reactions, joint_violations, redundant_note, redundant_rows, settle};
 use crate::compile::{
-    choose, compile, flexible_model, rigid_model, tree_parts, Capacities, Choice, TreeLink,
+    choose, compile, flexible_model, rigid_model, tree_parts, Capacities, Choice, TreeLink, TreeParts,
 };
 use crate::dae::HostMethod;
 use crate::export::target::{tree_needs, Core};
@@ -126,7 +126,7 @@ fn tree_report(scene: &Scene, links: &[TreeLink]) -> Result<String> {
         count(links.len(), "link", "links"),
         model.velocity_count()
     );
-    if parts.tree.loops.is_empty() {
+    if parts.tree.loops.is_empty() && parts.tree.drives.is_empty() {
         return Ok(capacities);
     }
     let data = parts.initial_data()?;
@@ -155,7 +155,31 @@ fn tree_report(scene: &Scene, links: &[TreeLink]) -> Result<String> {
         );
         first += rows;
     }
+    let coordinate_rows = redundant.get(model.loop_rows()..).unwrap_or_default();
+    coordinate_rows_report(scene, links, &parts, coordinate_rows);
     Ok(capacities)
+}
+
+/// The drives on the tree, one line each, by name: the joint whose coordinate each moves, and
+/// whether its row is redundant (`redundant`: the coordinate rows' flags, in the order added).
+fn coordinate_rows_report(scene: &Scene, links: &[TreeLink], parts: &TreeParts, redundant: &[bool]) {
+    let joint_of = |link: usize| {
+        links
+            .get(link)
+            .and_then(|l| l.joint)
+            .map_or("?", |j| scene.joints[j].name.as_str())
+    };
+    for (k, drive) in parts.tree.drives.iter().enumerate() {
+        let note = match redundant.get(k) {
+            Some(true) => "; redundant (zero multiplier)",
+            _ => "",
+        };
+        println!(
+            "  drive \"{}\": joint \"{}\"'s coordinate follows its function (1 row on the tree's coordinates){note}",
+            scene.joints[drive.joint].name,
+            joint_of(drive.link)
+        );
+    }
 }
 
 /// What the scene needs on `core` once exported (`ferrodyn export rust`).
@@ -180,6 +204,14 @@ fn target_report(scene: &Scene, core: Core) -> Result<()> {
             "target {}: not exportable yet (joint \"{}\" closes a loop on the tree; trees with loops do not export to Rust yet)",
             core.name(),
             scene.joints[index].name
+        );
+        return Ok(());
+    }
+    if let Some(drive) = parts.tree.drives.first() {
+        println!(
+            "target {}: not exportable yet (drive \"{}\" is a coordinate row on the tree; driven trees do not export to Rust yet)",
+            core.name(),
+            scene.joints[drive.joint].name
         );
         return Ok(());
     }

@@ -37,6 +37,15 @@ pub(super) fn module(scene: &Scene, precision: Precision, method: &str) -> Resul
         };
         return Err(scene.source.error(Some(joint.line), Some(joint.item()), kind));
     }
+    if let Some(drive) = parts.tree.drives.first() {
+        let joint = &scene.joints[drive.joint];
+        let kind = ErrorKind::Invalid {
+            field: "export",
+            reason: "a drive on the tree (a coordinate row); driven trees do not export to Rust yet (they run on the host)"
+                .into(),
+        };
+        return Err(scene.source.error(Some(joint.line), Some(joint.item()), kind));
+    }
     let not_yet = if !parts.forces.elements().is_empty() {
         Some("force elements (point forces, torques, spring-dampers)")
     } else if scene.contact.is_some() {

@@ -64,7 +64,7 @@ mod spatial;
 
 pub use coordinate_rows::{CoordinateLaw, CoordinateRow};
 pub use data::Data;
-pub use dynamics::{accelerations, energy, link_states, LinkState, Pose};
+pub use dynamics::{accelerations, accelerations_with, energy, link_states, LinkState, Pose};
 pub use forces::Forces;
 pub use loops::{loop_residual, loop_rows, redundant_loop_rows};
 pub use model::{Builder, Coordinates, Link, Model, MultiJoint, TreeJoint};
