@@ -126,7 +126,7 @@ fn tree_report(scene: &Scene, links: &[TreeLink]) -> Result<String> {
         count(links.len(), "link", "links"),
         model.velocity_count()
     );
-    if parts.tree.loops.is_empty() && parts.tree.drives.is_empty() {
+    if parts.tree.loops.is_empty() && parts.tree.drives.is_empty() && parts.tree.couplings.is_empty() {
         return Ok(capacities);
     }
     let data = parts.initial_data()?;
@@ -160,8 +160,9 @@ fn tree_report(scene: &Scene, links: &[TreeLink]) -> Result<String> {
     Ok(capacities)
 }
 
-/// The drives on the tree, one line each, by name: the joint whose coordinate each moves, and
-/// whether its row is redundant (`redundant`: the coordinate rows' flags, in the order added).
+/// The drives and couplings on the tree, one line each, by name: the joints whose coordinates
+/// they hold, and whether a row is redundant (`redundant`: the coordinate rows' flags, drives
+/// then couplings).
 fn coordinate_rows_report(scene: &Scene, links: &[TreeLink], parts: &TreeParts, redundant: &[bool]) {
     let joint_of = |link: usize| {
         links
@@ -178,6 +179,18 @@ fn coordinate_rows_report(scene: &Scene, links: &[TreeLink], parts: &TreeParts, 
             "  drive \"{}\": joint \"{}\"'s coordinate follows its function (1 row on the tree's coordinates){note}",
             scene.joints[drive.joint].name,
             joint_of(drive.link)
+        );
+    }
+    let drives = parts.tree.drives.len();
+    for (k, coupling) in scene.couplings.iter().enumerate() {
+        let note = match redundant.get(drives + k) {
+            Some(true) => "; redundant (zero multiplier)",
+            _ => "",
+        };
+        let c = coupling.value;
+        println!(
+            "  coupling \"{}\": joint \"{}\" = {} × joint \"{}\" + {} (1 row on the tree's coordinates){note}",
+            coupling.name, scene.joints[c.joint].name, c.multiplier, scene.joints[c.follows].name, c.offset
         );
     }
 }
@@ -204,6 +217,14 @@ fn target_report(scene: &Scene, core: Core) -> Result<()> {
             "target {}: not exportable yet (joint \"{}\" closes a loop on the tree; trees with loops do not export to Rust yet)",
             core.name(),
             scene.joints[index].name
+        );
+        return Ok(());
+    }
+    if let Some(coupling) = scene.couplings.first() {
+        println!(
+            "target {}: not exportable yet (coupling \"{}\" is a coordinate row on the tree; coupled trees do not export to Rust yet)",
+            core.name(),
+            coupling.name
         );
         return Ok(());
     }

@@ -154,9 +154,23 @@ pub fn choose(scene: &Scene) -> Result<Choice, SceneError> {
     }
 }
 
-/// `choice`, unless the scene has inputs and `choice` is Cartesian: an error naming the first
-/// input and why the scene is Cartesian.
+/// `choice`, unless the scene has inputs or couplings and `choice` is Cartesian: an error
+/// naming the first input (or coupling) and why the scene is Cartesian.
 fn with_inputs(scene: &Scene, choice: Choice) -> Result<Choice, SceneError> {
+    if let (Choice::Cartesian(why), Some(coupling)) = (&choice, scene.couplings.first()) {
+        let why = why
+            .as_ref()
+            .map_or("the scene asks for them".into(), Blocker::to_string);
+        let kind = ErrorKind::Invalid {
+            field: "joint",
+            reason: format!(
+                "couplings act on joint coordinates, and this scene is in Cartesian coordinates ({why})"
+            ),
+        };
+        return Err(scene
+            .source
+            .error(Some(coupling.line), Some(coupling.item()), kind));
+    }
     if let (Choice::Cartesian(why), Some(input)) = (&choice, scene.inputs.first()) {
         let why = why
             .as_ref()

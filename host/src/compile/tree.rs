@@ -54,6 +54,9 @@ pub struct SceneTree {
     pub loops: Vec<(usize, Joint<f64>)>,
     /// The scene's drives as coordinate rows on the links they move.
     pub drives: Vec<TreeDrive>,
+    /// The scene's couplings as coordinate rows (after the drives): (scene coupling, follower
+    /// link, leader link, multiplier, offset) on the tree's coordinates.
+    pub couplings: Vec<(usize, usize, usize, f64, f64)>,
     /// How the loops' drift is projected away (the scene's, as the Cartesian model's).
     pub stabilization: Stabilization<f64>,
 }
@@ -96,6 +99,12 @@ impl SceneTree {
         for d in &self.drives {
             let driven = builder.drive(d.link, d.function, d.multiplier, d.offset);
             driven.map_err(|e| super::kernel_error(scene, rename_loop(e, d.joint)))?;
+        }
+        for &(index, follower, leader, m, c) in &self.couplings {
+            let coupled = builder.couple(follower, leader, m, c);
+            coupled.map_err(|e| {
+                super::kernel_error(scene, rename_loop(e, scene.couplings[index].value.joint))
+            })?;
         }
         builder.set_stabilization(self.stabilization);
         builder.build().map_err(|e| super::kernel_error(scene, e))
@@ -163,6 +172,7 @@ pub fn tree_parts(scene: &Scene, links: &[TreeLink]) -> Result<TreeParts, SceneE
     // A servo input's gains belong to its joint's link (the model); its set-point is the
     // input value (the data).
     let link_of = link_of_joints(links, scene.joints.len());
+    tree.couplings = tree_couplings(scene, links, &link_of, (&mirror, &mirror_data))?;
     for input in &scene.inputs {
         let link = link_of.get(input.value.joint).copied().flatten();
         if let Some(link) = link.and_then(|k| tree.links.get_mut(k)) {
@@ -259,8 +269,55 @@ fn tree_model(links: &[TreeLink], model: &RigidModel, data: &RigidData) -> Scene
         rates,
         loops: Vec::new(),
         drives: Vec::new(),
+        couplings: Vec::new(),
         stabilization: *model.stabilization(),
     }
+}
+
+/// The scene's couplings on the tree's coordinates. A joint's scene coordinate is θ = θ₀ + s q
+/// (θ₀ at the assembled state, s = −1 where the link's body is the joint's body i: the tree
+/// turns the child about z_i), so θ_j = m θ_i + c becomes q_j = s_j m s_i q_i + s_j (m θ₀_i +
+/// c − θ₀_j). A coupled joint that closes a loop has no coordinate: an error naming it.
+fn tree_couplings(
+    scene: &Scene,
+    links: &[TreeLink],
+    link_of: &[Option<usize>],
+    (model, data): (&RigidModel, &RigidData),
+) -> Result<Vec<(usize, usize, usize, f64, f64)>, SceneError> {
+    let placed = |coupling: &crate::scene::Named<crate::scene::CouplingSpec>, joint: usize| {
+        let link = link_of.get(joint).copied().flatten().ok_or_else(|| {
+            let kind = crate::scene::ErrorKind::Invalid {
+                field: "joint",
+                reason: format!(
+                    "joint \"{}\" closes a loop on the tree and has no coordinate of its own to couple",
+                    scene.joints[joint].name
+                ),
+            };
+            scene
+                .source
+                .error(Some(coupling.line), Some(coupling.item()), kind)
+        })?;
+        let (start, _) = joint_coordinate(model, data, joint).unwrap_or((0.0, 0.0));
+        let sign = if model.joints()[joint].body_i == BodyRef::Body(links[link].body) {
+            -1.0
+        } else {
+            1.0
+        };
+        Ok((link, start, sign))
+    };
+    scene
+        .couplings
+        .iter()
+        .enumerate()
+        .map(|(index, coupling)| {
+            let c = coupling.value;
+            let (follower, start_j, s_j) = placed(coupling, c.joint)?;
+            let (leader, start_i, s_i) = placed(coupling, c.follows)?;
+            let multiplier = s_j * c.multiplier * s_i;
+            let offset = s_j * (c.multiplier * start_i + c.offset - start_j);
+            Ok((index, follower, leader, multiplier, offset))
+        })
+        .collect()
 }
 
 /// Scene drive `index` (of `model`, assembled in `data`) on `link`, whose tree link is `on`:

@@ -37,6 +37,16 @@ pub(super) fn module(scene: &Scene, precision: Precision, method: &str) -> Resul
         };
         return Err(scene.source.error(Some(joint.line), Some(joint.item()), kind));
     }
+    if let Some(coupling) = scene.couplings.first() {
+        let kind = ErrorKind::Invalid {
+            field: "export",
+            reason: "a coupling on the tree (a coordinate row); coupled trees do not export to Rust yet (they run on the host)"
+                .into(),
+        };
+        return Err(scene
+            .source
+            .error(Some(coupling.line), Some(coupling.item()), kind));
+    }
     if let Some(drive) = parts.tree.drives.first() {
         let joint = &scene.joints[drive.joint];
         let kind = ErrorKind::Invalid {
