@@ -157,33 +157,28 @@ pub fn choose(scene: &Scene) -> Result<Choice, SceneError> {
 /// `choice`, unless the scene has inputs or couplings and `choice` is Cartesian: an error
 /// naming the first input (or coupling) and why the scene is Cartesian.
 fn with_inputs(scene: &Scene, choice: Choice) -> Result<Choice, SceneError> {
-    if let (Choice::Cartesian(why), Some(coupling)) = (&choice, scene.couplings.first()) {
+    let Choice::Cartesian(why) = &choice else {
+        return Ok(choice);
+    };
+    let first = |what: &str, item: Option<(ItemName, usize)>| {
+        let (item, line) = item?;
         let why = why
             .as_ref()
             .map_or("the scene asks for them".into(), Blocker::to_string);
         let kind = ErrorKind::Invalid {
             field: "joint",
             reason: format!(
-                "couplings act on joint coordinates, and this scene is in Cartesian coordinates ({why})"
+                "{what} act on joint coordinates, and this scene is in Cartesian coordinates ({why})"
             ),
         };
-        return Err(scene
-            .source
-            .error(Some(coupling.line), Some(coupling.item()), kind));
+        Some(scene.source.error(Some(line), Some(item), kind))
+    };
+    let coupling = scene.couplings.first().map(|c| (c.item(), c.line));
+    let input = scene.inputs.first().map(|i| (i.item(), i.line));
+    match first("couplings", coupling).or_else(|| first("inputs", input)) {
+        Some(error) => Err(error),
+        None => Ok(choice),
     }
-    if let (Choice::Cartesian(why), Some(input)) = (&choice, scene.inputs.first()) {
-        let why = why
-            .as_ref()
-            .map_or("the scene asks for them".into(), Blocker::to_string);
-        let kind = ErrorKind::Invalid {
-            field: "joint",
-            reason: format!(
-                "inputs act on joint coordinates, and this scene is in Cartesian coordinates ({why})"
-            ),
-        };
-        return Err(scene.source.error(Some(input.line), Some(input.item()), kind));
-    }
-    Ok(choice)
 }
 
 /// The scene's rigid bodies as tree links, or what keeps them from it.

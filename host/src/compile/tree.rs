@@ -54,11 +54,26 @@ pub struct SceneTree {
     pub loops: Vec<(usize, Joint<f64>)>,
     /// The scene's drives as coordinate rows on the links they move.
     pub drives: Vec<TreeDrive>,
-    /// The scene's couplings as coordinate rows (after the drives): (scene coupling, follower
-    /// link, leader link, multiplier, offset) on the tree's coordinates.
-    pub couplings: Vec<(usize, usize, usize, f64, f64)>,
+    /// The scene's couplings as coordinate rows (after the drives).
+    pub couplings: Vec<TreeCoupling>,
     /// How the loops' drift is projected away (the scene's, as the Cartesian model's).
     pub stabilization: Stabilization<f64>,
+}
+
+/// A scene coupling on the tree: link `follower`'s coordinate = `multiplier` · link
+/// `leader`'s + `offset` (the scene's relation carried onto the tree's coordinates).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TreeCoupling {
+    /// The scene coupling (index).
+    pub coupling: usize,
+    /// The held joint's link.
+    pub follower: usize,
+    /// The followed joint's link.
+    pub leader: usize,
+    /// m on the tree's coordinates.
+    pub multiplier: f64,
+    /// c on the tree's coordinates.
+    pub offset: f64,
 }
 
 /// A scene drive on the tree: link `link`'s coordinate q = `multiplier` · f(t) + `offset`.
@@ -100,11 +115,10 @@ impl SceneTree {
             let driven = builder.drive(d.link, d.function, d.multiplier, d.offset);
             driven.map_err(|e| super::kernel_error(scene, rename_loop(e, d.joint)))?;
         }
-        for &(index, follower, leader, m, c) in &self.couplings {
-            let coupled = builder.couple(follower, leader, m, c);
-            coupled.map_err(|e| {
-                super::kernel_error(scene, rename_loop(e, scene.couplings[index].value.joint))
-            })?;
+        for c in &self.couplings {
+            let coupled = builder.couple(c.follower, c.leader, c.multiplier, c.offset);
+            let joint = scene.couplings[c.coupling].value.joint;
+            coupled.map_err(|e| super::kernel_error(scene, rename_loop(e, joint)))?;
         }
         builder.set_stabilization(self.stabilization);
         builder.build().map_err(|e| super::kernel_error(scene, e))
@@ -283,7 +297,7 @@ fn tree_couplings(
     links: &[TreeLink],
     link_of: &[Option<usize>],
     (model, data): (&RigidModel, &RigidData),
-) -> Result<Vec<(usize, usize, usize, f64, f64)>, SceneError> {
+) -> Result<Vec<TreeCoupling>, SceneError> {
     let placed = |coupling: &crate::scene::Named<crate::scene::CouplingSpec>, joint: usize| {
         let link = link_of.get(joint).copied().flatten().ok_or_else(|| {
             let kind = crate::scene::ErrorKind::Invalid {
@@ -315,7 +329,13 @@ fn tree_couplings(
             let (leader, start_i, s_i) = placed(coupling, c.follows)?;
             let multiplier = s_j * c.multiplier * s_i;
             let offset = s_j * (c.multiplier * start_i + c.offset - start_j);
-            Ok((index, follower, leader, multiplier, offset))
+            Ok(TreeCoupling {
+                coupling: index,
+                follower,
+                leader,
+                multiplier,
+                offset,
+            })
         })
         .collect()
 }
