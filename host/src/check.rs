@@ -4,7 +4,7 @@
 
 use crate::storage::{RigidData, RigidModel};
 use ferrodyn_kernel::math::Vec3;
-use ferrodyn_kernel::rigid::{self, forward, is_redundant_row, BodyRef};
+use ferrodyn_kernel::rigid::{self, forward, is_redundant_row, BodyRef, JointKind};
 use ferrodyn_kernel::{Dynamics, Integrator, KernelError};
 
 /// Mobility of a model at its current state.
@@ -113,6 +113,49 @@ pub fn joint_reactions(model: &RigidModel, data: &mut RigidData) -> Result<Vec<R
             Reaction {
                 force: Vec3::new(w[0], w[1], w[2]),
                 torque: Vec3::new(w[3], w[4], w[5]),
+            }
+        })
+        .collect())
+}
+
+/// What a drive does at the current state: its generalized force on its own coordinate (the
+/// angle θ of x_j from x_i about z_i, N·m; the slide along z_i, N) and that force's power (W).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct DriveLoad {
+    /// Generalized force on the drive's coordinate (−λ of its row: Φ_θ = cos(θ − f) = 1 on
+    /// the constraint manifold).
+    pub effort: f64,
+    /// Power of the row's constraint force, −λ·Φ_q v (W).
+    pub power: f64,
+}
+
+/// The load of every driving joint (in scene order) from the multipliers of a dynamics
+/// evaluation at the current state (contacts left out, as [`joint_reactions`] leaves them).
+pub fn drive_loads(model: &RigidModel, data: &mut RigidData) -> Result<Vec<DriveLoad>, KernelError> {
+    forward(model, data)?;
+    let (rows, lambda) = (data.constraint_rows(), data.multipliers());
+    let velocity = |body: BodyRef| match body {
+        BodyRef::Body(b) => {
+            let (v, w) = (data.velocity(b), data.angular_velocity(b));
+            [v.x, v.y, v.z, w.x, w.y, w.z]
+        }
+        BodyRef::Ground => [0.0; 6],
+    };
+    Ok(model
+        .joints()
+        .iter()
+        .enumerate()
+        .filter(|(_, j)| matches!(j.kind, JointKind::Driving { .. }))
+        .map(|(k, j)| {
+            let r = model.joint_first_row(k).unwrap_or(0);
+            let rate: f64 = [j.body_i, j.body_j]
+                .into_iter()
+                .zip(&rows[r].jac)
+                .map(|(body, jac)| jac.iter().zip(velocity(body)).map(|(a, b)| a * b).sum::<f64>())
+                .sum();
+            DriveLoad {
+                effort: -lambda[r],
+                power: -lambda[r] * rate,
             }
         })
         .collect())

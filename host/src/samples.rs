@@ -47,6 +47,7 @@ pub fn rigid_scene(model: &RigidModel, simulation: Simulation, name: &str) -> Sc
         flexibles: Vec::new(),
         sensors: Vec::new(),
         inputs: Vec::new(),
+        couplings: Vec::new(),
         contact: None,
         output: OutputSpec {
             states: true,

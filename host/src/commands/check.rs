@@ -7,7 +7,7 @@
 use super::count;
 use crate::check::{dof_report, joint_reactions, joint_violations, redundant_note, redundant_rows, settle};
 use crate::compile::{
-    choose, compile, flexible_model, rigid_model, tree_parts, Capacities, Choice, TreeLink,
+    choose, compile, flexible_model, rigid_model, tree_parts, Capacities, Choice, TreeLink, TreeParts,
 };
 use crate::dae::HostMethod;
 use crate::export::target::{tree_needs, with_loops_and_forces, Core, LinkMix, LoopsAndForces};
@@ -128,7 +128,7 @@ fn tree_report(scene: &Scene, links: &[TreeLink]) -> Result<String> {
         count(links.len(), "link", "links"),
         model.velocity_count()
     );
-    if parts.tree.loops.is_empty() {
+    if parts.tree.loops.is_empty() && parts.tree.drives.is_empty() && parts.tree.couplings.is_empty() {
         return Ok(capacities);
     }
     let data = parts.initial_data()?;
@@ -157,7 +157,44 @@ fn tree_report(scene: &Scene, links: &[TreeLink]) -> Result<String> {
         );
         first += rows;
     }
+    let coordinate_rows = redundant.get(model.loop_rows()..).unwrap_or_default();
+    coordinate_rows_report(scene, links, &parts, coordinate_rows);
     Ok(capacities)
+}
+
+/// The drives and couplings on the tree, one line each, by name: the joints whose coordinates
+/// they hold, and whether a row is redundant (`redundant`: the coordinate rows' flags, drives
+/// then couplings).
+fn coordinate_rows_report(scene: &Scene, links: &[TreeLink], parts: &TreeParts, redundant: &[bool]) {
+    let joint_of = |link: usize| {
+        links
+            .get(link)
+            .and_then(|l| l.joint)
+            .map_or("?", |j| scene.joints[j].name.as_str())
+    };
+    for (k, drive) in parts.tree.drives.iter().enumerate() {
+        let note = match redundant.get(k) {
+            Some(true) => "; redundant (zero multiplier)",
+            _ => "",
+        };
+        println!(
+            "  drive \"{}\": joint \"{}\"'s coordinate follows its function (1 row on the tree's coordinates){note}",
+            scene.joints[drive.joint].name,
+            joint_of(drive.link)
+        );
+    }
+    let drives = parts.tree.drives.len();
+    for (k, coupling) in scene.couplings.iter().enumerate() {
+        let note = match redundant.get(drives + k) {
+            Some(true) => "; redundant (zero multiplier)",
+            _ => "",
+        };
+        let c = coupling.value;
+        println!(
+            "  coupling \"{}\": joint \"{}\" = {} × joint \"{}\" + {} (1 row on the tree's coordinates){note}",
+            coupling.name, scene.joints[c.joint].name, c.multiplier, scene.joints[c.follows].name, c.offset
+        );
+    }
 }
 
 /// What the scene needs on `core` once exported (`ferrodyn export rust`).
@@ -181,6 +218,22 @@ fn target_report(scene: &Scene, core: Core) -> Result<()> {
         println!(
             "target {}: not exportable yet (contact shapes on a tree do not export to Rust yet)",
             core.name()
+        );
+        return Ok(());
+    }
+    if let Some(coupling) = scene.couplings.first() {
+        println!(
+            "target {}: not exportable yet (coupling \"{}\" is a coordinate row on the tree; coupled trees do not export to Rust yet)",
+            core.name(),
+            coupling.name
+        );
+        return Ok(());
+    }
+    if let Some(drive) = parts.tree.drives.first() {
+        println!(
+            "target {}: not exportable yet (drive \"{}\" is a coordinate row on the tree; driven trees do not export to Rust yet)",
+            core.name(),
+            scene.joints[drive.joint].name
         );
         return Ok(());
     }

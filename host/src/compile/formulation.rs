@@ -10,7 +10,7 @@
 
 use crate::scene::{ErrorKind, ItemName, Scene, SceneError};
 use crate::spec::{Formulation, IntegratorSpec};
-use ferrodyn_kernel::rigid::{BodyRef, Force, Joint, JointKind};
+use ferrodyn_kernel::rigid::{BodyRef, DrivenCoordinate, Force, Joint, JointKind};
 use ferrodyn_kernel::JointLimit;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -154,22 +154,31 @@ pub fn choose(scene: &Scene) -> Result<Choice, SceneError> {
     }
 }
 
-/// `choice`, unless the scene has inputs and `choice` is Cartesian: an error naming the first
-/// input and why the scene is Cartesian.
+/// `choice`, unless the scene has inputs or couplings and `choice` is Cartesian: an error
+/// naming the first input (or coupling) and why the scene is Cartesian.
 fn with_inputs(scene: &Scene, choice: Choice) -> Result<Choice, SceneError> {
-    if let (Choice::Cartesian(why), Some(input)) = (&choice, scene.inputs.first()) {
+    let Choice::Cartesian(why) = &choice else {
+        return Ok(choice);
+    };
+    let first = |what: &str, item: Option<(ItemName, usize)>| {
+        let (item, line) = item?;
         let why = why
             .as_ref()
             .map_or("the scene asks for them".into(), Blocker::to_string);
         let kind = ErrorKind::Invalid {
             field: "joint",
             reason: format!(
-                "inputs act on joint coordinates, and this scene is in Cartesian coordinates ({why})"
+                "{what} act on joint coordinates, and this scene is in Cartesian coordinates ({why})"
             ),
         };
-        return Err(scene.source.error(Some(input.line), Some(input.item()), kind));
+        Some(scene.source.error(Some(line), Some(item), kind))
+    };
+    let coupling = scene.couplings.first().map(|c| (c.item(), c.line));
+    let input = scene.inputs.first().map(|i| (i.item(), i.line));
+    match first("couplings", coupling).or_else(|| first("inputs", input)) {
+        Some(error) => Err(error),
+        None => Ok(choice),
     }
-    Ok(choice)
 }
 
 /// The scene's rigid bodies as tree links, or what keeps them from it.
@@ -186,22 +195,35 @@ fn tree_links(scene: &Scene) -> Result<Vec<TreeLink>, Blocker> {
     }
     for joint in &scene.joints {
         let kind = joint.value.kind;
-        let on_tree = in_tree(&kind) || matches!(kind, JointKind::Fixed | JointKind::Distance { .. });
+        let on_tree = in_tree(&kind)
+            || matches!(
+                kind,
+                JointKind::Fixed | JointKind::Distance { .. } | JointKind::Driving { .. }
+            );
         if !on_tree {
             return Err(Blocker {
                 item: Some((joint.item(), joint.line)),
-                reason: match joint.value.kind {
-                    JointKind::Driving { .. } => "prescribed motion (a drive) is not in the tree".into(),
-                    kind => format!(
-                        "a {} joint; the tree has revolute, prismatic, cylindrical, universal, spherical, fixed and distance joints",
-                        kind.name()
-                    ),
-                },
+                reason: format!(
+                    "a {} joint; the tree has revolute, prismatic, cylindrical, universal, spherical, fixed and distance joints",
+                    kind.name()
+                ),
             });
         }
     }
     let (mut links, _) = grow(scene);
     let link_of = link_of_joints(&links, scene.joints.len());
+    for (index, joint) in scene.joints.iter().enumerate() {
+        if matches!(joint.value.kind, JointKind::Driving { .. })
+            && driven_link(scene, &links, index).is_none()
+        {
+            return Err(Blocker {
+                item: Some((joint.item(), joint.line)),
+                reason: "a drive acts on the tree's revolute (rotation) or prismatic (translation) joint \
+                         between its two bodies, about or along that joint's axis; this drive has none"
+                    .into(),
+            });
+        }
+    }
     for force in &scene.forces {
         let blocked = |reason: &str| Blocker {
             item: Some((force.item(), force.line)),
@@ -277,11 +299,17 @@ fn grow(scene: &Scene) -> (Vec<TreeLink>, Vec<usize>) {
     let mut link_of: Vec<Option<Option<usize>>> = vec![None; scene.bodies.len()];
     let mut links: Vec<TreeLink> = Vec::with_capacity(scene.bodies.len());
     // Distance joints never carry a link: they are loop rows (a body held by them alone is a
-    // floating base).
+    // floating base). Drives carry none either: they are coordinate rows on the joint they
+    // drive ([`driven_link`]).
     let mut used: Vec<bool> = scene
         .joints
         .iter()
-        .map(|j| matches!(j.value.kind, JointKind::Distance { .. }))
+        .map(|j| {
+            matches!(
+                j.value.kind,
+                JointKind::Distance { .. } | JointKind::Driving { .. }
+            )
+        })
         .collect();
     let mut loops = Vec::new();
     let reached = |link_of: &[Option<Option<usize>>], side: BodyRef| match side {
@@ -400,6 +428,38 @@ impl JointsAt {
 /// coordinates.
 pub fn loop_joints(scene: &Scene) -> Vec<usize> {
     grow(scene).1
+}
+
+/// The link whose joint scene drive `drive` moves: the link of the revolute (a rotation drive)
+/// or prismatic (a translation drive) joint between the drive's two bodies whose axis (z of its
+/// frame on the drive's body i) is the drive's z_i, in body i's coordinates. `None` if the
+/// tree has no such link.
+pub fn driven_link(scene: &Scene, links: &[TreeLink], drive: usize) -> Option<usize> {
+    let d = &scene.joints.get(drive)?.value;
+    let JointKind::Driving { coordinate, .. } = d.kind else {
+        return None;
+    };
+    let wanted = match coordinate {
+        DrivenCoordinate::Rotation => JointKind::Revolute,
+        DrivenCoordinate::Translation => JointKind::Prismatic,
+    };
+    let axis_i = d.frame_i.axes.column(2);
+    links.iter().position(|link| {
+        let Some(j) = link.joint.and_then(|j| scene.joints.get(j)) else {
+            return false;
+        };
+        let j = &j.value;
+        // The joint's frame on the drive's body i (its frames' z axes coincide when assembled).
+        let frame = match (
+            j.body_i == d.body_i && j.body_j == d.body_j,
+            j.body_i == d.body_j && j.body_j == d.body_i,
+        ) {
+            (true, _) => &j.frame_i,
+            (_, true) => &j.frame_j,
+            _ => return false,
+        };
+        j.kind == wanted && frame.axes.column(2).cross(axis_i).norm() <= 1e-9
+    })
 }
 
 /// What keeps `integrator` from the tree, if anything. BDF1/2, generalized-α, HHT and Newmark

@@ -30,7 +30,7 @@ pub use flexible::{
 };
 pub use formulation::{choose, link_of_joints, Blocker, Choice, TreeLink};
 pub use rigid::{kernel_error, rigid_model};
-pub use tree::{tree_parts, LinkBody, SceneTree, TreeParts};
+pub use tree::{tree_parts, LinkBody, SceneTree, TreeDrive, TreeParts};
 
 use crate::dae::{GeneralizedAlpha, HostMethod};
 use crate::implicit::{Convergence, FlexPart, HhtFlex, ImplicitSystem, MultibodyHht, Scheme};
@@ -168,7 +168,13 @@ fn rigid_system(
         let TreeParts {
             mirror,
             mirror_data,
-            tree: SceneTree { bodies, loops, .. },
+            tree:
+                SceneTree {
+                    bodies,
+                    loops,
+                    drives,
+                    ..
+                },
             model: tree,
             forces,
         } = parts;
@@ -206,7 +212,8 @@ fn rigid_system(
         let mut system = TreeSystem::new(system, mirror, mirror_data, bodies)
             .with_inputs(ports)
             .with_forces(forces)
-            .with_joints(joints);
+            .with_joints(joints)
+            .with_drives(drives);
         for (index, input) in scene.inputs.iter().enumerate() {
             system.set_input(index, input.value.value).map_err(|e| {
                 let kind = ErrorKind::Invalid {

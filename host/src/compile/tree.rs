@@ -8,15 +8,16 @@
 //! velocities resolved on the joint's axes (world axes for a ball joint and a floating base,
 //! which are the link's axes at zero coordinates).
 
-use super::formulation::{link_of_joints, loop_joints, TreeLink};
+use super::formulation::{driven_link, link_of_joints, loop_joints, TreeLink};
 use crate::scene::{ContactSpec, Scene, SceneError};
 use crate::storage::{Growable, RigidData, RigidModel, TreeData, TreeForces, TreeModel};
 use ferrodyn_kernel::math::{Mat3, Quat, Vec3};
 use ferrodyn_kernel::rigid::{
-    assemble, joint_coordinate, Axes, Body, BodyRef, Force, Frame, Joint, JointKind, MassProperties,
-    Stabilization,
+    assemble, joint_coordinate, Axes, Body, BodyRef, DrivenCoordinate, Force, Frame, Joint, JointKind,
+    MassProperties, Stabilization,
 };
 use ferrodyn_kernel::tree::{Link, Model};
+use ferrodyn_kernel::TimeFunction;
 use ferrodyn_kernel::{Dynamics, JointLimit, KernelError, Storage};
 
 /// Where a scene body sits on its tree link: its frame's origin in the link frame and its
@@ -51,8 +52,46 @@ pub struct SceneTree {
     /// joint's index and the joint on the links (frames in link coordinates, a body welded to
     /// the ground on the ground).
     pub loops: Vec<(usize, Joint<f64>)>,
+    /// The scene's drives as coordinate rows on the links they move.
+    pub drives: Vec<TreeDrive>,
+    /// The scene's couplings as coordinate rows (after the drives).
+    pub couplings: Vec<TreeCoupling>,
     /// How the loops' drift is projected away (the scene's, as the Cartesian model's).
     pub stabilization: Stabilization<f64>,
+}
+
+/// A scene coupling on the tree: link `follower`'s coordinate = `multiplier` · link
+/// `leader`'s + `offset` (the scene's relation carried onto the tree's coordinates).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TreeCoupling {
+    /// The scene coupling (index).
+    pub coupling: usize,
+    /// The held joint's link.
+    pub follower: usize,
+    /// The followed joint's link.
+    pub leader: usize,
+    /// m on the tree's coordinates.
+    pub multiplier: f64,
+    /// c on the tree's coordinates.
+    pub offset: f64,
+}
+
+/// A scene drive on the tree: link `link`'s coordinate q = `multiplier` · f(t) + `offset`.
+/// The drive's own coordinate (the scene's angle θ of x_j from x_i about z_i, or slide along
+/// z_i) is θ = θ₀ + multiplier · q (multiplier ±1: the tree's coordinate turns the child about
+/// the joint's axis), so the drive's generalized force on θ is multiplier × the row's on q.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TreeDrive {
+    /// The scene joint (the drive).
+    pub joint: usize,
+    /// The link whose joint it moves.
+    pub link: usize,
+    /// f.
+    pub function: TimeFunction<f64>,
+    /// ±1.
+    pub multiplier: f64,
+    /// The tree's coordinate at f = 0.
+    pub offset: f64,
 }
 
 impl SceneTree {
@@ -71,6 +110,15 @@ impl SceneTree {
         for &(index, joint) in &self.loops {
             let closed = builder.close_loop(joint);
             closed.map_err(|e| super::kernel_error(scene, rename_loop(e, index)))?;
+        }
+        for d in &self.drives {
+            let driven = builder.drive(d.link, d.function, d.multiplier, d.offset);
+            driven.map_err(|e| super::kernel_error(scene, rename_loop(e, d.joint)))?;
+        }
+        for c in &self.couplings {
+            let coupled = builder.couple(c.follower, c.leader, c.multiplier, c.offset);
+            let joint = scene.couplings[c.coupling].value.joint;
+            coupled.map_err(|e| super::kernel_error(scene, rename_loop(e, joint)))?;
         }
         builder.set_stabilization(self.stabilization);
         builder.build().map_err(|e| super::kernel_error(scene, e))
@@ -122,9 +170,23 @@ pub fn tree_parts(scene: &Scene, links: &[TreeLink]) -> Result<TreeParts, SceneE
         .map(|index| (index, on_links_joint(&mirror.joints()[index], &tree.bodies)))
         .collect();
     tree.stabilization = *mirror.stabilization();
+    tree.drives = (0..scene.joints.len())
+        .filter_map(|index| {
+            let link = driven_link(scene, links, index)?;
+            tree_drive(
+                &mirror,
+                &mirror_data,
+                index,
+                link,
+                &links[link],
+                &tree.links[link],
+            )
+        })
+        .collect();
     // A servo input's gains belong to its joint's link (the model); its set-point is the
     // input value (the data).
     let link_of = link_of_joints(links, scene.joints.len());
+    tree.couplings = tree_couplings(scene, links, &link_of, (&mirror, &mirror_data))?;
     for input in &scene.inputs {
         let link = link_of.get(input.value.joint).copied().flatten();
         if let Some(link) = link.and_then(|k| tree.links.get_mut(k)) {
@@ -220,8 +282,117 @@ fn tree_model(links: &[TreeLink], model: &RigidModel, data: &RigidData) -> Scene
         bodies,
         rates,
         loops: Vec::new(),
+        drives: Vec::new(),
+        couplings: Vec::new(),
         stabilization: *model.stabilization(),
     }
+}
+
+/// The scene's couplings on the tree's coordinates. A joint's scene coordinate is θ = θ₀ + s q
+/// (θ₀ at the assembled state, s = −1 where the link's body is the joint's body i: the tree
+/// turns the child about z_i), so θ_j = m θ_i + c becomes q_j = s_j m s_i q_i + s_j (m θ₀_i +
+/// c − θ₀_j). A coupled joint that closes a loop has no coordinate: an error naming it.
+fn tree_couplings(
+    scene: &Scene,
+    links: &[TreeLink],
+    link_of: &[Option<usize>],
+    (model, data): (&RigidModel, &RigidData),
+) -> Result<Vec<TreeCoupling>, SceneError> {
+    let placed = |coupling: &crate::scene::Named<crate::scene::CouplingSpec>, joint: usize| {
+        let link = link_of.get(joint).copied().flatten().ok_or_else(|| {
+            let kind = crate::scene::ErrorKind::Invalid {
+                field: "joint",
+                reason: format!(
+                    "joint \"{}\" closes a loop on the tree and has no coordinate of its own to couple",
+                    scene.joints[joint].name
+                ),
+            };
+            scene
+                .source
+                .error(Some(coupling.line), Some(coupling.item()), kind)
+        })?;
+        let (start, _) = joint_coordinate(model, data, joint).unwrap_or((0.0, 0.0));
+        let sign = if model.joints()[joint].body_i == BodyRef::Body(links[link].body) {
+            -1.0
+        } else {
+            1.0
+        };
+        Ok((link, start, sign))
+    };
+    scene
+        .couplings
+        .iter()
+        .enumerate()
+        .map(|(index, coupling)| {
+            let c = coupling.value;
+            let (follower, start_j, s_j) = placed(coupling, c.joint)?;
+            let (leader, start_i, s_i) = placed(coupling, c.follows)?;
+            let multiplier = s_j * c.multiplier * s_i;
+            let offset = s_j * (c.multiplier * start_i + c.offset - start_j);
+            Ok(TreeCoupling {
+                coupling: index,
+                follower,
+                leader,
+                multiplier,
+                offset,
+            })
+        })
+        .collect()
+}
+
+/// Scene drive `index` (of `model`, assembled in `data`) on `link`, whose tree link is `on`:
+/// the sign between the drive's coordinate and the tree's, and the offset that makes the
+/// tree's coordinate 0 at the assembled configuration (a rotation drive's angle read within π
+/// of f(0), as its row sin(θ − f) holds it).
+fn tree_drive(
+    model: &RigidModel,
+    data: &RigidData,
+    index: usize,
+    link: usize,
+    tree_link: &TreeLink,
+    on: &Link<f64>,
+) -> Option<TreeDrive> {
+    let drive = &model.joints()[index];
+    let JointKind::Driving { coordinate, function } = drive.kind else {
+        return None;
+    };
+    let axis = |k: usize, body: BodyRef, frame: &Frame<f64>| world_axis(data, body, frame, k);
+    let (x_i, y_i, z_i) = (
+        axis(0, drive.body_i, &drive.frame_i),
+        axis(1, drive.body_i, &drive.frame_i),
+        axis(2, drive.body_i, &drive.frame_i),
+    );
+    // The tree's coordinate turns (moves) the link's body about (along) the link's axis: the
+    // drive's coordinate follows when that body is the drive's body j, and goes back otherwise.
+    let child = if drive.body_j == BodyRef::Body(tree_link.body) {
+        1.0
+    } else {
+        -1.0
+    };
+    let multiplier = child * z_i.dot(on.axis).signum();
+    let f0 = function.eval(0.0).value;
+    let start = match coordinate {
+        DrivenCoordinate::Rotation => {
+            let x_j = axis(0, drive.body_j, &drive.frame_j);
+            let theta = x_j.dot(y_i).atan2(x_j.dot(x_i));
+            let turns = ((theta - f0) / std::f64::consts::TAU).round();
+            theta - turns * std::f64::consts::TAU
+        }
+        DrivenCoordinate::Translation => {
+            let (p_i, p_j) = (
+                data.point_position(drive.body_i, drive.frame_i.origin),
+                data.point_position(drive.body_j, drive.frame_j.origin),
+            );
+            (p_j - p_i).dot(z_i)
+        }
+    };
+    Some(TreeDrive {
+        joint: index,
+        link,
+        function,
+        multiplier,
+        offset: -multiplier * start,
+    })
 }
 
 /// A scene `joint` on the links that carry its bodies: body frames become link frames (a body

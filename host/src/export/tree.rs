@@ -4,7 +4,7 @@
 
 use super::rust::{header, lit, mat3, vec3, Input, Kind, Output, Ports, Precision, MODEL_FN};
 use crate::compile::{choose, tree_parts, Choice, LinkBody, SceneTree, TreeLink, TreeParts};
-use crate::scene::{Scene, SceneError};
+use crate::scene::{ErrorKind, Scene, SceneError};
 use crate::sensor::{EncoderZero, SensorKind};
 use ferrodyn_kernel::rigid::{joint_angle, BodyRef};
 use ferrodyn_kernel::tree::{MultiJoint, Servo, TreeJoint};
@@ -27,6 +27,25 @@ pub(super) fn module(scene: &Scene, precision: Precision, method: &str) -> Resul
         }
     };
     let parts = tree_parts(scene, &links)?;
+    if let Some(coupling) = scene.couplings.first() {
+        let kind = ErrorKind::Invalid {
+            field: "export",
+            reason: "a coupling on the tree (a coordinate row); coupled trees do not export to Rust yet (they run on the host)"
+                .into(),
+        };
+        return Err(scene
+            .source
+            .error(Some(coupling.line), Some(coupling.item()), kind));
+    }
+    if let Some(drive) = parts.tree.drives.first() {
+        let joint = &scene.joints[drive.joint];
+        let kind = ErrorKind::Invalid {
+            field: "export",
+            reason: "a drive on the tree (a coordinate row); driven trees do not export to Rust yet (they run on the host)"
+                .into(),
+        };
+        return Err(scene.source.error(Some(joint.line), Some(joint.item()), kind));
+    }
     if scene.contact.is_some() {
         return Err(super::rust::refused(
             scene,

@@ -102,6 +102,23 @@ pub struct DraftShape {
     pub geometry: DraftGeometry,
 }
 
+/// A coupling of one joint's coordinate to another's (a URDF `<mimic>`).
+#[derive(Clone, Debug)]
+pub struct DraftCoupling {
+    /// Its name.
+    pub name: String,
+    /// Line of the model element.
+    pub line: usize,
+    /// The joint held.
+    pub joint: String,
+    /// The joint it follows.
+    pub follows: String,
+    /// m.
+    pub multiplier: f64,
+    /// c.
+    pub offset: f64,
+}
+
 /// An actuator port on a joint: a force, or a position servo's set-point.
 #[derive(Clone, Debug)]
 pub struct DraftInput {
@@ -156,6 +173,8 @@ pub struct Draft {
     pub shapes: Vec<DraftShape>,
     /// Actuator ports.
     pub inputs: Vec<DraftInput>,
+    /// Couplings between joints.
+    pub couplings: Vec<DraftCoupling>,
     /// Sensors.
     pub sensors: Vec<DraftSensor>,
 }
@@ -365,6 +384,19 @@ impl Draft {
                     name(&i.name),
                     name(&i.joint),
                     num(i.scale)
+                ),
+            );
+        }
+        for c in &self.couplings {
+            w.table(
+                c.line,
+                format_args!(
+                    "[[coupling]]\nname = {}\njoint = {}\nfollows = {}\nmultiplier = {}\noffset = {}\n",
+                    name(&c.name),
+                    name(&c.joint),
+                    name(&c.follows),
+                    num(c.multiplier),
+                    num(c.offset)
                 ),
             );
         }

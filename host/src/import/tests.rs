@@ -218,19 +218,58 @@ fn error_of(name: &str, text: &str) -> ImportError {
 }
 
 #[test]
-fn unsupported_features_are_refused_by_name_and_line() {
+fn a_mimic_joint_is_a_coupling_that_holds_on_the_tree() {
+    // The slide follows the hip: slide = 2·hip + 0.1 (m per rad), with the scene's
+    // coordinates (the URDF joint's: frames meet at zero) read from the Cartesian mirror.
     let mimic = SKEW_ARM.replace(
         r#"<axis xyz="1 0 0"/>"#,
-        "<axis xyz=\"1 0 0\"/>\n    <mimic joint=\"hip\" multiplier=\"2\"/>",
+        "<axis xyz=\"1 0 0\"/>\n    <mimic joint=\"hip\" multiplier=\"2\" offset=\"0.1\"/>",
     );
-    let e = error_of("mimic.urdf", &mimic);
-    assert_eq!((e.kind, e.line), (ImportErrorKind::Refused, Some(22)));
+    let path = model_file("mimic.urdf", &mimic);
+    let imported = import(&path, &ImportOptions::default()).unwrap();
+    let [coupling] = &imported.scene.couplings[..] else {
+        panic!("{:?}", imported.scene.couplings)
+    };
+    assert_eq!(
+        (
+            coupling.name.as_str(),
+            coupling.value.multiplier,
+            coupling.value.offset
+        ),
+        ("slide.mimic", 2.0, 0.1)
+    );
+    let out = path.with_file_name("written/mimic.toml");
+    std::fs::create_dir_all(out.parent().unwrap()).unwrap();
+    let text = imported.toml(&out);
     assert!(
-        e.to_string()
-            .contains("mimic.urdf:22: <mimic>: joint \"slide\" mimics joint \"hip\""),
-        "{e}"
+        text.contains("[[coupling]]\nname = \"slide.mimic\"\njoint = \"slide\"\nfollows = \"hip\""),
+        "{text}"
     );
+    std::fs::write(&out, text).unwrap();
+    let mut sim = compile(&Scene::load(&out).unwrap()).unwrap();
+    assert!(
+        sim.labels.description.contains("joint coordinates"),
+        "{}",
+        sim.labels.description
+    );
+    let joint = |sim: &crate::simulation::Simulation, name: &str| {
+        let (model, data) = sim.rigid().unwrap();
+        let k = sim.labels.names.joints.iter().position(|j| j == name).unwrap();
+        ferrodyn_kernel::rigid::joint_coordinate(model, data, k)
+            .unwrap()
+            .0
+    };
+    let mut worst = 0.0f64;
+    for _ in 0..500 {
+        sim.step().unwrap();
+        worst = worst.max((joint(&sim, "slide") - (2.0 * joint(&sim, "hip") + 0.1)).abs());
+    }
+    assert!(joint(&sim, "hip").abs() > 1e-3, "the arm moves");
+    assert!(worst <= 1e-10, "slide − (2 hip + 0.1) = {worst:e}");
+}
 
+#[test]
+fn unsupported_features_are_refused_by_name_and_line() {
     let planar = SKEW_ARM.replace(r#"type="prismatic""#, r#"type="planar""#);
     let e = error_of("planar.urdf", &planar);
     assert_eq!(

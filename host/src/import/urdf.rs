@@ -10,11 +10,11 @@
 //!   runs; nothing is merged here);
 //! - revolute, continuous and prismatic joints are scene revolute and prismatic joints.
 //!
-//! Refused by name (errors with the line): planar joints, `<mimic>`, transmissions other than
+//! A `<mimic>` is a `[[coupling]]` of the scene. Refused by name (errors with the line): planar joints, transmissions other than
 //! simple ones, massless links that move. Noted as not modelled: friction, prismatic
 //! damping. `<limit lower upper>` becomes the scene joint's `limits` (default end stops). Ignored and listed: visual geometry and unknown elements.
 
-use super::draft::{Draft, DraftBody, DraftGeometry, DraftJoint, DraftJointKind, DraftShape};
+use super::draft::{Draft, DraftBody, DraftCoupling, DraftGeometry, DraftJoint, DraftJointKind, DraftShape};
 use super::error::{ImportError, ImportErrorKind};
 use super::package::resolve;
 use super::pose::{rotate_inertia, z_onto, Pose};
@@ -63,6 +63,8 @@ struct Joint<'a, 'i> {
     /// `<limit lower upper>` of a revolute or prismatic joint (a missing end is 0, as the
     /// format says); `None` without either.
     limits: Option<[f64; 2]>,
+    /// `<mimic joint multiplier offset>`: the joint followed, m, c and the element's line.
+    mimic: Option<(&'a str, f64, f64, usize)>,
 }
 
 /// Which body carries a link, and where the link's frame sits in it.
@@ -210,6 +212,16 @@ pub fn import(
                     frame_j: axis_frame,
                     limits: j.limits,
                 });
+                if let Some((follows, multiplier, offset, line)) = j.mimic {
+                    draft.couplings.push(DraftCoupling {
+                        name: format!("{}.mimic", j.name),
+                        line,
+                        joint: j.name.to_string(),
+                        follows: follows.to_string(),
+                        multiplier,
+                        offset,
+                    });
+                }
                 if j.damping > 0.0 {
                     if motion == Motion::Revolute {
                         draft.dampers.push((j.name.to_string(), j.damping, j.at.line()));
@@ -345,6 +357,17 @@ fn read_inertial(at: At) -> Result<Inertial, ImportError> {
     })
 }
 
+/// A `<mimic>`: the joint followed, multiplier (default 1), offset (default 0) and its line: a
+/// coupling row q = m·q_followed + c in the scene (`[[coupling]]`).
+fn read_mimic<'a>(at: At<'a, '_>) -> Result<(&'a str, f64, f64, usize), ImportError> {
+    Ok((
+        at.required("joint")?,
+        at.number_or("multiplier", 1.0)?,
+        at.number_or("offset", 0.0)?,
+        at.line(),
+    ))
+}
+
 fn read_joint<'a, 'i>(
     at: At<'a, 'i>,
     index: &HashMap<&str, usize>,
@@ -378,6 +401,7 @@ fn read_joint<'a, 'i>(
     let mut axis = Vec3::X;
     let mut damping = 0.0;
     let mut limits = None;
+    let mut mimic = None;
     for node in elements(at.node) {
         let sub = at.at(node);
         match node.tag_name().name() {
@@ -412,12 +436,7 @@ fn read_joint<'a, 'i>(
                     limits = Some(range);
                 }
             }
-            "mimic" => {
-                return Err(sub.refused(format!(
-                    "joint \"{name}\" mimics joint \"{}\": coupled joints are not modelled yet",
-                    sub.node.attribute("joint").unwrap_or("?")
-                )))
-            }
+            "mimic" => mimic = Some(read_mimic(sub)?),
             other => report.ignore(other, sub.line()),
         }
     }
@@ -431,6 +450,7 @@ fn read_joint<'a, 'i>(
         axis,
         damping,
         limits,
+        mimic,
     })
 }
 

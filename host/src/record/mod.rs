@@ -25,6 +25,7 @@ use crate::output::OutputDir;
 use crate::scene::OutputSpec;
 use crate::simulation::{Sample, Simulation};
 use anyhow::Result;
+use ferrodyn_kernel::rigid::JointKind;
 use std::path::PathBuf;
 
 /// A result file (or files) written at every output time.
@@ -68,7 +69,14 @@ pub fn recorders(
         )?));
     }
     if outputs.reactions && sim.rigid_mut().is_some() {
-        out.push(Box::new(ReactionsCsv::create(dir, &names.joints)?));
+        let drives: Vec<String> = sim.rigid().map_or_else(Vec::new, |(model, _)| {
+            let driving = model.joints().iter().zip(&names.joints);
+            driving
+                .filter(|(j, _)| matches!(j.kind, JointKind::Driving { .. }))
+                .map(|(_, name)| name.clone())
+                .collect()
+        });
+        out.push(Box::new(ReactionsCsv::create(dir, &names.joints, &drives)?));
     }
     if let Some(flex) = sim.flexible() {
         out.push(Box::new(VtuSeries::new(dir, series, &flex)));

@@ -1,4 +1,6 @@
-//! `reactions.csv`: the force each joint exerts on its body j (global) at every output time.
+//! `reactions.csv`: the force each joint exerts on its body j (global) at every output time,
+//! then each drive's generalized force on its coordinate (`<drive>.effort`: N·m for a rotation,
+//! N for a translation; in joint coordinates from the tree's own drive rows).
 
 use super::trajectory::columns;
 use super::Recorder;
@@ -15,16 +17,19 @@ pub struct ReactionsCsv {
 }
 
 impl ReactionsCsv {
-    /// Claims `reactions.csv` with columns for the joints called `joints`.
-    pub fn create(dir: &OutputDir, joints: &[String]) -> Result<Self> {
+    /// Claims `reactions.csv` with columns for the joints called `joints` and the efforts of
+    /// the drives called `drives`.
+    pub fn create(dir: &OutputDir, joints: &[String], drives: &[String]) -> Result<Self> {
         let mut out = dir.file("reactions.csv")?;
-        out.header(&columns(joints, &["fx", "fy", "fz"]))?;
+        let mut header = columns(joints, &["fx", "fy", "fz"]);
+        header.extend(drives.iter().map(|d| format!("{d}.effort")));
+        out.header(&header)?;
         Ok(Self { out, row: Vec::new() })
     }
 }
 
 impl Recorder for ReactionsCsv {
-    fn record(&mut self, sim: &mut Simulation, _: &Sample) -> Result<()> {
+    fn record(&mut self, sim: &mut Simulation, sample: &Sample) -> Result<()> {
         let t = sim.time();
         let Some((model, data)) = sim.rigid_mut() else {
             return Ok(());
@@ -36,6 +41,7 @@ impl Recorder for ReactionsCsv {
         for r in reactions {
             self.row.extend(r.force.to_array());
         }
+        self.row.extend(sample.drives.iter().map(|d| d.effort));
         self.out.row(&self.row)
     }
     fn finish(self: Box<Self>) -> Result<Vec<PathBuf>> {

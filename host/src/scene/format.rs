@@ -38,6 +38,9 @@ pub struct RawScene {
     /// `[[input]]` tables.
     #[serde(default)]
     pub input: Vec<Spanned<RawInput>>,
+    /// `[[coupling]]` tables.
+    #[serde(default)]
+    pub coupling: Vec<Spanned<RawCoupling>>,
     /// `[[shape]]` tables (contact geometry).
     #[serde(default)]
     pub shape: Vec<Spanned<RawShape>>,
@@ -47,6 +50,22 @@ pub struct RawScene {
     /// `[output]`.
     #[serde(default)]
     pub output: RawOutput,
+}
+
+/// `[[coupling]]`: `joint`'s coordinate = multiplier · `follows`'s + offset.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCoupling {
+    /// Unique coupling name.
+    pub name: Spanned<String>,
+    /// The joint held (revolute or prismatic).
+    pub joint: Spanned<String>,
+    /// The joint it follows (revolute or prismatic).
+    pub follows: Spanned<String>,
+    /// m (default 1).
+    pub multiplier: Option<Num>,
+    /// c, rad or m (default 0).
+    pub offset: Option<Num>,
 }
 
 /// `[[input]]`: an actuator port on a joint (torque on a revolute joint, force on a

@@ -16,6 +16,7 @@
 mod checker;
 mod contact;
 mod convert;
+mod coupling;
 mod error;
 mod flexible;
 mod force;
@@ -34,8 +35,8 @@ pub use convert::reason as build_error_reason;
 pub use error::{Details, ErrorKind, ItemName, SceneError, Source};
 pub use limit::{DEFAULT_LIMIT_DAMPING, DEFAULT_LIMIT_STIFFNESS};
 pub use types::{
-    BodySpec, ContactSpec, FlexContactSpec, FlexibleSpec, InputSpec, NameMaps, Named, OutputSpec, Scene,
-    Simulation,
+    BodySpec, ContactSpec, CouplingSpec, FlexContactSpec, FlexibleSpec, InputSpec, NameMaps, Named,
+    OutputSpec, Scene, Simulation,
 };
 
 impl Scene {

@@ -33,6 +33,20 @@ impl<T> Named<T> {
     }
 }
 
+/// A coupling (`[[coupling]]`): the coordinate of joint `joint` (the scene's angle of frame j
+/// about z_i, or slide along z_i) = `multiplier` × that of joint `follows` + `offset`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CouplingSpec {
+    /// The joint held (index).
+    pub joint: usize,
+    /// The joint it follows (index).
+    pub follows: usize,
+    /// m.
+    pub multiplier: f64,
+    /// c (rad or m).
+    pub offset: f64,
+}
+
 /// An actuator input on a joint (`[[input]]`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct InputSpec {
@@ -157,6 +171,8 @@ pub struct Scene {
     pub sensors: Vec<Sensor>,
     /// Actuator inputs in file order.
     pub inputs: Vec<Named<InputSpec>>,
+    /// Couplings between joints in file order.
+    pub couplings: Vec<Named<CouplingSpec>>,
     /// Contact shapes and materials (`None`: no `[[shape]]`).
     pub contact: Option<ContactSpec>,
     /// Output selection.

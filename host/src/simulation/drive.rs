@@ -2,7 +2,9 @@
 //! progress, watches for energy growth and constraint drift, and feeds the recorders at every
 //! output time; returns the summary line's figures.
 
+use super::drive_work::WorkIntegral;
 use super::Simulation;
+use crate::check::DriveLoad;
 use crate::interrupt::{self, Stop};
 use crate::output::Progress;
 use crate::record::Recorder;
@@ -26,11 +28,13 @@ pub struct Sample {
     pub energy: Energy<f64>,
     /// Position and velocity violation of every joint (empty without rigid joints).
     pub joints: Vec<Violation<f64>>,
+    /// Every drive's generalized force and power (scene order; empty without drives).
+    pub drives: Vec<DriveLoad>,
 }
 
 impl Sample {
     /// Evaluates the simulation's current state.
-    pub fn of(sim: &Simulation) -> Result<Self> {
+    pub fn of(sim: &mut Simulation) -> Result<Self> {
         let energy = sim
             .energy()
             .with_context(|| format!("energy at t = {} s", sim.time()))?;
@@ -38,8 +42,20 @@ impl Sample {
             .rigid()
             .map(|(m, d)| (0..m.joints().len()).map(|j| joint_violation(m, d, j)).collect())
             .unwrap_or_default();
-        Ok(Self { energy, joints })
+        let drives = drive_loads(sim)?;
+        Ok(Self {
+            energy,
+            joints,
+            drives,
+        })
     }
+}
+
+/// The drives' loads at the current state, the error naming the time.
+fn drive_loads(sim: &mut Simulation) -> Result<Vec<DriveLoad>> {
+    let t = sim.time();
+    sim.drive_loads()
+        .with_context(|| format!("drive loads at t = {t} s"))
 }
 
 impl Interrupted {
@@ -63,6 +79,10 @@ pub struct Summary {
     /// Whether drives, applied forces, loads or inputs do work on the system, so its energy
     /// change is their work and not an integration error.
     pub driven: bool,
+    /// The drives' work W = ∫ Σ P_d dt over the run (J), where the system has drives and says
+    /// their loads: the balance ΔE − W is then the integration error (with the work of any
+    /// applied forces, inputs and dampers).
+    pub drive_work: Option<f64>,
     /// Largest |Φ| of every joint seen at output times (empty without joints).
     pub joint_drift: Vec<f64>,
     /// Most contacts active at an output time (systems with contact).
@@ -113,7 +133,14 @@ impl fmt::Display for Summary {
             self.wall_seconds,
             1e6 * self.wall_seconds / self.steps.max(1) as f64,
         )?;
-        if self.driven {
+        if let Some(w) = self.drive_work {
+            write!(
+                f,
+                "drive work {w:.6e} J, energy change {:.6e} J, balance ΔE − W {:.2e} J",
+                self.energy_change,
+                self.energy_change - w
+            )?;
+        } else if self.driven {
             // Not a drift: what drives, forces and inputs put in or took out.
             write!(
                 f,
@@ -153,6 +180,16 @@ pub fn drive(sim: &mut Simulation, mut recorders: Vec<Box<dyn Recorder>>, progre
     let every = sim.timing.output_every();
     let mut shown = Progress::new(progress, steps);
     let e0 = Sample::of(sim)?.energy.total();
+    let mut work = WorkIntegral::default();
+    let drives = !drive_loads(sim)?.is_empty();
+    let mut add_power = |sim: &mut Simulation| -> Result<()> {
+        if drives {
+            let power = drive_loads(sim)?.iter().map(|d| d.power).sum();
+            work.push(sim.time(), power);
+        }
+        Ok(())
+    };
+    add_power(sim)?;
     let mut seen = Seen::new(&sim.labels, e0);
     let mut trajectory = Digest::default();
     let mut interrupted = None;
@@ -179,6 +216,7 @@ pub fn drive(sim: &mut Simulation, mut recorders: Vec<Box<dyn Recorder>>, progre
             break;
         }
         sim.step()?;
+        add_power(sim)?;
         trajectory.add(sim.state());
         taken = k + 1;
     }
@@ -193,6 +231,7 @@ pub fn drive(sim: &mut Simulation, mut recorders: Vec<Box<dyn Recorder>>, progre
         max_energy_change: seen.max_de,
         energy_change: seen.last_de,
         driven: !sim.labels.conservative,
+        drive_work: drives.then(|| work.total()),
         joint_drift: seen.joint_drift,
         peak_contacts: sim.contacts().map(|_| seen.peak_contacts),
         solver: sim.solver_report(),

@@ -4,6 +4,7 @@
 //! frame; `check` evaluates it.
 
 mod drive;
+mod drive_work;
 mod kernel;
 mod labels;
 mod system;
@@ -241,6 +242,11 @@ impl Simulation {
             Some((_, data)) => (data.position(body), data.orientation(body)),
             None => (Vec3::ZERO, Quat::IDENTITY),
         }
+    }
+    /// The load (generalized force and power) of every drive at the current state, in scene
+    /// order; empty without drives or where the system does not say.
+    pub fn drive_loads(&mut self) -> anyhow::Result<Vec<crate::check::DriveLoad>> {
+        self.system.drive_loads()
     }
     /// The flexible nodes, where there are any.
     pub fn flexible(&self) -> Option<FlexibleState<'_>> {

@@ -2,6 +2,7 @@
 //! time, energy, the flat state, and views of its rigid bodies, flexible nodes and contacts for
 //! the recorders and the viewer.
 
+use crate::check::{drive_loads, DriveLoad};
 use crate::contact::{ContactWorld, FlexContacts};
 use crate::storage::{RigidData, RigidModel};
 use ferrodyn_kernel::ancf::Material;
@@ -38,6 +39,15 @@ pub trait System: Any + Send + Sync {
     /// only (in a coupled system the rigid data is a mirror the flexible loads do not reach).
     fn rigid_mut(&mut self) -> Option<(&RigidModel, &mut RigidData)> {
         None
+    }
+    /// The load of every drive (scene order) at the current state: its generalized force and
+    /// power ([`crate::check::drive_loads`] on the rigid model; a tree's from its own rows).
+    /// Empty without drives, or where the system does not say (flexible and coupled systems).
+    fn drive_loads(&mut self) -> anyhow::Result<Vec<DriveLoad>> {
+        match self.rigid_mut() {
+            Some((model, data)) => Ok(drive_loads(model, data)?),
+            None => Ok(Vec::new()),
+        }
     }
     /// The clock's time and the rounding carried by its compensated sum, from which the
     /// system goes on bit for bit after [`System::set_state`] and [`System::resume_clock`]:

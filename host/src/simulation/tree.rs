@@ -5,11 +5,12 @@
 
 use super::kernel::KernelSystem;
 use super::system::{ContactModel, Contacts, System};
-use crate::compile::LinkBody;
+use crate::check::DriveLoad;
+use crate::compile::{LinkBody, TreeDrive};
 use crate::storage::{RigidData, RigidModel, TreeForces, TreeModel};
 use anyhow::{anyhow, bail};
 use ferrodyn_kernel::math::Quat;
-use ferrodyn_kernel::tree::link_states;
+use ferrodyn_kernel::tree::{accelerations_with, link_states};
 use ferrodyn_kernel::{Dynamics, Energy, ExternalForces, ExternalLoads, Item, KernelError};
 use std::any::Any;
 
@@ -36,6 +37,8 @@ pub struct TreeSystem {
     /// The scene joint of each of the kernel's joints (link k's joint, `None` for a floating
     /// base; then the joints closing loops), for the kernel's errors.
     joints: Vec<Option<usize>>,
+    /// The scene's drives, the tree's coordinate rows after the loop rows, in that order.
+    drives: Vec<TreeDrive>,
 }
 
 impl TreeSystem {
@@ -56,6 +59,7 @@ impl TreeSystem {
             inputs: Vec::new(),
             forces: TreeForces::new(),
             joints: Vec::new(),
+            drives: Vec::new(),
         };
         system.update_mirror();
         system
@@ -112,6 +116,12 @@ impl TreeSystem {
             },
             other => other,
         })
+    }
+
+    /// With `drives`, the tree's first coordinate rows.
+    pub fn with_drives(mut self, drives: Vec<TreeDrive>) -> Self {
+        self.drives = drives;
+        self
     }
 
     /// With force elements `forces` on the links.
@@ -188,6 +198,32 @@ impl System for TreeSystem {
     }
     fn time(&self) -> f64 {
         self.tree.time()
+    }
+    /// From the tree's own rows: a drive's row on link coordinate q (q = m f + c, the scene's
+    /// coordinate θ = θ₀ + m q) puts −λ on q, so m·(−λ) on θ, with power −λ q̇. Evaluated on a
+    /// copy of the data and force elements (contacts left out, as the Cartesian reactions leave
+    /// them), so the run's steps are not touched.
+    fn drive_loads(&mut self) -> anyhow::Result<Vec<DriveLoad>> {
+        if self.drives.is_empty() {
+            return Ok(Vec::new());
+        }
+        let model = &self.tree.model;
+        let mut data = self.tree.data.clone();
+        let mut forces = self.forces.clone();
+        let mut accel = vec![0.0; model.velocity_count()];
+        accelerations_with(model, &mut data, Some(&mut forces), &mut accel)
+            .map_err(|e| self.renamed(e.into()))?;
+        let first = model.loop_rows();
+        let loads = self.drives.iter().enumerate().map(|(k, d)| {
+            let lambda = data.multipliers().get(first + k).copied().unwrap_or(0.0);
+            let at = model.coordinates(d.link).map_or(0, |c| c.velocity);
+            let rate = data.velocities().get(at).copied().unwrap_or(0.0);
+            DriveLoad {
+                effort: -d.multiplier * lambda,
+                power: -lambda * rate,
+            }
+        });
+        Ok(loads.collect())
     }
     fn energy(&self) -> Result<Energy<f64>, KernelError> {
         let mut energy = self.tree.energy()?;

@@ -179,7 +179,7 @@ fn scenes_that_cannot_be_exported_say_why() {
     let cases = [
         (
             "driven_crank.toml",
-            "only scenes in joint coordinates export to Rust so far; this one is Cartesian: drive \"motor\": prescribed motion",
+            "driven_crank.toml:29: drive \"motor\": export: a drive on the tree (a coordinate row); driven trees do not export to Rust yet",
         ),
         (
             "spinning_beam.toml",

@@ -138,8 +138,11 @@ fn bad_parts_kernels_and_scenes_are_one_clear_error() {
         kernel.contains("--kernel-path / is not the Ferrodyn kernel"),
         "{kernel}"
     );
-    // A Cartesian scene: the reason `export rust` gives, naming the drive.
+    // A driven tree: the reason `export rust` gives, naming the drive.
     let crank = error(&scene_path("driven_crank.toml"), "mps2-an386", None);
-    assert!(crank.contains("drive \"motor\": prescribed motion"), "{crank}");
+    assert!(
+        crank.contains("drive \"motor\": export: a drive on the tree"),
+        "{crank}"
+    );
     assert!(!dir.exists(), "nothing written on an error");
 }

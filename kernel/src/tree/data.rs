@@ -164,6 +164,14 @@ impl<R: Real, St: Storage> Data<R, St> {
     pub fn velocities(&self) -> &[R] {
         self.state().get(self.count..).unwrap_or_default()
     }
+    /// The multipliers λ of the constraint rows (the loop rows, then the coordinate rows) as
+    /// the last evaluation of the dynamics left them: call [`super::accelerations`] at the
+    /// state first (a step ends with the projection, which uses them as its workspace). The
+    /// generalized force a coordinate row puts on its joint's coordinate is −λ (a drive's
+    /// torque or force), and −m·(−λ) on a coupling's leader.
+    pub fn multipliers(&self) -> &[R] {
+        self.loops.multipliers()
+    }
     /// Inputs (torque or force per velocity coordinate) applied during the steps.
     pub fn inputs(&self) -> &[R] {
         &self.input

@@ -1267,6 +1267,18 @@ pub fn accelerations<R: Real, St: Storage>(
     data: &mut Data<R, St>,
     accel: &mut [R],
 ) -> Result<(), KernelError> {
+    accelerations_with(model, data, None, accel)
+}
+
+/// [`accelerations`] with the links loaded by `external` when given (as
+/// [`crate::Dynamics::step_with`] loads them): the constraint rows' multipliers
+/// ([`Data::multipliers`]) are then those of the loaded tree.
+pub fn accelerations_with<R: Real, St: Storage>(
+    model: &Model<R, St>,
+    data: &mut Data<R, St>,
+    external: Option<&mut dyn ExternalForces<R>>,
+    accel: &mut [R],
+) -> Result<(), KernelError> {
     let (nq, nv) = (data.count, data.input.len());
     if data.work.len() != model.links.len() || nq != model.position_count() || nv != model.velocity_count() {
         return Err(KernelError::StateSizeMismatch);
@@ -1275,6 +1287,11 @@ pub fn accelerations<R: Real, St: Storage>(
     let q = state.get(..nq).ok_or(KernelError::StateSizeMismatch)?;
     let rate = state.get(nq..nq + nv).ok_or(KernelError::StateSizeMismatch)?;
     let accel = accel.get_mut(..nv).ok_or(KernelError::StateSizeMismatch)?;
+    let mut loads = external.map(|source| LinkLoads {
+        source,
+        sides: &mut data.sides,
+        wrench: &mut data.wrench,
+    });
     if let Some(mut planar) = planar_tree(model, &mut data.planar) {
         planar_accelerations(
             data.clock.time,
@@ -1282,7 +1299,7 @@ pub fn accelerations<R: Real, St: Storage>(
             &mut planar,
             (q, rate, input),
             &mut data.work,
-            None,
+            loads.as_mut(),
             accel,
         )?;
     } else {
@@ -1292,7 +1309,7 @@ pub fn accelerations<R: Real, St: Storage>(
             model.gravity,
             (q, rate, input),
             &mut data.work,
-            None,
+            loads.as_mut(),
             accel,
         )?;
     }

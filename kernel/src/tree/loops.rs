@@ -16,7 +16,12 @@
 //! that a folded pose passes. After every accepted step q is projected onto Φ = 0 (Newton with
 //! the mass-weighted minimal correction M⁻¹Φ_qᵀ(Φ_q M⁻¹Φ_qᵀ)⁺Φ) and v onto Φ̇ = 0, as the
 //! Cartesian model does.
+//!
+//! Coordinate rows (couplings and drives, [`super::coordinate_rows`]) follow the loop rows in
+//! the same matrices: their Φ_q rows are unit rows on the coordinates, and a drive's Φ_t enters
+//! the velocity projection (Φ̇ = Φ_q v + Φ_t = 0).
 
+use super::coordinate_rows::CoordinateRow;
 use super::dynamics::{
     advance_coordinates, first_acceleration, kinematics, link_state, normalize_quaternions, parent_pose,
     rigid_inertia, LinkWork,
@@ -67,7 +72,7 @@ impl<R: Real, St: Storage> Clone for LoopData<R, St> {
 impl<R: Real, St: Storage> LoopData<R, St> {
     /// Sized for `model`.
     pub(crate) fn new(model: &Model<R, St>) -> Self {
-        let m = model.loop_rows();
+        let m = model.constraint_rows();
         Self {
             rows: sized(m, ConstraintRow::default()),
             lambda: sized(m, R::ZERO),
@@ -90,7 +95,7 @@ impl<R: Real, St: Storage> LoopData<R, St> {
     }
     /// Resized for `model`, in place.
     pub(crate) fn reset(&mut self, model: &Model<R, St>) {
-        let m = model.loop_rows();
+        let m = model.constraint_rows();
         resize(&mut self.rows, m, ConstraintRow::default());
         resize(&mut self.lambda, m, R::ZERO);
         resize(&mut self.order, m, 0);
@@ -100,13 +105,18 @@ impl<R: Real, St: Storage> LoopData<R, St> {
     }
     /// Whether the data fits `model`'s loops.
     pub(crate) fn fits(&self, model: &Model<R, St>) -> bool {
-        self.rows.len() == model.loop_rows() && self.matrix.len() == model.loop_workspace()
+        self.rows.len() == model.constraint_rows() && self.matrix.len() == model.loop_workspace()
+    }
+    /// The rows' multipliers (loop rows, then coordinate rows) of the last dynamics evaluation.
+    pub(crate) fn multipliers(&self) -> &[R] {
+        &self.lambda
     }
 }
 
 /// The loops of a tree as one evaluation of the dynamics or one projection sees them.
 pub(crate) struct Loops<'a, R> {
     joints: &'a [Joint<R>],
+    coordinate_rows: &'a [CoordinateRow<R>],
     stabilization: &'a Stabilization<R>,
     rows: &'a mut [ConstraintRow<R>],
     lambda: &'a mut [R],
@@ -140,8 +150,9 @@ struct Parts<'a, R> {
 impl<'a, R: Real> Loops<'a, R> {
     /// The loops of `model` with their rows in `data` (`None` without loops).
     pub(crate) fn of<St: Storage>(model: &'a Model<R, St>, data: &'a mut LoopData<R, St>) -> Option<Self> {
-        (!model.loops.is_empty()).then_some(Self {
+        (model.constraint_rows() > 0).then_some(Self {
             joints: &model.loops,
+            coordinate_rows: &model.coordinate_rows,
             stabilization: &model.stabilization,
             rows: &mut data.rows,
             lambda: &mut data.lambda,
@@ -183,7 +194,7 @@ impl<'a, R: Real> Loops<'a, R> {
     ) -> Result<(), KernelError> {
         kinematics(links, shapes, q, rate, work);
         velocity_products(links, rate, work);
-        self.evaluate(t, links, work, true);
+        self.evaluate(t, links, (q, work), true);
         self.factor(links, shapes, work, rate.len(), Choice::Held)?;
         let (nv, m) = (rate.len(), self.rows.len());
         let p = Self::parts(self.matrix, nv, m)?;
@@ -225,7 +236,7 @@ impl<'a, R: Real> Loops<'a, R> {
         loop {
             let (q, rate) = y.split_at(nq.min(y.len()));
             kinematics(links, shapes, q, rate, work);
-            self.evaluate(t, links, work, false);
+            self.evaluate(t, links, (q, work), false);
             let (worst, residual) = self
                 .rows
                 .iter()
@@ -236,7 +247,7 @@ impl<'a, R: Real> Loops<'a, R> {
                         false => (w, m),
                     }
                 });
-            let joint = first_loop + self.joint_of(worst);
+            let joint = self.joint_of(worst, first_loop);
             if !residual.is_finite() {
                 return Err(KernelError::NonFinite {
                     item: Item::Joint(joint),
@@ -277,12 +288,17 @@ impl<'a, R: Real> Loops<'a, R> {
             advance_coordinates(links, q, p, R::ONE);
             normalize_quaternions(links, y);
         }
-        // Velocities: v ← v − M⁻¹Φ_qᵀ (Φ_q M⁻¹Φ_qᵀ)⁺ Φ_q v at the projected q.
+        // Velocities: v ← v − M⁻¹Φ_qᵀ (Φ_q M⁻¹Φ_qᵀ)⁺ (Φ_q v + Φ_t) at the projected q.
         let m = self.rows.len();
         let rate = y.get(nq..).unwrap_or_default();
         let p = Self::parts(self.matrix, nv, m)?;
-        for (l, g) in self.lambda.iter_mut().zip(p.jacobian.chunks(nv)) {
-            *l = -dot(g, rate);
+        for ((l, g), row) in self
+            .lambda
+            .iter_mut()
+            .zip(p.jacobian.chunks(nv))
+            .zip(self.rows.iter())
+        {
+            *l = -(dot(g, rate) + row.phi_t);
         }
         let p = self.correction(nv)?;
         for (v, d) in y.iter_mut().skip(nq).zip(p.iter()) {
@@ -305,21 +321,24 @@ impl<'a, R: Real> Loops<'a, R> {
         Ok(p.vector)
     }
 
-    /// The loop joint owning row `row`.
-    fn joint_of(&self, row: usize) -> usize {
+    /// The joint owning row `row` (loop joint ℓ is joint `first_loop` + ℓ; a coordinate row's
+    /// is its link's).
+    fn joint_of(&self, row: usize, first_loop: usize) -> usize {
         let mut start = 0;
         for (j, joint) in self.joints.iter().enumerate() {
             start += joint.kind.rows();
             if row < start {
-                return j;
+                return first_loop + j;
             }
         }
-        0
+        let coordinate = self.coordinate_rows.get(row.saturating_sub(start));
+        coordinate.map_or(first_loop, |r| r.link)
     }
 
     /// Φ, Φ_q (tree coordinates, into the workspace) and, with `dynamics`, γ of every row at
-    /// the motions in `work` (and their velocity products, [`velocity_products`]).
-    fn evaluate(&mut self, t: R, links: &[Link<R>], work: &[LinkWork<R>], dynamics: bool) {
+    /// the coordinates `q` and the motions in `work` (and their velocity products,
+    /// [`velocity_products`]).
+    fn evaluate(&mut self, t: R, links: &[Link<R>], (q, work): (&[R], &[LinkWork<R>]), dynamics: bool) {
         let nv: usize = links.iter().map(Link::velocity_count).sum();
         let m = self.rows.len();
         let Ok(p) = Self::parts(self.matrix, nv, m) else {
@@ -374,6 +393,12 @@ impl<'a, R: Real> Loops<'a, R> {
                     }
                 }
             }
+        }
+        let rows = self.rows.iter_mut().skip(start);
+        let jacobian = p.jacobian.chunks_mut(nv).skip(start);
+        for ((row, out), g) in self.coordinate_rows.iter().zip(rows).zip(jacobian) {
+            *out = row.evaluate(t, q);
+            row.jacobian(g);
         }
     }
 
@@ -534,11 +559,13 @@ fn mass_matrix<R: Real>(links: &[Link<R>], shapes: &[LinkShape], work: &mut [Lin
     }
 }
 
-/// The largest |Φ| of the loop rows of `model` at the state of `data` (0 without loops).
+/// The largest |Φ| of the loop and coordinate rows of `model` at the state of `data` (0
+/// without rows).
 pub fn loop_residual<R: Real, St: Storage>(model: &Model<R, St>, data: &Data<R, St>) -> R {
+    let coordinates = super::coordinate_rows::residual(&model.coordinate_rows, data.time(), data.positions());
     loop_rows(model, data)
         .iter()
-        .fold(R::ZERO, |m, r| m.max(r.phi.abs()))
+        .fold(coordinates, |m, r| m.max(r.phi.abs()))
 }
 
 /// The loop rows of `model` (Φ and the Jacobian blocks on their two links) at the state of
@@ -573,9 +600,9 @@ pub fn loop_rows<R: Real, St: Storage>(
     rows
 }
 
-/// Which loop rows of `model` are redundant at the state of `data` (consistent
-/// over-constraint, e.g. three of a planar four-bar's when modelled spatially): `true` for
-/// each row left out by the pivoted factorization, in the order of the loop joints' rows.
+/// Which rows of `model` are redundant at the state of `data` (consistent over-constraint,
+/// e.g. three of a planar four-bar's when modelled spatially): `true` for each row left out by
+/// the pivoted factorization, in the order of the loop joints' rows, then the coordinate rows.
 pub fn redundant_loop_rows<R: Real, St: Storage>(
     model: &Model<R, St>,
     data: &Data<R, St>,
@@ -585,10 +612,10 @@ pub fn redundant_loop_rows<R: Real, St: Storage>(
     let (q, rate) = (data.positions(), data.velocities());
     let mut loops = Loops::of(model, &mut scratch).ok_or(KernelError::StateSizeMismatch)?;
     kinematics(&model.links, &model.shapes, q, rate, &mut work);
-    loops.evaluate(data.time(), &model.links, &work, false);
+    loops.evaluate(data.time(), &model.links, (q, &work), false);
     loops.factor(&model.links, &model.shapes, &mut work, rate.len(), Choice::Anew)?;
     let kept = loops.order.get(..*loops.rank).unwrap_or_default();
-    let mut redundant: St::Rows<bool> = sized(model.loop_rows(), true);
+    let mut redundant: St::Rows<bool> = sized(model.constraint_rows(), true);
     for &r in kept {
         if let Some(x) = redundant.get_mut(r) {
             *x = false;

@@ -140,7 +140,7 @@ mod derivatives {
         let mut loops = Loops::of(model, &mut data.loops).unwrap();
         kinematics(&model.links, &model.shapes, q, v, &mut work);
         velocity_products(&model.links, v, &mut work);
-        loops.evaluate(0.0, &model.links, &work, true);
+        loops.evaluate(0.0, &model.links, (q, &work), true);
         let p = Loops::parts(loops.matrix, 3, 5).unwrap();
         let mut g = [[0.0; 3]; 5];
         for (r, row) in g.iter_mut().enumerate() {

@@ -50,6 +50,7 @@
 //! assert_eq!((data.positions().len(), data.velocities().len()), (4, 3));
 //! ```
 
+mod coordinate_rows;
 mod data;
 mod dynamics;
 mod forces;
@@ -61,8 +62,9 @@ mod servo;
 mod shape;
 mod spatial;
 
+pub use coordinate_rows::{CoordinateLaw, CoordinateRow};
 pub use data::Data;
-pub use dynamics::{accelerations, energy, link_states, LinkState, Pose};
+pub use dynamics::{accelerations, accelerations_with, energy, link_states, LinkState, Pose};
 pub use forces::Forces;
 pub use loops::{loop_residual, loop_rows, redundant_loop_rows};
 pub use model::{Builder, Coordinates, Link, Model, MultiJoint, TreeJoint};

@@ -1,11 +1,13 @@
 //! Links, joints and the immutable tree model.
 
+use super::coordinate_rows::{CoordinateLaw, CoordinateRow};
 use super::planar::{plane_of, PlanarLink, Plane};
 use super::servo::Servo;
 use super::shape::LinkShape;
 use crate::math::{Mat3, Vec3};
 use crate::rigid::{Body, BodyRef, Joint, JointKind, Stabilization};
 use crate::storage::{full, List, Storage};
+use crate::time_function::TimeFunction;
 use crate::{BuildError, Capacity, Item, JointLimit, Real};
 
 /// The one degree of freedom of a 1-DOF joint (the joint of a link whose
@@ -293,6 +295,9 @@ pub struct Model<R: Real, St: Storage> {
     /// Joints closing loops on the tree ([`Builder::close_loop`]): their sides are links
     /// ([`BodyRef::Body`] k for link k) or the ground, their frames in link coordinates.
     pub(crate) loops: St::Joints<Joint<R>>,
+    /// Rows linear in the joint coordinates: couplings and drives ([`Builder::couple`],
+    /// [`Builder::drive`]), after the loop rows.
+    pub(crate) coordinate_rows: St::Rows<CoordinateRow<R>>,
     /// Projection onto the loops' constraint manifold after every step.
     pub(crate) stabilization: Stabilization<R>,
 }
@@ -306,6 +311,7 @@ impl<R: Real, St: Storage> Clone for Model<R, St> {
             plane: self.plane,
             planar: self.planar.clone(),
             loops: self.loops.clone(),
+            coordinate_rows: self.coordinate_rows.clone(),
             stabilization: self.stabilization,
         }
     }
@@ -317,6 +323,7 @@ impl<R: Real, St: Storage> core::fmt::Debug for Model<R, St> {
             .field("links", &&*self.links)
             .field("gravity", &self.gravity)
             .field("loops", &&*self.loops)
+            .field("coordinate_rows", &&*self.coordinate_rows)
             .finish()
     }
 }
@@ -332,6 +339,7 @@ impl<R: Real, St: Storage> Model<R, St> {
                 plane: None,
                 planar: List::empty(),
                 loops: List::empty(),
+                coordinate_rows: List::empty(),
                 stabilization: Stabilization::default(),
             },
             positions: 0,
@@ -374,15 +382,24 @@ impl<R: Real, St: Storage> Model<R, St> {
     pub fn loop_rows(&self) -> usize {
         self.loops.iter().map(|j| j.kind.rows()).sum()
     }
+    /// The coordinate rows (couplings and drives), in the order added.
+    pub fn coordinate_rows(&self) -> &[CoordinateRow<R>] {
+        &self.coordinate_rows
+    }
+    /// Number of constraint rows: the loop rows, then one per coordinate row.
+    pub fn constraint_rows(&self) -> usize {
+        self.loop_rows() + self.coordinate_rows.len()
+    }
     /// How the loops' drift is removed (projection tolerance and iterations).
     pub fn stabilization(&self) -> &Stabilization<R> {
         &self.stabilization
     }
-    /// Reals of the skyline capacity a tree with loops uses for its dense matrices (the
-    /// joint-space mass matrix, Φ_q, M⁻¹Φ_qᵀ and the matrix of the loop rows; 0 without
-    /// loops): nv(nv+1)/2 + 2·m·nv + m(m+1)/2 + m + nv.
+    /// Reals of the skyline capacity a tree with constraint rows (loops, couplings, drives)
+    /// uses for its dense matrices (the joint-space mass matrix, Φ_q, M⁻¹Φ_qᵀ and the matrix of
+    /// the rows; 0 without rows): nv(nv+1)/2 + 2·m·nv + m(m+1)/2 + m + nv, m =
+    /// [`Model::constraint_rows`].
     pub fn loop_workspace(&self) -> usize {
-        super::loops::workspace_len(self.velocity_count(), self.loop_rows())
+        super::loops::workspace_len(self.velocity_count(), self.constraint_rows())
     }
     /// Slots of the bodies capacity the tree and its data use: max(links, ⌈(nq + nv) / 2⌉).
     pub fn slots(&self) -> usize {
@@ -439,10 +456,10 @@ impl<R: Real, St: Storage> Builder<R, St> {
     /// joint has one coordinate (a floating base alone needs 7: see [`Model::slots`]).
     pub fn add_link(&mut self, link: Link<R>) -> Result<usize, BuildError> {
         let index = self.model.links.len();
-        if !self.model.loops.is_empty() {
+        if !self.model.loops.is_empty() || !self.model.coordinate_rows.is_empty() {
             return Err(BuildError::InvalidParameter {
                 item: Item::Body(index),
-                reason: "links are added before the joints closing loops",
+                reason: "links are added before the joints closing loops, couplings and drives",
             });
         }
         let link = link.validated(index)?;
@@ -485,7 +502,7 @@ impl<R: Real, St: Storage> Builder<R, St> {
         if joint.body_i == BodyRef::Ground && joint.body_j == BodyRef::Ground {
             return Err(BuildError::SameBody { item });
         }
-        let rows = self.model.loop_rows() + joint.kind.rows();
+        let rows = self.model.constraint_rows() + joint.kind.rows();
         if rows > <St::Rows<R> as List<R>>::capacity() {
             return Err(full::<_, St::Rows<R>>(Capacity::ConstraintRows, rows));
         }
@@ -493,6 +510,95 @@ impl<R: Real, St: Storage> Builder<R, St> {
             .loops
             .try_push(joint)
             .map_err(|_| full::<_, St::Joints<Joint<R>>>(Capacity::Joints, index + 1))?;
+        Ok(index)
+    }
+    /// Couples link `follower`'s coordinate to link `leader`'s: q_follower = `multiplier` ·
+    /// q_leader + `offset` (a mimic joint), one constraint row beside the loop rows (the
+    /// `coordinate_rows` module). Both joints revolute or prismatic; added after every link;
+    /// returns the coordinate row's index. Errors name the follower's joint.
+    pub fn couple(
+        &mut self,
+        follower: usize,
+        leader: usize,
+        multiplier: R,
+        offset: R,
+    ) -> Result<usize, BuildError> {
+        let item = Item::Joint(follower);
+        if follower == leader {
+            return Err(BuildError::InvalidParameter {
+                item,
+                reason: "a joint cannot be coupled to itself",
+            });
+        }
+        if !(multiplier.is_finite() && offset.is_finite()) {
+            return Err(BuildError::NonFinite { item });
+        }
+        let leader_at = self.one_coordinate(leader)?;
+        let law = CoordinateLaw::Follows {
+            leader,
+            multiplier,
+            offset,
+        };
+        self.push_coordinate_row(follower, law, leader_at)
+    }
+    /// Drives link `link`'s coordinate: q = `multiplier` · f(t) + `offset`, one constraint row
+    /// beside the loop rows (Φ_t and γ from f's derivatives). The joint revolute or prismatic;
+    /// added after every link; returns the coordinate row's index.
+    pub fn drive(
+        &mut self,
+        link: usize,
+        function: TimeFunction<R>,
+        multiplier: R,
+        offset: R,
+    ) -> Result<usize, BuildError> {
+        let item = Item::Joint(link);
+        function.validate(item)?;
+        if !(multiplier.is_finite() && offset.is_finite()) {
+            return Err(BuildError::NonFinite { item });
+        }
+        let law = CoordinateLaw::Driven {
+            function,
+            multiplier,
+            offset,
+        };
+        self.push_coordinate_row(link, law, (0, 0))
+    }
+    /// Where link `link`'s one coordinate sits in q and v, or why it has none.
+    fn one_coordinate(&self, link: usize) -> Result<(usize, usize), BuildError> {
+        let item = Item::Joint(link);
+        let at = self.model.coordinates(link).ok_or(BuildError::InvalidParameter {
+            item,
+            reason: "no such link",
+        })?;
+        if at.velocities != 1 {
+            return Err(BuildError::InvalidParameter {
+                item,
+                reason: "couplings and drives act on revolute or prismatic joints (one coordinate)",
+            });
+        }
+        Ok((at.position, at.velocity))
+    }
+    fn push_coordinate_row(
+        &mut self,
+        link: usize,
+        law: CoordinateLaw<R>,
+        leader_at: (usize, usize),
+    ) -> Result<usize, BuildError> {
+        let at = self.one_coordinate(link)?;
+        let rows = self.model.constraint_rows() + 1;
+        if rows > <St::Rows<R> as List<R>>::capacity() {
+            return Err(full::<_, St::Rows<R>>(Capacity::ConstraintRows, rows));
+        }
+        let index = self.model.coordinate_rows.len();
+        let row = CoordinateRow {
+            link,
+            law,
+            at,
+            leader_at,
+        };
+        // The rows capacity was checked above: the push cannot fail.
+        let pushed = self.model.coordinate_rows.try_push(row);
+        pushed.map_err(|_| full::<_, St::Rows<R>>(Capacity::ConstraintRows, rows))?;
         Ok(index)
     }
     /// Sets how the loops' drift is removed after every step.

@@ -7,10 +7,12 @@
 //! sensors `[[sensor]]`s. A body without joints is welded to its parent: the ground's, a frame
 //! (massless), or a scene `fixed` joint.
 //!
-//! Refused by name with the line: tendons, composites, flexes, `<equality>`, several joints
+//! A joint `<equality>` of degree 1 is a `[[coupling]]` (`equality`). Refused by name with the
+//! line: tendons, composites, flexes, other equalities, several joints
 //! in one body, mesh or height-field geoms a body's mass comes from, `<frame>`, `<replicate>`.
 
 mod document;
+mod equality;
 mod inertia;
 
 use super::draft::{
@@ -73,7 +75,8 @@ pub fn import(
                     }
                 }
             }
-            "tendon" | "equality" | "deformable" if !model.children(at).is_empty() => {
+            "equality" => later.push(at),
+            "tendon" | "deformable" if !model.children(at).is_empty() => {
                 let first = model.children(at)[0];
                 return Err(first.refused(format!(
                     "<{}> inside <{}> is not modelled yet",
@@ -92,6 +95,7 @@ pub fn import(
     for at in later {
         match at.node.tag_name().name() {
             "actuator" => builder.actuators(at)?,
+            "equality" => builder.equalities(at)?,
             _ => builder.sensors(at)?,
         }
     }

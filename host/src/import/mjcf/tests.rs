@@ -218,3 +218,37 @@ fn a_gravity_flag_disabled_switches_gravity_off() {
     let scene = import(&path, &ImportOptions::default()).unwrap().scene;
     assert_eq!(scene.simulation.gravity, Vec3::ZERO);
 }
+
+#[test]
+fn a_joint_equality_of_degree_one_is_a_coupling_that_holds() {
+    // elbow = 0.1 − 0.5·shoulder (MuJoCo's q1 = c0 + c1·q2), read back from the mirror's
+    // joint coordinates after every step of the tree.
+    let coupled = ACROBOT.replace(
+        "  <actuator>",
+        "  <equality><joint joint1=\"elbow\" joint2=\"shoulder\" polycoef=\"0.1 -0.5 0 0 0\"/></equality>\n  <actuator>",
+    );
+    let imported = import(&acrobot(&coupled, "coupled"), &ImportOptions::default()).unwrap();
+    let [c] = &imported.scene.couplings[..] else {
+        panic!("{:?}", imported.scene.couplings)
+    };
+    assert_eq!((c.value.multiplier, c.value.offset), (-0.5, 0.1));
+    let mut sim = compile(&imported.scene).unwrap();
+    let angle = |sim: &crate::simulation::Simulation, name: &str| {
+        let (model, data) = sim.rigid().unwrap();
+        let k = sim.labels.names.joints.iter().position(|j| j == name).unwrap();
+        ferrodyn_kernel::rigid::joint_coordinate(model, data, k)
+            .unwrap()
+            .0
+    };
+    let mut worst = 0.0f64;
+    for _ in 0..300 {
+        sim.step().unwrap();
+        worst = worst.max((angle(&sim, "elbow") - (0.1 - 0.5 * angle(&sim, "shoulder"))).abs());
+    }
+    assert!(worst <= 1e-10, "elbow − (0.1 − 0.5 shoulder) = {worst:e}");
+    let cubic = coupled.replace("0.1 -0.5 0 0 0", "0 1 0.2 0 0");
+    let e = import(&acrobot(&cubic, "cubic"), &ImportOptions::default())
+        .err()
+        .unwrap();
+    assert_eq!(e.kind, ImportErrorKind::Refused);
+}
