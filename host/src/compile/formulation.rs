@@ -154,20 +154,29 @@ pub fn choose(scene: &Scene) -> Result<Choice, SceneError> {
     }
 }
 
-/// `choice`, unless the scene has inputs and `choice` is Cartesian: an error naming the first
-/// input and why the scene is Cartesian.
+/// `choice`, unless it is Cartesian and the scene has inputs or massless bodies (both need
+/// joint coordinates): an error naming the first of them and why the scene is Cartesian.
 fn with_inputs(scene: &Scene, choice: Choice) -> Result<Choice, SceneError> {
-    if let (Choice::Cartesian(why), Some(input)) = (&choice, scene.inputs.first()) {
-        let why = why
-            .as_ref()
-            .map_or("the scene asks for them".into(), Blocker::to_string);
+    let Choice::Cartesian(why) = &choice else {
+        return Ok(choice);
+    };
+    let why = why
+        .as_ref()
+        .map_or("the scene asks for them".into(), Blocker::to_string);
+    let cartesian = format!("this scene is in Cartesian coordinates ({why})");
+    if let Some(input) = scene.inputs.first() {
         let kind = ErrorKind::Invalid {
             field: "joint",
-            reason: format!(
-                "inputs act on joint coordinates, and this scene is in Cartesian coordinates ({why})"
-            ),
+            reason: format!("inputs act on joint coordinates, and {cartesian}"),
         };
         return Err(scene.source.error(Some(input.line), Some(input.item()), kind));
+    }
+    if let Some(body) = scene.bodies.iter().find(|b| b.value.body.mass == 0.0) {
+        let kind = ErrorKind::Invalid {
+            field: "mass",
+            reason: format!("a massless body runs in joint coordinates only (on the tree), and {cartesian}"),
+        };
+        return Err(scene.source.error(Some(body.line), Some(body.item()), kind));
     }
     Ok(choice)
 }

@@ -161,6 +161,17 @@ fn rigid_system(
     choice: &Choice,
 ) -> Result<(Box<dyn System>, String), SceneError> {
     if let Choice::Tree(links) = choice {
+        // Reactions are evaluated on the Cartesian mirror, whose massless bodies are stand-ins.
+        let massless = scene.bodies.iter().find(|b| b.value.body.mass == 0.0);
+        if let Some(body) = massless.filter(|_| scene.output.reactions) {
+            let kind = ErrorKind::Invalid {
+                field: "reactions",
+                reason:
+                    "joint reactions are computed in Cartesian coordinates, which have no massless bodies"
+                        .into(),
+            };
+            return Err(scene.source.error(Some(body.line), Some(body.item()), kind));
+        }
         let parts = tree_parts(scene, links)?;
         let tree_data = parts
             .initial_data()

@@ -36,6 +36,7 @@ pub use types::{
     BodySpec, ContactSpec, FlexContactSpec, FlexibleSpec, InputSpec, NameMaps, Named, OutputSpec, Scene,
     Simulation,
 };
+pub(crate) use validate::body_or_stand_in;
 
 impl Scene {
     /// Reads, parses and validates the scene file at `path` (meshes are read too).

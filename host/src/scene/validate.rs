@@ -392,14 +392,28 @@ fn body<'a>(
         let what = format!("body id {}", r.id.get_ref());
         return Err(c.error(&r.id.span(), ErrorKind::Duplicate { what, first_line }));
     }
-    let mass = c.number("mass", &r.mass, Rule::Positive)?;
+    let mass = c.number("mass", &r.mass, Rule::NonNegative)?;
     let i = r.inertia.get_ref();
     let entries = [i.Ixx, i.Iyy, i.Izz, i.Ixy, i.Ixz, i.Iyz];
     if let Some(bad) = entries.iter().find(|v| !v.is_finite()) {
         return Err(c.invalid(&r.inertia.span(), "inertia", format!("{bad} must be finite")));
     }
     let inertia = Mat3::symmetric(Vec3::new(i.Ixx, i.Iyy, i.Izz), i.Ixy, i.Ixz, i.Iyz);
-    if let Some(reason) = inertia_problem([i.Ixx, i.Iyy, i.Izz], &inertia) {
+    let cg = c.vector_or("cg", &r.cg, Vec3::ZERO)?;
+    // A massless body (mass 0, zero inertia and CG) is a frame between joints composed in one
+    // place; it runs in joint coordinates only (compile refuses it in Cartesian coordinates).
+    let massless = mass == 0.0;
+    if massless && (inertia != Mat3::ZERO || cg != Vec3::ZERO) {
+        return Err(c.invalid(
+            &r.mass.span(),
+            "mass",
+            "0 with a non-zero inertia or CG: a body has mass > 0, or mass, inertia and CG all 0 (a massless frame between joints, joint coordinates only)".into(),
+        ));
+    }
+    if let Some(reason) = (!massless)
+        .then(|| inertia_problem([i.Ixx, i.Iyy, i.Izz], &inertia))
+        .flatten()
+    {
         return Err(c.invalid(&r.inertia.span(), "inertia", reason));
     }
     let orientation = match &r.orient {
@@ -407,14 +421,16 @@ fn body<'a>(
         None => Quat::IDENTITY,
     };
     let body = Body::new(mass, inertia)
-        .with_cg(c.vector_or("cg", &r.cg, Vec3::ZERO)?)
+        .with_cg(cg)
         .at(c.vector_or("pos", &r.pos, Vec3::ZERO)?, orientation)
         .moving(
             c.vector_or("velocity", &r.velocity, Vec3::ZERO)?,
             c.vector_or("angular_velocity", &r.angular_velocity, Vec3::ZERO)?,
         );
-    // The kernel's own checks (triangle inequality...), now, so the error has its line.
-    body.validate(index)
+    // The kernel's own checks (triangle inequality...), now, so the error has its line; a
+    // massless body's pose and motion get them through its stand-in of unit mass.
+    body_or_stand_in(&body)
+        .validate(index)
         .map_err(|e| c.error(&b.span(), ErrorKind::Kernel(e)))?;
     Ok(Named {
         name: r.name.get_ref().clone(),
@@ -520,6 +536,19 @@ fn drive(c: &Checker, r: &RawDrive, names: &Names) -> Result<Joint<f64>, SceneEr
 /// What is wrong with an inertia tensor about the CG, if anything: a moment that is not
 /// positive, or products of inertia too large for the moments (checked on the tensor divided
 /// by its largest moment, so any magnitude works: 1e300 kg·m² is valid).
+/// `body`, or for a massless one (mass 0) the same body with unit mass and inertia: the
+/// Cartesian mirror of a tree holds it so (it places the body; it never steps it).
+pub(crate) fn body_or_stand_in(body: &Body<f64>) -> Body<f64> {
+    match body.mass == 0.0 {
+        true => Body {
+            mass: 1.0,
+            inertia: Mat3::IDENTITY,
+            ..*body
+        },
+        false => *body,
+    }
+}
+
 fn inertia_problem(moments: [f64; 3], inertia: &Mat3<f64>) -> Option<String> {
     let names = ["Ixx", "Iyy", "Izz"];
     if let Some(k) = (0..3).find(|&k| moments[k] <= 0.0) {
