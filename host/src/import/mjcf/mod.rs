@@ -59,6 +59,7 @@ pub fn import(
         joints: HashMap::new(),
         sites: HashMap::new(),
         unnamed: 0,
+        ground_mass: 0.0,
     };
     let mut later = Vec::new();
     for at in model.children(root) {
@@ -104,6 +105,9 @@ pub fn import(
             _ => builder.sensors(at)?,
         }
     }
+    if let Some(total) = model.set_total_mass {
+        builder.scale_to_total_mass(total);
+    }
     Ok(builder.draft)
 }
 
@@ -126,6 +130,9 @@ struct Builder<'m, 'a, 'i> {
     /// Sites: carrier body and position in it.
     sites: HashMap<String, (Option<String>, Vec3<f64>)>,
     unnamed: usize,
+    /// Mass of the bodies welded to the world (part of the ground, in no scene body): MuJoCo's
+    /// `settotalmass` counts them.
+    ground_mass: f64,
 }
 
 impl<'a, 'i> Builder<'_, 'a, 'i> {
@@ -200,10 +207,13 @@ impl<'a, 'i> Builder<'_, 'a, 'i> {
         }
         let mass = self.mass_properties(at, &name)?;
         let carrier = match joints.split_last() {
-            None if parent.body.is_none() => Carrier {
-                body: None,
-                pose: world,
-            },
+            None if parent.body.is_none() => {
+                self.ground_mass += mass.as_ref().map_or(0.0, |m| m.mass);
+                Carrier {
+                    body: None,
+                    pose: world,
+                }
+            }
             None if mass.is_none() => {
                 self.report.fact(format!(
                     "massless body \"{name}\" without joints is a frame of its parent"
@@ -292,6 +302,23 @@ impl<'a, 'i> Builder<'_, 'a, 'i> {
             pose: world,
         });
         Ok(())
+    }
+
+    /// `<compiler settotalmass>`: every body's mass and inertia scaled by one factor so that
+    /// the model's mass (the bodies welded to the world included, as MuJoCo counts) is `total`.
+    fn scale_to_total_mass(&mut self, total: f64) {
+        let mass: f64 = self.ground_mass + self.draft.bodies.iter().map(|b| b.mass).sum::<f64>();
+        if mass <= 0.0 {
+            return;
+        }
+        let factor = total / mass;
+        for body in &mut self.draft.bodies {
+            body.mass *= factor;
+            body.inertia = body.inertia.scale(factor);
+        }
+        self.report.fact(format!(
+            "masses and inertias scaled by {factor} to the total mass {total} (settotalmass)"
+        ));
     }
 
     /// The type of a `<joint>` (its class's, hinge by default) or `<freejoint>`: free.

@@ -292,3 +292,27 @@ fn a_gravity_flag_disabled_switches_gravity_off() {
     let scene = import(&path, &ImportOptions::default()).unwrap().scene;
     assert_eq!(scene.simulation.gravity, Vec3::ZERO);
 }
+
+#[test]
+fn settotalmass_scales_every_body_with_the_static_ones_counted() {
+    // MuJoCo's settotalmass: one factor on every body's mass and inertia so that the total,
+    // bodies welded to the world included, is the value: here (1 + 3 + 2) → 12, a factor 2.
+    let text = r#"<mujoco><compiler settotalmass="12"/><worldbody>
+        <body name="base"><geom type="sphere" size="0.1" mass="2"/></body>
+        <body name="a" pos="0 0 1"><joint name="ja" axis="0 1 0"/>
+          <geom type="sphere" size="0.1" mass="1" pos="0.2 0 0"/>
+          <body name="b" pos="0.4 0 0"><joint name="jb" axis="0 1 0"/><geom type="sphere" size="0.2" mass="3"/></body>
+        </body></worldbody></mujoco>"#;
+    let path = folder("totalmass").join("totalmass.xml");
+    std::fs::write(&path, text).unwrap();
+    let scene = import(&path, &ImportOptions::default()).unwrap().scene;
+    let masses: Vec<_> = scene
+        .bodies
+        .iter()
+        .map(|b| (b.name.as_str(), b.value.body.mass))
+        .collect();
+    assert_eq!(masses, [("a", 2.0), ("b", 6.0)]);
+    // Solid sphere 2/5 m r², m = 6: 0.096.
+    let ixx = scene.bodies[1].value.body.inertia.m[0][0];
+    assert!((ixx / (0.4 * 6.0 * 0.04) - 1.0).abs() < 1e-14, "{ixx}");
+}
