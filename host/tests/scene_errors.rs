@@ -158,6 +158,15 @@ fn a_massless_body_runs_on_the_tree_only() {
     let e = compiled("massless_leaf.toml", &leaf).unwrap_err();
     assert!(e.starts_with("massless_leaf.toml:14: body \"forearm\""), "{e}");
     assert!(e.contains("a massless link must carry a link with mass"), "{e}");
+    // A point mass (zero inertia about the CG) likewise: on the tree, not in Cartesian coordinates.
+    let point = arm_with(
+        "inertia = { Ixx = 0.01545, Iyy = 0.01545, Izz = 0.0009 }",
+        "inertia = { Ixx = 0.0, Iyy = 0.0, Izz = 0.0 }",
+    );
+    assert_eq!(compiled("point_mass.toml", &point), Ok(()));
+    let point = point.replace("step = 1e-3", "step = 1e-3\nformulation = \"cartesian\"");
+    let e = compiled("point_mass_cartesian.toml", &point).unwrap_err();
+    assert!(e.contains("body \"upper_arm\": mass: a body with a singular inertia (a point mass, a thin rod) runs in joint coordinates only"), "{e}");
 }
 
 #[test]

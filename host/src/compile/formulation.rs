@@ -154,8 +154,8 @@ pub fn choose(scene: &Scene) -> Result<Choice, SceneError> {
     }
 }
 
-/// `choice`, unless it is Cartesian and the scene has inputs or massless bodies (both need
-/// joint coordinates): an error naming the first of them and why the scene is Cartesian.
+/// `choice`, unless it is Cartesian and the scene has inputs or bodies that run in joint
+/// coordinates only (massless, singular inertia): an error naming the first of them and why the scene is Cartesian.
 fn with_inputs(scene: &Scene, choice: Choice) -> Result<Choice, SceneError> {
     let Choice::Cartesian(why) = &choice else {
         return Ok(choice);
@@ -171,10 +171,10 @@ fn with_inputs(scene: &Scene, choice: Choice) -> Result<Choice, SceneError> {
         };
         return Err(scene.source.error(Some(input.line), Some(input.item()), kind));
     }
-    if let Some(body) = scene.bodies.iter().find(|b| b.value.body.mass == 0.0) {
+    if let Some((body, why)) = crate::scene::first_tree_only(&scene.bodies) {
         let kind = ErrorKind::Invalid {
             field: "mass",
-            reason: format!("a massless body runs in joint coordinates only (on the tree), and {cartesian}"),
+            reason: format!("{why} runs in joint coordinates only (on the tree), and {cartesian}"),
         };
         return Err(scene.source.error(Some(body.line), Some(body.item()), kind));
     }

@@ -161,14 +161,15 @@ fn rigid_system(
     choice: &Choice,
 ) -> Result<(Box<dyn System>, String), SceneError> {
     if let Choice::Tree(links) = choice {
-        // Reactions are evaluated on the Cartesian mirror, whose massless bodies are stand-ins.
-        let massless = scene.bodies.iter().find(|b| b.value.body.mass == 0.0);
-        if let Some(body) = massless.filter(|_| scene.output.reactions) {
+        // Reactions are evaluated on the Cartesian mirror, which holds the bodies that run in
+        // joint coordinates only by stand-ins.
+        let stand_in = crate::scene::first_tree_only(&scene.bodies);
+        if let Some((body, why)) = stand_in.filter(|_| scene.output.reactions) {
             let kind = ErrorKind::Invalid {
                 field: "reactions",
-                reason:
-                    "joint reactions are computed in Cartesian coordinates, which have no massless bodies"
-                        .into(),
+                reason: format!(
+                    "joint reactions are computed in Cartesian coordinates, which cannot hold {why}"
+                ),
             };
             return Err(scene.source.error(Some(body.line), Some(body.item()), kind));
         }

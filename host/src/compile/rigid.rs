@@ -3,27 +3,27 @@
 //! scene items that caused them.
 
 use super::capacities::Capacities;
-use crate::scene::{body_or_stand_in, ErrorKind, ItemName, Scene, SceneError};
+use crate::scene::{body_or_stand_in, first_tree_only, ErrorKind, ItemName, Scene, SceneError};
 use ferrodyn_kernel::rigid;
 use ferrodyn_kernel::{BuildError, Capacity, Item, Storage};
 
 /// The rigid model of `scene` (bodies, then joints and drives, then forces, in file order).
 /// Kernel errors are reported against the scene item that caused them.
-/// A massless body (a frame between joints, which runs in joint coordinates only) is refused
-/// by name: the Cartesian model's mass matrix needs every body's mass.
+/// A body that runs in joint coordinates only (massless, or with a singular inertia) is
+/// refused by name: the Cartesian model's mass matrix needs every body's mass and inertia.
 pub fn rigid_model<St: Storage>(scene: &Scene) -> Result<rigid::Model<f64, St>, SceneError> {
-    if let Some(body) = scene.bodies.iter().find(|b| b.value.body.mass == 0.0) {
+    if let Some((body, why)) = first_tree_only(&scene.bodies) {
         let kind = ErrorKind::Invalid {
             field: "mass",
-            reason: "a massless body runs in joint coordinates only (on the tree), and this scene runs in Cartesian coordinates".into(),
+            reason: format!("{why} runs in joint coordinates only (on the tree), and this scene runs in Cartesian coordinates"),
         };
         return Err(scene.source.error(Some(body.line), Some(body.item()), kind));
     }
     model_of(scene, |body| *body)
 }
 
-/// The Cartesian mirror of a scene that runs on the tree: its rigid model with every massless
-/// body held by a stand-in of unit mass (the mirror places bodies and carries the outputs; it
+/// The Cartesian mirror of a scene that runs on the tree: its rigid model with every body that
+/// runs in joint coordinates only held by a stand-in of unit mass and inertia (the mirror places bodies and carries the outputs; it
 /// is never stepped, and the tree takes its masses from the scene).
 pub fn mirror_model<St: Storage>(scene: &Scene) -> Result<rigid::Model<f64, St>, SceneError> {
     model_of(scene, body_or_stand_in)

@@ -281,10 +281,25 @@ fn link_mass(
             .and_then(|(a, b)| a.combined(&b))
         {
             Some(both) => (both.mass, both.cg, both.inertia_cg),
-            // A singular inertia is refused when the link is built.
-            None => (mass, cg, inertia),
+            // A singular inertia (a point mass, a thin rod) has no MassProperties (they hold the
+            // inverse): the parallel-axis sum itself.
+            None => parallel_axis_sum((mass, cg, inertia), (m, c, j)),
         }
     })
+}
+
+/// Two bodies' mass, CG and inertia about the CG as one body's: the masses add, the CG is the
+/// mass-weighted mean, the inertias add about it (parallel axes, m(|d|² E − d dᵀ)).
+fn parallel_axis_sum(
+    (m1, c1, j1): (f64, Vec3<f64>, Mat3<f64>),
+    (m2, c2, j2): (f64, Vec3<f64>, Mat3<f64>),
+) -> (f64, Vec3<f64>, Mat3<f64>) {
+    let mass = m1 + m2;
+    let cg = (c1 * m1 + c2 * m2) * (1.0 / mass);
+    let shift = |m: f64, d: Vec3<f64>| {
+        (Mat3::IDENTITY.scale(d.norm_squared()) + Mat3::outer(d, d).scale(-1.0)).scale(m)
+    };
+    (mass, cg, j1 + j2 + shift(m1, c1 - cg) + shift(m2, c2 - cg))
 }
 
 /// The scene's contact shapes and pair materials on the links that carry their bodies (shape

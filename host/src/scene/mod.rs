@@ -37,6 +37,7 @@ pub use types::{
     Simulation,
 };
 pub(crate) use validate::body_or_stand_in;
+pub use validate::{first_tree_only, joint_coordinates_only};
 
 impl Scene {
     /// Reads, parses and validates the scene file at `path` (meshes are read too).

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use ferrodyn_kernel::integrators::AdaptiveConfig;
 use ferrodyn_kernel::math::{Mat3, Quat, Vec3};
 use ferrodyn_kernel::rigid::{Body, DrivenCoordinate, Force, Frame, Joint, JointKind};
+use ferrodyn_kernel::BuildError;
 use toml::Spanned;
 
 use super::checker::{Checker, Names, GROUND};
@@ -428,9 +429,14 @@ fn body<'a>(
             c.vector_or("angular_velocity", &r.angular_velocity, Vec3::ZERO)?,
         );
     // The kernel's own checks (triangle inequality...), now, so the error has its line; a
-    // massless body's pose and motion get them through its stand-in of unit mass.
-    body_or_stand_in(&body)
-        .validate(index)
+    // massless body's pose and motion get them with a unit mass.
+    let unit = Body {
+        mass: 1.0,
+        inertia: Mat3::IDENTITY,
+        ..body
+    };
+    (if massless { unit } else { body })
+        .validate_singular_inertia(index)
         .map_err(|e| c.error(&b.span(), ErrorKind::Kernel(e)))?;
     Ok(Named {
         name: r.name.get_ref().clone(),
@@ -533,31 +539,53 @@ fn drive(c: &Checker, r: &RawDrive, names: &Names) -> Result<Joint<f64>, SceneEr
     sides(c, names, &r.body_i, &r.body_j, [&r.frame_i, &r.frame_j], kind)
 }
 
-/// What is wrong with an inertia tensor about the CG, if anything: a moment that is not
-/// positive, or products of inertia too large for the moments (checked on the tensor divided
-/// by its largest moment, so any magnitude works: 1e300 kg·m² is valid).
-/// `body`, or for a massless one (mass 0) the same body with unit mass and inertia: the
-/// Cartesian mirror of a tree holds it so (it places the body; it never steps it).
+/// Why `body` runs in joint coordinates only, if it does: a massless body (a frame between
+/// joints), or a singular inertia about the CG (a point mass, a thin rod). The Cartesian
+/// model's mass matrix needs a mass and a positive definite inertia.
+pub fn joint_coordinates_only(body: &Body<f64>) -> Option<&'static str> {
+    if body.mass == 0.0 {
+        Some("a massless body")
+    } else if !body.inertia.is_positive_definite() {
+        Some("a body with a singular inertia (a point mass, a thin rod)")
+    } else {
+        None
+    }
+}
+
+/// The first of `bodies` that runs in joint coordinates only, and why.
+pub fn first_tree_only(bodies: &[Named<BodySpec>]) -> Option<(&Named<BodySpec>, &'static str)> {
+    bodies
+        .iter()
+        .find_map(|b| joint_coordinates_only(&b.value.body).map(|why| (b, why)))
+}
+
+/// `body`, or for one that runs in joint coordinates only ([`joint_coordinates_only`]) the same
+/// body with unit mass and inertia: the Cartesian mirror of a tree holds it so (it places the
+/// body; it never steps it, and the tree takes the masses from the scene).
 pub(crate) fn body_or_stand_in(body: &Body<f64>) -> Body<f64> {
-    match body.mass == 0.0 {
-        true => Body {
+    match joint_coordinates_only(body) {
+        Some(_) => Body {
             mass: 1.0,
             inertia: Mat3::IDENTITY,
             ..*body
         },
-        false => *body,
+        None => *body,
     }
 }
 
+/// What is wrong with an inertia tensor about the CG, if anything: a negative moment, or
+/// products of inertia too large for the moments (not positive semi-definite; checked on the
+/// tensor divided by its largest moment, so any magnitude works: 1e300 kg·m² is valid). A zero
+/// or singular tensor (a point mass, a thin rod) is valid: it runs in joint coordinates.
 fn inertia_problem(moments: [f64; 3], inertia: &Mat3<f64>) -> Option<String> {
     let names = ["Ixx", "Iyy", "Izz"];
-    if let Some(k) = (0..3).find(|&k| moments[k] <= 0.0) {
-        return Some(format!("{} = {} must be > 0", names[k], moments[k]));
+    if let Some(k) = (0..3).find(|&k| moments[k] < 0.0) {
+        return Some(format!("{} = {} must be ≥ 0", names[k], moments[k]));
     }
-    let scale = moments.iter().fold(0.0f64, |m, v| m.max(*v));
-    if !inertia.scale(1.0 / scale).is_positive_definite() {
+    let semidefinite = Body::new(1.0, *inertia).validate_singular_inertia(0);
+    if matches!(semidefinite, Err(BuildError::InertiaNotPositiveDefinite { .. })) {
         return Some(
-            "the products of inertia (Ixy, Ixz, Iyz) are too large for the moments: the tensor about the CG is not positive definite".into(),
+            "the products of inertia (Ixy, Ixz, Iyz) are too large for the moments: the tensor about the CG is not positive semi-definite".into(),
         );
     }
     None

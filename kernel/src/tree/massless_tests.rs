@@ -1,7 +1,8 @@
 //! Tests of massless links (frames between joints composed in one place): a chain of 1-DOF
 //! joints through massless links against the kernel's own 2-DOF joints of the same kinematics,
 //! a planar floating body on slide x, slide z, hinge y against the closed form of free motion,
-//! and the builder's refusal of a massless link that carries no mass.
+//! the builder's refusal of a massless link that carries no mass, and point-mass links (a
+//! singular inertia about the CG) against the simple pendulum.
 
 use super::*;
 use crate::math::Mat3;
@@ -172,4 +173,37 @@ fn a_singular_massless_chain_fails_the_step_naming_the_joint() {
         matches!(result, Err(crate::KernelError::SingularMatrix { joint: 0, .. })),
         "{result:?}"
     );
+}
+
+#[test]
+fn a_point_mass_link_swings_as_the_simple_pendulum() {
+    // Reference: the simple pendulum, a point mass m at L on a hinge: θ̈ = −(g/L) sin θ. Its
+    // inertia about the CG is zero (singular), which a tree link may carry.
+    let (m, l, g, theta) = (0.7, 0.9, 9.81, 0.4f64);
+    let bob = Link::revolute(None, Vec3::ZERO, Vec3::Y).with_mass(m, Vec3::new(0.0, 0.0, -l), Mat3::ZERO);
+    let accel = accelerations_of(&[bob], Vec3::new(0.0, 0.0, -g), &[theta, 0.0], &[0.0]);
+    let expected = -(g / l) * theta.sin();
+    assert!(
+        (accel[0] / expected - 1.0).abs() < 1e-14,
+        "{accel:?} vs {expected}"
+    );
+    // On its own axis a point mass has no inertia: the step fails naming the joint.
+    let on_axis = Link::revolute(None, Vec3::ZERO, Vec3::Y).with_mass(m, Vec3::ZERO, Mat3::ZERO);
+    let mut b = Tree::builder(Vec3::ZERO);
+    b.add_link(on_axis).unwrap();
+    let model = b.build().unwrap();
+    let mut data = Data::new(&model);
+    let result = accelerations(&model, &mut data, &mut [0.0]);
+    assert!(
+        matches!(result, Err(crate::KernelError::SingularMatrix { joint: 0, .. })),
+        "{result:?}"
+    );
+    // A singular inertia must still be physical: a rank-one tensor breaks I1 + I2 ≥ I3.
+    let rank_one = Mat3::symmetric(Vec3::new(1e-6, 1e-6, 1e-6), 1e-6, 1e-6, 1e-6);
+    let mut b = Tree::builder(Vec3::ZERO);
+    let thin = Link::revolute(None, Vec3::ZERO, Vec3::Y).with_mass(m, Vec3::X, rank_one);
+    assert!(matches!(
+        b.add_link(thin),
+        Err(BuildError::InertiaTriangleInequality { body: 0 })
+    ));
 }

@@ -99,7 +99,9 @@ pub struct Link<R> {
     pub mass: R,
     /// Centre of gravity in the link frame.
     pub cg: Vec3<R>,
-    /// Inertia about the CG in link axes, symmetric positive definite.
+    /// Inertia about the CG in link axes, symmetric positive semi-definite with the principal
+    /// moments satisfying I1 + I2 ≥ I3 (singular: a point mass, a thin rod; a step that finds
+    /// a joint without inertia fails naming it).
     pub inertia: Mat3<R>,
     /// Viscous joint damping (N·m·s/rad or N·s/m), ≥ 0.
     pub damping: R,
@@ -276,7 +278,7 @@ impl<R: Real> Link<R> {
         if !self.is_massless() {
             Body::new(self.mass, self.inertia)
                 .with_cg(self.cg)
-                .validate(index)?;
+                .validate_singular_inertia(index)?;
         }
         Ok(self)
     }
