@@ -6,7 +6,7 @@
 
 use crate::check::{dof_report, joint_reactions, joint_violations, redundant_note, redundant_rows, settle};
 use crate::compile::{
-    choose, compile, flexible_model, rigid_model, tree_parts, Capacities, Choice, TreeLink,
+    choose, compile, flexible_model, mirror_model, tree_parts, Capacities, Choice, TreeLink,
 };
 use crate::dae::HostMethod;
 use crate::export::target::{tree_needs, Core};
@@ -225,10 +225,11 @@ fn target_report(scene: &Scene, core: Core) -> Result<()> {
     Ok(())
 }
 
-/// DOF, redundant rows, initial violation per joint and assembly of the rigid part.
+/// DOF, redundant rows, initial violation per joint and assembly of the rigid part (kinematics
+/// only: the mirror model, whose stand-ins hold the bodies that run in joint coordinates only).
 fn check_rigid(scene: &Scene) -> Result<()> {
     let names = scene.name_maps();
-    let model = rigid_model::<Growable>(scene)?;
+    let model = mirror_model::<Growable>(scene)?;
     let mut data = model.new_data();
     let dof = dof_report(&model, &mut data)?;
     println!(

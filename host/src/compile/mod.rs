@@ -29,7 +29,7 @@ pub use flexible::{
     initial_flex_state, initial_rates, node_ranges,
 };
 pub use formulation::{choose, link_of_joints, Blocker, Choice, TreeLink};
-pub use rigid::{kernel_error, rigid_model};
+pub use rigid::{kernel_error, mirror_model, rigid_model};
 pub use tree::{tree_parts, LinkBody, SceneTree, TreeParts};
 
 use crate::dae::{GeneralizedAlpha, HostMethod};

@@ -209,6 +209,9 @@ fn several_joints_in_one_body_are_a_chain_through_massless_bodies() {
             ("rooty", "torso.rootz", "torso")
         ]
     );
+    // `ferrodyn check` reports its kinematics (DOF, assembly) on the mirror, massless bodies
+    // and all.
+    crate::commands::check(&path, false, false, None).unwrap();
     let h = 1e-3;
     scene.simulation.step = h;
     let mut sim = compile(&scene).unwrap();
