@@ -1,8 +1,10 @@
-"""Compares 1 s of free motion of imported fixed-base arms (written by
+"""Compares 1 s of free motion of imported fixed-base models (written by
 host/tests/suite/import_free_motion.rs: zero gravity, RK4 at 1 ms, no damping, limits or contact)
-with MuJoCo's RK4 on the same URDF file, loaded by MuJoCo's own URDF reader (visual and
+with MuJoCo's RK4 on the same file: a URDF loaded by MuJoCo's own URDF reader (visual and
 collision geometry stripped first: the meshes are not needed and MuJoCo would look for them),
-joints matched by name. Fails above 1e-6 rad in any joint."""
+an MJCF file as it is, with actuation, springs, fluid forces and armature off (mj_setConst
+recomputes the constants armature enters). Joints matched by name, coordinates measured from
+qpos0 (a joint's `ref`). Fails above 1e-6 (rad, or m for a slide) in any joint."""
 import json
 import os
 import sys
@@ -17,15 +19,21 @@ failed = []
 for line in open(sys.argv[1]):
     case = json.loads(line)
     name = "/".join(case["model"].split("/")[-3:])
-    tree = ET.parse(case["model"])
-    for link in tree.getroot().iter("link"):
-        for tag in ("visual", "collision"):
-            for e in link.findall(tag):
-                link.remove(e)
-    with tempfile.TemporaryDirectory() as folder:
-        stripped = os.path.join(folder, "model.urdf")
-        tree.write(stripped)
-        model = mujoco.MjModel.from_xml_path(stripped)
+    if case["model"].endswith(".xml"):
+        model = mujoco.MjModel.from_xml_path(case["model"])
+        model.opt.disableflags |= mujoco.mjtDisableBit.mjDSBL_ACTUATION
+        model.jnt_stiffness[:] = 0.0
+        model.opt.density = model.opt.viscosity = 0.0
+    else:
+        tree = ET.parse(case["model"])
+        for link in tree.getroot().iter("link"):
+            for tag in ("visual", "collision"):
+                for e in link.findall(tag):
+                    link.remove(e)
+        with tempfile.TemporaryDirectory() as folder:
+            stripped = os.path.join(folder, "model.urdf")
+            tree.write(stripped)
+            model = mujoco.MjModel.from_xml_path(stripped)
     model.opt.gravity[:] = 0.0
     model.opt.integrator = mujoco.mjtIntegrator.mjINT_RK4
     model.opt.timestep = case["step"]
@@ -40,11 +48,13 @@ for line in open(sys.argv[1]):
     qadr = [model.jnt_qposadr[i] for i in ids]
     vadr = [model.jnt_dofadr[i] for i in ids]
     data = mujoco.MjData(model)
-    data.qpos[qadr] = case["q0"]
+    mujoco.mj_setConst(model, data)
+    data.qpos[:] = model.qpos0
+    data.qpos[qadr] += case["q0"]
     data.qvel[vadr] = case["v0"]
     for _ in range(case["steps"]):
         mujoco.mj_step(model, data)
-    diff = np.abs(data.qpos[qadr] - np.array(case["q"])).max()
+    diff = np.abs(data.qpos[qadr] - model.qpos0[qadr] - np.array(case["q"])).max()
     travel = np.abs(np.array(case["q"]) - np.array(case["q0"])).max()
     print(f"{name}: {len(ids)} joints, {case['steps']} RK4 steps of {case['step']} s: max |Δq| {diff:.1e} rad (joints moved up to {travel:.2f} rad)")
     if diff > TOLERANCE:

@@ -314,7 +314,11 @@ fn builder_and_input_errors_name_the_link_and_the_reason() {
             .unwrap_or_else(|e| e.to_string())
     };
     let massless = Link::revolute(None, Vec3::ZERO, Vec3::Y);
-    assert_eq!(error(&[massless]), "body 0: mass 0 must be finite and > 0");
+    // A massless link is a frame between joints: refused when it carries no mass.
+    assert_eq!(
+        error(&[massless]),
+        "body 0: a massless link must carry a link with mass (its joint would move no inertia: M singular)"
+    );
     let negative = Link {
         parent: Some(0),
         mass: -1.0,

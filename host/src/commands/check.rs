@@ -7,7 +7,7 @@
 use super::count;
 use crate::check::{dof_report, joint_reactions, joint_violations, redundant_note, redundant_rows, settle};
 use crate::compile::{
-    choose, compile, flexible_model, rigid_model, tree_parts, Capacities, Choice, TreeLink, TreeParts,
+    choose, compile, flexible_model, mirror_model, tree_parts, Capacities, Choice, TreeLink, TreeParts,
 };
 use crate::dae::HostMethod;
 use crate::export::target::{tree_needs, with_loops_and_forces, Core, LinkMix, LoopsAndForces};
@@ -291,10 +291,11 @@ fn target_report(scene: &Scene, core: Core) -> Result<()> {
     Ok(())
 }
 
-/// DOF, redundant rows, initial violation per joint and assembly of the rigid part.
+/// DOF, redundant rows, initial violation per joint and assembly of the rigid part (kinematics
+/// only: the mirror model, whose stand-ins hold the bodies that run in joint coordinates only).
 fn check_rigid(scene: &Scene) -> Result<()> {
     let names = scene.name_maps();
-    let model = rigid_model::<Growable>(scene)?;
+    let model = mirror_model::<Growable>(scene)?;
     let mut data = model.new_data();
     let dof = dof_report(&model, &mut data)?;
     println!(

@@ -154,31 +154,38 @@ pub fn choose(scene: &Scene) -> Result<Choice, SceneError> {
     }
 }
 
-/// `choice`, unless the scene has inputs or couplings and `choice` is Cartesian: an error
-/// naming the first input (or coupling) and why the scene is Cartesian.
+/// `choice`, unless it is Cartesian and the scene has couplings, inputs or bodies that run in
+/// joint coordinates only (massless, singular inertia): an error naming the first of them and
+/// why the scene is Cartesian.
 fn with_inputs(scene: &Scene, choice: Choice) -> Result<Choice, SceneError> {
     let Choice::Cartesian(why) = &choice else {
         return Ok(choice);
     };
+    let why = why
+        .as_ref()
+        .map_or("the scene asks for them".into(), Blocker::to_string);
+    let cartesian = format!("this scene is in Cartesian coordinates ({why})");
     let first = |what: &str, item: Option<(ItemName, usize)>| {
         let (item, line) = item?;
-        let why = why
-            .as_ref()
-            .map_or("the scene asks for them".into(), Blocker::to_string);
         let kind = ErrorKind::Invalid {
             field: "joint",
-            reason: format!(
-                "{what} act on joint coordinates, and this scene is in Cartesian coordinates ({why})"
-            ),
+            reason: format!("{what} act on joint coordinates, and {cartesian}"),
         };
         Some(scene.source.error(Some(line), Some(item), kind))
     };
     let coupling = scene.couplings.first().map(|c| (c.item(), c.line));
     let input = scene.inputs.first().map(|i| (i.item(), i.line));
-    match first("couplings", coupling).or_else(|| first("inputs", input)) {
-        Some(error) => Err(error),
-        None => Ok(choice),
+    if let Some(error) = first("couplings", coupling).or_else(|| first("inputs", input)) {
+        return Err(error);
     }
+    if let Some((body, why)) = crate::scene::first_tree_only(&scene.bodies) {
+        let kind = ErrorKind::Invalid {
+            field: "mass",
+            reason: format!("{why} runs in joint coordinates only (on the tree), and {cartesian}"),
+        };
+        return Err(scene.source.error(Some(body.line), Some(body.item()), kind));
+    }
+    Ok(choice)
 }
 
 /// The scene's rigid bodies as tree links, or what keeps them from it.

@@ -29,7 +29,7 @@ pub use flexible::{
     initial_flex_state, initial_rates, node_ranges,
 };
 pub use formulation::{choose, link_of_joints, Blocker, Choice, TreeLink};
-pub use rigid::{kernel_error, rigid_model};
+pub use rigid::{kernel_error, mirror_model, rigid_model};
 pub use tree::{tree_parts, LinkBody, SceneTree, TreeDrive, TreeParts};
 
 use crate::dae::{GeneralizedAlpha, HostMethod};
@@ -161,6 +161,18 @@ fn rigid_system(
     choice: &Choice,
 ) -> Result<(Box<dyn System>, String), SceneError> {
     if let Choice::Tree(links) = choice {
+        // Reactions are evaluated on the Cartesian mirror, which holds the bodies that run in
+        // joint coordinates only by stand-ins.
+        let stand_in = crate::scene::first_tree_only(&scene.bodies);
+        if let Some((body, why)) = stand_in.filter(|_| scene.output.reactions) {
+            let kind = ErrorKind::Invalid {
+                field: "reactions",
+                reason: format!(
+                    "joint reactions are computed in Cartesian coordinates, which cannot hold {why}"
+                ),
+            };
+            return Err(scene.source.error(Some(body.line), Some(body.item()), kind));
+        }
         let parts = tree_parts(scene, links)?;
         let tree_data = parts
             .initial_data()

@@ -3,16 +3,40 @@
 //! scene items that caused them.
 
 use super::capacities::Capacities;
-use crate::scene::{ErrorKind, ItemName, Scene, SceneError};
+use crate::scene::{body_or_stand_in, first_tree_only, ErrorKind, ItemName, Scene, SceneError};
 use ferrodyn_kernel::rigid;
 use ferrodyn_kernel::{BuildError, Capacity, Item, Storage};
 
 /// The rigid model of `scene` (bodies, then joints and drives, then forces, in file order).
 /// Kernel errors are reported against the scene item that caused them.
+/// A body that runs in joint coordinates only (massless, or with a singular inertia) is
+/// refused by name: the Cartesian model's mass matrix needs every body's mass and inertia.
 pub fn rigid_model<St: Storage>(scene: &Scene) -> Result<rigid::Model<f64, St>, SceneError> {
+    if let Some((body, why)) = first_tree_only(&scene.bodies) {
+        let kind = ErrorKind::Invalid {
+            field: "mass",
+            reason: format!("{why} runs in joint coordinates only (on the tree), and this scene runs in Cartesian coordinates"),
+        };
+        return Err(scene.source.error(Some(body.line), Some(body.item()), kind));
+    }
+    model_of(scene, |body| *body)
+}
+
+/// The Cartesian mirror of a scene that runs on the tree: its rigid model with every body that
+/// runs in joint coordinates only held by a stand-in of unit mass and inertia (the mirror places bodies and carries the outputs; it
+/// is never stepped, and the tree takes its masses from the scene).
+pub fn mirror_model<St: Storage>(scene: &Scene) -> Result<rigid::Model<f64, St>, SceneError> {
+    model_of(scene, body_or_stand_in)
+}
+
+fn model_of<St: Storage>(
+    scene: &Scene,
+    body: impl Fn(&rigid::Body<f64>) -> rigid::Body<f64>,
+) -> Result<rigid::Model<f64, St>, SceneError> {
     let mut b = rigid::Model::<f64, St>::builder(scene.simulation.gravity);
-    for body in &scene.bodies {
-        b.add_body(body.value.body).map_err(|e| kernel_error(scene, e))?;
+    for spec in &scene.bodies {
+        b.add_body(body(&spec.value.body))
+            .map_err(|e| kernel_error(scene, e))?;
     }
     for joint in &scene.joints {
         b.add_joint(joint.value).map_err(|e| kernel_error(scene, e))?;

@@ -160,11 +160,11 @@ impl TreeParts {
 
 /// The tree parts of `scene`, whose rigid bodies form the tree `links`.
 pub fn tree_parts(scene: &Scene, links: &[TreeLink]) -> Result<TreeParts, SceneError> {
-    let mirror = super::rigid_model::<Growable>(scene)?;
+    let mirror = super::rigid::mirror_model::<Growable>(scene)?;
     let mut mirror_data = mirror.new_data();
     assemble(&mirror, &mut mirror_data)
         .map_err(|e| super::initial_error(scene, "assembling the initial configuration", e))?;
-    let mut tree = tree_model(links, &mirror, &mirror_data);
+    let mut tree = tree_model(scene, links, &mirror, &mirror_data);
     tree.loops = loop_joints(scene)
         .into_iter()
         .map(|index| (index, on_links_joint(&mirror.joints()[index], &tree.bodies)))
@@ -212,7 +212,7 @@ pub fn tree_parts(scene: &Scene, links: &[TreeLink]) -> Result<TreeParts, SceneE
 }
 
 /// The tree of `links` for the rigid `model` at its assembled state `data`.
-fn tree_model(links: &[TreeLink], model: &RigidModel, data: &RigidData) -> SceneTree {
+fn tree_model(scene: &Scene, links: &[TreeLink], model: &RigidModel, data: &RigidData) -> SceneTree {
     let mut tree_links = Vec::with_capacity(links.len());
     let mut anchors: Vec<Vec3<f64>> = Vec::with_capacity(links.len());
     // Bodies on no link are welded to the ground: they stay at their assembled pose.
@@ -241,7 +241,7 @@ fn tree_model(links: &[TreeLink], model: &RigidModel, data: &RigidData) -> Scene
         };
         let parent_anchor = link.parent.map_or(Vec3::ZERO, |p| anchors[p]);
         let origin = anchor - parent_anchor;
-        let (mass, cg, inertia) = link_mass(model, data, link, anchor);
+        let (mass, cg, inertia) = link_mass(scene, data, link, anchor);
         let (tree_link, rate) = match joint {
             Some(joint) => joint_link(joint, link.parent, origin, data, parent, child, anchor),
             None => (
@@ -420,35 +420,57 @@ fn on_links_joint(joint: &Joint<f64>, bodies: &[LinkBody]) -> Joint<f64> {
 }
 
 /// The mass, CG and inertia about the CG of `link` in its frame (world axes, origin at
-/// `anchor`): its body's, merged with those of the bodies welded to it.
+/// `anchor`): its body's, merged with those of the bodies welded to it; the scene's masses
+/// (the mirror holds massless bodies by stand-ins). A link of massless bodies only is massless:
+/// mass, CG and inertia all zero.
 fn link_mass(
-    model: &RigidModel,
+    scene: &Scene,
     data: &RigidData,
     link: &TreeLink,
     anchor: Vec3<f64>,
 ) -> (f64, Vec3<f64>, Mat3<f64>) {
     // A body's mass properties in the link frame.
     let placed = |b: usize| {
-        let body = &model.bodies()[b];
+        let body = &scene.bodies[b].value.body;
         let rotation = data.orientation(b).to_matrix();
         let cg = data.position(b) + rotation.mul_vec(body.cg) - anchor;
         let inertia = rotation.mul_mat(&body.inertia).mul_mat(&rotation.transpose());
         (body.mass, cg, inertia)
     };
-    let own = placed(link.body);
-    // Without welded bodies, the body's values exactly (the bits of trees without them).
-    link.welded.iter().fold(own, |(mass, cg, inertia), &b| {
-        let (m, c, j) = placed(b);
+    let mut parts = std::iter::once(link.body)
+        .chain(link.welded.iter().copied())
+        .filter(|&b| scene.bodies[b].value.body.mass != 0.0)
+        .map(placed);
+    let Some(first) = parts.next() else {
+        return (0.0, Vec3::ZERO, Mat3::ZERO);
+    };
+    // With one body, its values exactly (the bits of trees without welded bodies).
+    parts.fold(first, |(mass, cg, inertia), (m, c, j)| {
         let part = |mass, cg, inertia| MassProperties::of(&Body::new(mass, inertia).with_cg(cg));
         match part(mass, cg, inertia)
             .zip(part(m, c, j))
             .and_then(|(a, b)| a.combined(&b))
         {
             Some(both) => (both.mass, both.cg, both.inertia_cg),
-            // A singular inertia is refused when the link is built.
-            None => (mass, cg, inertia),
+            // A singular inertia (a point mass, a thin rod) has no MassProperties (they hold the
+            // inverse): the parallel-axis sum itself.
+            None => parallel_axis_sum((mass, cg, inertia), (m, c, j)),
         }
     })
+}
+
+/// Two bodies' mass, CG and inertia about the CG as one body's: the masses add, the CG is the
+/// mass-weighted mean, the inertias add about it (parallel axes, m(|d|² E − d dᵀ)).
+fn parallel_axis_sum(
+    (m1, c1, j1): (f64, Vec3<f64>, Mat3<f64>),
+    (m2, c2, j2): (f64, Vec3<f64>, Mat3<f64>),
+) -> (f64, Vec3<f64>, Mat3<f64>) {
+    let mass = m1 + m2;
+    let cg = (c1 * m1 + c2 * m2) * (1.0 / mass);
+    let shift = |m: f64, d: Vec3<f64>| {
+        (Mat3::IDENTITY.scale(d.norm_squared()) + Mat3::outer(d, d).scale(-1.0)).scale(m)
+    };
+    (mass, cg, j1 + j2 + shift(m1, c1 - cg) + shift(m2, c2 - cg))
 }
 
 /// The scene's contact shapes and pair materials on the links that carry their bodies (shape

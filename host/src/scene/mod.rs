@@ -38,6 +38,8 @@ pub use types::{
     BodySpec, ContactSpec, CouplingSpec, FlexContactSpec, FlexibleSpec, InputSpec, NameMaps, Named,
     OutputSpec, Scene, Simulation,
 };
+pub(crate) use validate::body_or_stand_in;
+pub use validate::{first_tree_only, joint_coordinates_only};
 
 impl Scene {
     /// Reads, parses and validates the scene file at `path` (meshes are read too).

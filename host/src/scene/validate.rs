@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use ferrodyn_kernel::integrators::AdaptiveConfig;
 use ferrodyn_kernel::math::{Mat3, Quat, Vec3};
 use ferrodyn_kernel::rigid::{Body, DrivenCoordinate, Force, Frame, Joint, JointKind};
+use ferrodyn_kernel::BuildError;
 use toml::Spanned;
 
 use super::checker::{Checker, Names, GROUND};
@@ -394,14 +395,28 @@ fn body<'a>(
         let what = format!("body id {}", r.id.get_ref());
         return Err(c.error(&r.id.span(), ErrorKind::Duplicate { what, first_line }));
     }
-    let mass = c.number("mass", &r.mass, Rule::Positive)?;
+    let mass = c.number("mass", &r.mass, Rule::NonNegative)?;
     let i = r.inertia.get_ref();
     let entries = [i.Ixx, i.Iyy, i.Izz, i.Ixy, i.Ixz, i.Iyz];
     if let Some(bad) = entries.iter().find(|v| !v.is_finite()) {
         return Err(c.invalid(&r.inertia.span(), "inertia", format!("{bad} must be finite")));
     }
     let inertia = Mat3::symmetric(Vec3::new(i.Ixx, i.Iyy, i.Izz), i.Ixy, i.Ixz, i.Iyz);
-    if let Some(reason) = inertia_problem([i.Ixx, i.Iyy, i.Izz], &inertia) {
+    let cg = c.vector_or("cg", &r.cg, Vec3::ZERO)?;
+    // A massless body (mass 0, zero inertia and CG) is a frame between joints composed in one
+    // place; it runs in joint coordinates only (compile refuses it in Cartesian coordinates).
+    let massless = mass == 0.0;
+    if massless && (inertia != Mat3::ZERO || cg != Vec3::ZERO) {
+        return Err(c.invalid(
+            &r.mass.span(),
+            "mass",
+            "0 with a non-zero inertia or CG: a body has mass > 0, or mass, inertia and CG all 0 (a massless frame between joints, joint coordinates only)".into(),
+        ));
+    }
+    if let Some(reason) = (!massless)
+        .then(|| inertia_problem([i.Ixx, i.Iyy, i.Izz], &inertia))
+        .flatten()
+    {
         return Err(c.invalid(&r.inertia.span(), "inertia", reason));
     }
     let orientation = match &r.orient {
@@ -409,14 +424,21 @@ fn body<'a>(
         None => Quat::IDENTITY,
     };
     let body = Body::new(mass, inertia)
-        .with_cg(c.vector_or("cg", &r.cg, Vec3::ZERO)?)
+        .with_cg(cg)
         .at(c.vector_or("pos", &r.pos, Vec3::ZERO)?, orientation)
         .moving(
             c.vector_or("velocity", &r.velocity, Vec3::ZERO)?,
             c.vector_or("angular_velocity", &r.angular_velocity, Vec3::ZERO)?,
         );
-    // The kernel's own checks (triangle inequality...), now, so the error has its line.
-    body.validate(index)
+    // The kernel's own checks (triangle inequality...), now, so the error has its line; a
+    // massless body's pose and motion get them with a unit mass.
+    let unit = Body {
+        mass: 1.0,
+        inertia: Mat3::IDENTITY,
+        ..body
+    };
+    (if massless { unit } else { body })
+        .validate_singular_inertia(index)
         .map_err(|e| c.error(&b.span(), ErrorKind::Kernel(e)))?;
     Ok(Named {
         name: r.name.get_ref().clone(),
@@ -519,18 +541,53 @@ fn drive(c: &Checker, r: &RawDrive, names: &Names) -> Result<Joint<f64>, SceneEr
     sides(c, names, &r.body_i, &r.body_j, [&r.frame_i, &r.frame_j], kind)
 }
 
-/// What is wrong with an inertia tensor about the CG, if anything: a moment that is not
-/// positive, or products of inertia too large for the moments (checked on the tensor divided
-/// by its largest moment, so any magnitude works: 1e300 kg·m² is valid).
+/// Why `body` runs in joint coordinates only, if it does: a massless body (a frame between
+/// joints), or a singular inertia about the CG (a point mass, a thin rod). The Cartesian
+/// model's mass matrix needs a mass and a positive definite inertia.
+pub fn joint_coordinates_only(body: &Body<f64>) -> Option<&'static str> {
+    if body.mass == 0.0 {
+        Some("a massless body")
+    } else if !body.inertia.is_positive_definite() {
+        Some("a body with a singular inertia (a point mass, a thin rod)")
+    } else {
+        None
+    }
+}
+
+/// The first of `bodies` that runs in joint coordinates only, and why.
+pub fn first_tree_only(bodies: &[Named<BodySpec>]) -> Option<(&Named<BodySpec>, &'static str)> {
+    bodies
+        .iter()
+        .find_map(|b| joint_coordinates_only(&b.value.body).map(|why| (b, why)))
+}
+
+/// `body`, or for one that runs in joint coordinates only ([`joint_coordinates_only`]) the same
+/// body with unit mass and inertia: the Cartesian mirror of a tree holds it so (it places the
+/// body; it never steps it, and the tree takes the masses from the scene).
+pub(crate) fn body_or_stand_in(body: &Body<f64>) -> Body<f64> {
+    match joint_coordinates_only(body) {
+        Some(_) => Body {
+            mass: 1.0,
+            inertia: Mat3::IDENTITY,
+            ..*body
+        },
+        None => *body,
+    }
+}
+
+/// What is wrong with an inertia tensor about the CG, if anything: a negative moment, or
+/// products of inertia too large for the moments (not positive semi-definite; checked on the
+/// tensor divided by its largest moment, so any magnitude works: 1e300 kg·m² is valid). A zero
+/// or singular tensor (a point mass, a thin rod) is valid: it runs in joint coordinates.
 fn inertia_problem(moments: [f64; 3], inertia: &Mat3<f64>) -> Option<String> {
     let names = ["Ixx", "Iyy", "Izz"];
-    if let Some(k) = (0..3).find(|&k| moments[k] <= 0.0) {
-        return Some(format!("{} = {} must be > 0", names[k], moments[k]));
+    if let Some(k) = (0..3).find(|&k| moments[k] < 0.0) {
+        return Some(format!("{} = {} must be ≥ 0", names[k], moments[k]));
     }
-    let scale = moments.iter().fold(0.0f64, |m, v| m.max(*v));
-    if !inertia.scale(1.0 / scale).is_positive_definite() {
+    let semidefinite = Body::new(1.0, *inertia).validate_singular_inertia(0);
+    if matches!(semidefinite, Err(BuildError::InertiaNotPositiveDefinite { .. })) {
         return Some(
-            "the products of inertia (Ixy, Ixz, Iyz) are too large for the moments: the tensor about the CG is not positive definite".into(),
+            "the products of inertia (Ixy, Ixz, Iyz) are too large for the moments: the tensor about the CG is not positive semi-definite".into(),
         );
     }
     None

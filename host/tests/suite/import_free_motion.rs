@@ -1,6 +1,7 @@
-//! One second of free motion of imported fixed-base arms in zero gravity at RK4 1 ms, written
-//! for `.ci/import-mujoco-rk4.py` to compare with MuJoCo's RK4 on the same URDF file (to 1e-6
-//! rad in every joint). Ignored by default (needs the model sets):
+//! One second of free motion of imported fixed-base models (URDF arms; MJCF planar walkers,
+//! whose roots are slide x, slide z, hinge y in one body) in zero gravity at RK4 1 ms, written
+//! for `.ci/import-mujoco-rk4.py` to compare with MuJoCo's RK4 on the same file (to 1e-6
+//! rad, or m, in every joint). Ignored by default (needs the model sets):
 //! `FERRODYN_FREE_MOTION_MODELS=list FERRODYN_FREE_MOTION_OUT=file cargo test -p ferrodyn-host
 //! --test suite import_free_motion:: -- --ignored`.
 //!

@@ -119,8 +119,54 @@ fn zero_mass() {
     let text = arm_with("mass = 2.0", "mass = 0.0");
     assert_eq!(
         error_of("zero_mass.toml", &text),
-        "zero_mass.toml:8: body \"upper_arm\": mass: 0 must be finite and > 0"
+        "zero_mass.toml:8: body \"upper_arm\": mass: 0 with a non-zero inertia or CG: a body has mass > 0, or mass, inertia and CG all 0 (a massless frame between joints, joint coordinates only)"
     );
+    let text = arm_with("mass = 2.0", "mass = -2.0");
+    assert_eq!(
+        error_of("negative_mass.toml", &text),
+        "negative_mass.toml:8: body \"upper_arm\": mass: -2 must be finite and ≥ 0"
+    );
+}
+
+#[test]
+fn a_massless_body_runs_on_the_tree_only() {
+    // The arm's upper arm as a massless frame: the forearm hangs from it, so the tree runs; a
+    // massless forearm (a leaf: its joint would move nothing) is refused by name, and so is a
+    // massless body in Cartesian coordinates.
+    let massless = "mass = 0.0\ninertia = { Ixx = 0.0, Iyy = 0.0, Izz = 0.0 }";
+    let upper = arm_with(
+        "mass = 2.0\ninertia = { Ixx = 0.01545, Iyy = 0.01545, Izz = 0.0009 }",
+        massless,
+    );
+    let compiled = |name: &str, text: &str| {
+        let scene = Scene::load(&write(name, text)).unwrap();
+        ferrodyn_host::compile::compile(&scene).map(|_| ()).map_err(|e| {
+            let message = e.to_string();
+            message[message.rfind('/').map_or(0, |k| k + 1)..].to_string()
+        })
+    };
+    assert_eq!(compiled("massless_upper.toml", &upper), Ok(()));
+    let cartesian = upper.replace("step = 1e-3", "step = 1e-3\nformulation = \"cartesian\"");
+    assert_eq!(
+        compiled("massless_cartesian.toml", &cartesian),
+        Err("massless_cartesian.toml:8: body \"upper_arm\": mass: a massless body runs in joint coordinates only (on the tree), and this scene is in Cartesian coordinates (the scene asks for them)".into())
+    );
+    let leaf = arm_with(
+        "mass = 1.2\ninertia = { Ixx = 0.000375, Iyy = 0.0064375, Izz = 0.0064375 }",
+        massless,
+    );
+    let e = compiled("massless_leaf.toml", &leaf).unwrap_err();
+    assert!(e.starts_with("massless_leaf.toml:14: body \"forearm\""), "{e}");
+    assert!(e.contains("a massless link must carry a link with mass"), "{e}");
+    // A point mass (zero inertia about the CG) likewise: on the tree, not in Cartesian coordinates.
+    let point = arm_with(
+        "inertia = { Ixx = 0.01545, Iyy = 0.01545, Izz = 0.0009 }",
+        "inertia = { Ixx = 0.0, Iyy = 0.0, Izz = 0.0 }",
+    );
+    assert_eq!(compiled("point_mass.toml", &point), Ok(()));
+    let point = point.replace("step = 1e-3", "step = 1e-3\nformulation = \"cartesian\"");
+    let e = compiled("point_mass_cartesian.toml", &point).unwrap_err();
+    assert!(e.contains("body \"upper_arm\": mass: a body with a singular inertia (a point mass, a thin rod) runs in joint coordinates only"), "{e}");
 }
 
 #[test]

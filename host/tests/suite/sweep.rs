@@ -320,7 +320,7 @@ fn a_failing_case_is_reported_and_the_others_are_collected() {
     assert!(
         lines[2].contains(",invalid,")
             && lines[2]
-                .ends_with(r#""cases/00001/scene.toml:14: body ""bob"": mass: -1 must be finite and > 0""#),
+                .ends_with(r#""cases/00001/scene.toml:14: body ""bob"": mass: -1 must be finite and ≥ 0""#),
         "{}",
         lines[2]
     );

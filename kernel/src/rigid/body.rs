@@ -83,6 +83,18 @@ impl<R: Real> Body<R> {
 
     /// Checks the mass properties and initial state of body `index`.
     pub fn validate(&self, index: usize) -> Result<(), BuildError> {
+        self.checked(index, false)
+    }
+
+    /// [`Body::validate`] that also accepts a singular inertia about the CG (positive
+    /// semi-definite, triangle inequality holding: a point mass, a thin rod), which a tree link
+    /// can carry: its joint's pivot gets inertia from the link's mass off the axis and from its
+    /// subtree, and a step that finds a zero pivot fails naming the joint.
+    pub fn validate_singular_inertia(&self, index: usize) -> Result<(), BuildError> {
+        self.checked(index, true)
+    }
+
+    fn checked(&self, index: usize, singular: bool) -> Result<(), BuildError> {
         let item = crate::Item::Body(index);
         if !(self.mass.is_finite() && self.mass > R::ZERO) {
             return Err(BuildError::InvalidMass {
@@ -109,12 +121,19 @@ impl<R: Real> Body<R> {
         // kg·m² tensor overflow); a zero scale gives NaN entries, which fail them.
         let m = &self.inertia.m;
         let scale = m[0][0].abs().max(m[1][1].abs()).max(m[2][2].abs());
+        if singular && self.inertia == Mat3::ZERO {
+            return Ok(());
+        }
         let j = &self.inertia.scale(R::ONE / scale);
         let tol = R::from_f64(1e-9);
         let symmetric = (j.m[0][1] - j.m[1][0]).abs() <= tol
             && (j.m[0][2] - j.m[2][0]).abs() <= tol
             && (j.m[1][2] - j.m[2][1]).abs() <= tol;
-        if !symmetric || !j.is_positive_definite() {
+        let definite = match singular {
+            true => is_positive_semidefinite(j, tol),
+            false => j.is_positive_definite(),
+        };
+        if !symmetric || !definite {
             return Err(BuildError::InertiaNotPositiveDefinite { body: index });
         }
         if !satisfies_triangle_inequality(j) {
@@ -122,6 +141,17 @@ impl<R: Real> Body<R> {
         }
         Ok(())
     }
+}
+
+/// Whether the symmetric `j` (scaled to a largest diagonal entry of 1) is positive
+/// semi-definite: all its principal minors ≥ −`tol`.
+fn is_positive_semidefinite<R: Real>(j: &Mat3<R>, tol: R) -> bool {
+    let minor2 = |a: usize, b: usize| j.m[a][a] * j.m[b][b] - j.m[a][b] * j.m[b][a];
+    (0..3).all(|i| j.m[i][i] >= -tol)
+        && minor2(0, 1) >= -tol
+        && minor2(0, 2) >= -tol
+        && minor2(1, 2) >= -tol
+        && j.determinant() >= -tol
 }
 
 /// I1 + I2 ≥ I3 for the principal moments ⟺ λ_max(J) ≤ tr(J)/2 ⟺ tr(J)/2·I − J is positive

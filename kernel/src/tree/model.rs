@@ -96,11 +96,14 @@ pub struct Link<R> {
     /// Second axis of a universal joint, in the intermediate frame (the parent's axes turned
     /// about `axis`), perpendicular to `axis` (normalised by the builder; unused otherwise).
     pub second_axis: Vec3<R>,
-    /// Mass (kg), > 0.
+    /// Mass (kg), > 0; or 0 with a zero CG and inertia: a massless link (see
+    /// [`Link::is_massless`]).
     pub mass: R,
     /// Centre of gravity in the link frame.
     pub cg: Vec3<R>,
-    /// Inertia about the CG in link axes, symmetric positive definite.
+    /// Inertia about the CG in link axes, symmetric positive semi-definite with the principal
+    /// moments satisfying I1 + I2 ≥ I3 (singular: a point mass, a thin rod; a step that finds
+    /// a joint without inertia fails naming it).
     pub inertia: Mat3<R>,
     /// Viscous joint damping (N·m·s/rad or N·s/m), ≥ 0.
     pub damping: R,
@@ -274,11 +277,46 @@ impl<R: Real> Link<R> {
             }
             Some(MultiJoint::Spherical | MultiJoint::Free) => {}
         }
-        Body::new(self.mass, self.inertia)
-            .with_cg(self.cg)
-            .validate(index)?;
+        if !self.is_massless() {
+            Body::new(self.mass, self.inertia)
+                .with_cg(self.cg)
+                .validate_singular_inertia(index)?;
+        }
         Ok(self)
     }
+
+    /// Whether the link is massless: mass, CG and inertia all exactly zero. Such a link is a
+    /// frame between joints (several joints composed in one place, as an MJCF body's); it is
+    /// valid only while it carries a link with mass ([`Builder::build`] checks), whose
+    /// articulated inertia then gives its joint a positive pivot.
+    pub fn is_massless(&self) -> bool {
+        self.mass == R::ZERO && self.cg == Vec3::ZERO && self.inertia == Mat3::ZERO
+    }
+}
+
+/// Whether link `descendant` hangs (directly or through others) from link `ancestor`.
+fn hangs_from<R>(links: &[Link<R>], descendant: usize, ancestor: usize) -> bool {
+    let mut at = links.get(descendant).and_then(|l| l.parent);
+    while let Some(p) = at {
+        if p == ancestor {
+            return true;
+        }
+        at = links.get(p).and_then(|l| l.parent);
+    }
+    false
+}
+
+/// The first massless link that carries no link with mass: its joint would move nothing, a
+/// zero pivot (a singular M). Quadratic in the links, once per build.
+fn massless_without_load<R: Real>(links: &[Link<R>]) -> Option<usize> {
+    links.iter().enumerate().position(|(k, link)| {
+        link.is_massless()
+            && !links
+                .iter()
+                .enumerate()
+                .skip(k + 1)
+                .any(|(j, l)| !l.is_massless() && hangs_from(links, j, k))
+    })
 }
 
 /// An open kinematic tree of rigid links in joint coordinates, its links kept in the bodies
@@ -622,6 +660,12 @@ impl<R: Real, St: Storage> Builder<R, St> {
         if workspace > <St::Skyline<R> as List<R>>::capacity() {
             return Err(full::<_, St::Skyline<R>>(Capacity::SkylineEntries, workspace));
         }
+        if let Some(k) = massless_without_load(&model.links) {
+            return Err(BuildError::InvalidParameter {
+                item: Item::Body(k),
+                reason: "a massless link must carry a link with mass (its joint would move no inertia: M singular)",
+            });
+        }
         model.plane = plane_of(&model.links, model.gravity);
         model.planar.clear();
         if let Some(plane) = model.plane {
@@ -633,3 +677,7 @@ impl<R: Real, St: Storage> Builder<R, St> {
         Ok(&self.model)
     }
 }
+
+#[cfg(test)]
+#[path = "massless_tests.rs"]
+mod massless_tests;

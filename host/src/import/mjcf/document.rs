@@ -88,6 +88,9 @@ pub struct Model<'a, 'i> {
     pub eulerseq: String,
     /// Inertia from geoms: "auto" (when a body has no `<inertial>`), "true", "false".
     pub inertia_from_geom: String,
+    /// `settotalmass`: every body's mass and inertia scaled so that the total is this (when
+    /// positive; MuJoCo's default −1 leaves them).
+    pub set_total_mass: Option<f64>,
 }
 
 impl<'a, 'i> Model<'a, 'i> {
@@ -104,6 +107,7 @@ impl<'a, 'i> Model<'a, 'i> {
             degrees: true,
             eulerseq: "xyz".into(),
             inertia_from_geom: "auto".into(),
+            set_total_mass: None,
         };
         for at in model.children(root) {
             match at.node.tag_name().name() {
@@ -156,6 +160,10 @@ impl<'a, 'i> Model<'a, 'i> {
         }
         if let Some(v) = at.node.attribute("inertiafromgeom") {
             self.inertia_from_geom = v.into();
+        }
+        if let Some(text) = at.node.attribute("settotalmass") {
+            let total = at.number_list("settotalmass", text)?.first().copied();
+            self.set_total_mass = total.filter(|t| *t > 0.0);
         }
         if at.node.attribute("coordinate") == Some("global") {
             return Err(at.refused("coordinate=\"global\" (removed from MuJoCo) is not read"));

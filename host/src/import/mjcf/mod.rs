@@ -1,15 +1,17 @@
 //! MJCF (MuJoCo XML) → scene draft: the subset the public models use. Bodies are placed by
 //! their `pos` and orientation (`quat`, `axisangle`, `euler` with the compiler's `eulerseq`,
-//! `xyaxes`, `zaxis`; angles in the compiler's unit), a body's one joint gets a frame on each
-//! side (hinge → revolute, slide → prismatic, ball → spherical, free → a floating base), its
+//! `xyaxes`, `zaxis`; angles in the compiler's unit), a body's joint gets a frame on each
+//! side (hinge → revolute, slide → prismatic, ball → spherical, free → a floating base); several
+//! joints in one body are a chain through massless bodies `BODY.JOINT` at the body's pose (MuJoCo
+//! composes them in order), the last joint on the body; its
 //! mass from `<inertial>` or from its geoms (`inertiafromgeom`, as MuJoCo forms it), `<motor>`,
 //! `<position>` and `<velocity>` actuators become `[[input]]` ports, `jointpos` and `framepos`
 //! sensors `[[sensor]]`s. A body without joints is welded to its parent: the ground's, a frame
 //! (massless), or a scene `fixed` joint.
 //!
 //! A joint `<equality>` of degree 1 is a `[[coupling]]` (`equality`). Refused by name with the
-//! line: tendons, composites, flexes, other equalities, several joints
-//! in one body, mesh or height-field geoms a body's mass comes from, `<frame>`, `<replicate>`.
+//! line: tendons, composites, flexes, other equalities, a free joint among others, mesh or
+//! height-field geoms a body's mass comes from, `<frame>`, `<replicate>`.
 
 mod document;
 mod equality;
@@ -28,6 +30,13 @@ use document::{Files, Model};
 use ferrodyn_kernel::math::{Mat3, Quat, Vec3};
 use inertia::{combine, Solid};
 use std::collections::HashMap;
+
+/// The refusal of a body without mass that moves (no massless body carries it).
+fn massless_moving(at: &At, name: &str) -> ImportError {
+    at.refused(format!(
+        "body \"{name}\" has no mass and moves: a massless moving body is not modelled"
+    ))
+}
 
 /// The draft of the MJCF model whose main file is `file`.
 pub fn import(
@@ -52,6 +61,7 @@ pub fn import(
         joints: HashMap::new(),
         sites: HashMap::new(),
         unnamed: 0,
+        ground_mass: 0.0,
     };
     let mut later = Vec::new();
     for at in model.children(root) {
@@ -99,6 +109,9 @@ pub fn import(
             _ => builder.sensors(at)?,
         }
     }
+    if let Some(total) = model.set_total_mass {
+        builder.scale_to_total_mass(total);
+    }
     Ok(builder.draft)
 }
 
@@ -121,6 +134,9 @@ struct Builder<'m, 'a, 'i> {
     /// Sites: carrier body and position in it.
     sites: HashMap<String, (Option<String>, Vec3<f64>)>,
     unnamed: usize,
+    /// Mass of the bodies welded to the world (part of the ground, in no scene body): MuJoCo's
+    /// `settotalmass` counts them.
+    ground_mass: f64,
 }
 
 impl<'a, 'i> Builder<'_, 'a, 'i> {
@@ -186,17 +202,22 @@ impl<'a, 'i> Builder<'_, 'a, 'i> {
             .filter(|c| matches!(c.node.tag_name().name(), "joint" | "freejoint"))
             .collect();
         if joints.len() > 1 {
-            return Err(joints[1].refused(format!(
-                "body \"{name}\" has {} joints: several joints in one body are not modelled yet",
-                joints.len()
-            )));
+            if let Some(free) = joints.iter().find(|j| self.joint_type(j) == "free") {
+                return Err(free.refused(format!(
+                    "body \"{name}\" has a free joint among {} joints: not modelled (a free joint is a floating base)",
+                    joints.len()
+                )));
+            }
         }
         let mass = self.mass_properties(at, &name)?;
-        let carrier = match joints.first() {
-            None if parent.body.is_none() => Carrier {
-                body: None,
-                pose: world,
-            },
+        let carrier = match joints.split_last() {
+            None if parent.body.is_none() => {
+                self.ground_mass += mass.as_ref().map_or(0.0, |m| m.mass);
+                Carrier {
+                    body: None,
+                    pose: world,
+                }
+            }
             None if mass.is_none() => {
                 self.report.fact(format!(
                     "massless body \"{name}\" without joints is a frame of its parent"
@@ -221,9 +242,26 @@ impl<'a, 'i> Builder<'_, 'a, 'i> {
                 });
                 self.own(&name)
             }
-            Some(joint) => {
+            Some((last, first)) => {
+                // MuJoCo composes a body's joints in order, each in the frame the previous ones
+                // moved: a chain through massless bodies at the body's pose, the last joint on
+                // the body itself.
+                if mass.is_none() {
+                    return Err(massless_moving(&at, &name));
+                }
+                let mut carrier = parent.clone();
+                for (k, joint) in first.iter().enumerate() {
+                    let joint_name = joint
+                        .node
+                        .attribute("name")
+                        .map_or_else(|| format!("joint{k}"), str::to_string);
+                    let frame = format!("{name}.{joint_name}");
+                    self.add_massless(&frame, *joint, world)?;
+                    self.joint(*joint, &frame, &carrier, world)?;
+                    carrier = self.own(&frame);
+                }
                 self.add_body(&name, at, mass, world)?;
-                self.joint(*joint, &name, parent, world)?;
+                self.joint(*last, &name, &carrier, world)?;
                 self.own(&name)
             }
         };
@@ -253,9 +291,7 @@ impl<'a, 'i> Builder<'_, 'a, 'i> {
         world: Pose,
     ) -> Result<(), ImportError> {
         let Some(m) = mass else {
-            return Err(at.refused(format!(
-                "body \"{name}\" has no mass and moves: a massless moving body is not modelled"
-            )));
+            return Err(massless_moving(&at, name));
         };
         if self.world.contains_key(name) {
             return Err(at.invalid(format!("duplicate body name \"{name}\"")));
@@ -267,6 +303,48 @@ impl<'a, 'i> Builder<'_, 'a, 'i> {
             mass: m.mass,
             inertia: m.inertia,
             cg: m.com,
+            pose: world,
+        });
+        Ok(())
+    }
+
+    /// `<compiler settotalmass>`: every body's mass and inertia scaled by one factor so that
+    /// the model's mass (the bodies welded to the world included, as MuJoCo counts) is `total`.
+    fn scale_to_total_mass(&mut self, total: f64) {
+        let mass: f64 = self.ground_mass + self.draft.bodies.iter().map(|b| b.mass).sum::<f64>();
+        if mass <= 0.0 {
+            return;
+        }
+        let factor = total / mass;
+        for body in &mut self.draft.bodies {
+            body.mass *= factor;
+            body.inertia = body.inertia.scale(factor);
+        }
+        self.report.fact(format!(
+            "masses and inertias scaled by {factor} to the total mass {total} (settotalmass)"
+        ));
+    }
+
+    /// The type of a `<joint>` (its class's, hinge by default) or `<freejoint>`: free.
+    fn joint_type(&self, at: &At<'a, 'i>) -> String {
+        if at.node.has_tag_name("freejoint") {
+            "free".to_string()
+        } else {
+            self.model.attr(at, "type").unwrap_or_else(|| "hinge".into())
+        }
+    }
+
+    /// A massless body `name` at `world`: a frame between two joints of one MJCF body.
+    fn add_massless(&mut self, name: &str, at: At, world: Pose) -> Result<(), ImportError> {
+        if self.world.insert(name.to_string(), world).is_some() {
+            return Err(at.invalid(format!("duplicate body name \"{name}\"")));
+        }
+        self.draft.bodies.push(DraftBody {
+            name: name.to_string(),
+            line: at.line(),
+            mass: 0.0,
+            inertia: Mat3::ZERO,
+            cg: Vec3::ZERO,
             pose: world,
         });
         Ok(())
@@ -284,12 +362,7 @@ impl<'a, 'i> Builder<'_, 'a, 'i> {
             .node
             .attribute("name")
             .map_or_else(|| format!("{body}_joint"), str::to_string);
-        let kind = if at.node.has_tag_name("freejoint") {
-            "free".to_string()
-        } else {
-            m.attr(&at, "type").unwrap_or_else(|| "hinge".into())
-        };
-        let kind = match kind.as_str() {
+        let kind = match self.joint_type(&at).as_str() {
             "hinge" => DraftJointKind::Revolute,
             "slide" => DraftJointKind::Prismatic,
             "ball" => DraftJointKind::Spherical,

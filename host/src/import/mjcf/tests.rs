@@ -148,15 +148,92 @@ fn tendons_equality_and_multi_joint_bodies_are_refused_with_their_line() {
         .unwrap();
     assert_eq!((e.kind, e.line), (ImportErrorKind::Refused, Some(22)));
 
-    let two = ACROBOT.replace(
-        "<joint name=\"elbow\" class=\"stiff\" axis=\"0 1 0\"/>",
-        "<joint name=\"elbow\" class=\"stiff\" axis=\"0 1 0\"/>\n        <joint name=\"twist\" axis=\"0 0 1\"/>",
+    let free = ACROBOT.replace(
+        "<joint name=\"shoulder\" type=\"hinge\" axis=\"0 1 0\" range=\"-90 90\"/>",
+        "<joint name=\"shoulder\" type=\"hinge\" axis=\"0 1 0\" range=\"-90 90\"/>\n      <freejoint name=\"loose\"/>",
     );
-    let e = import(&acrobot(&two, "two"), &ImportOptions::default())
+    let e = import(&acrobot(&free, "free"), &ImportOptions::default())
         .err()
         .unwrap();
-    assert_eq!((e.kind, e.line), (ImportErrorKind::Refused, Some(17)));
-    assert!(e.reason.contains("body \"lower_arm\" has 2 joints"), "{e}");
+    assert_eq!((e.kind, e.line), (ImportErrorKind::Refused, Some(14)));
+    assert!(
+        e.reason
+            .contains("body \"upper_arm\" has a free joint among 2 joints"),
+        "{e}"
+    );
+}
+
+#[test]
+fn several_joints_in_one_body_are_a_chain_through_massless_bodies() {
+    // dm_control's planar roots: slide x, slide z, hinge y in one body (the hinge off the body
+    // origin, the mass off both). MuJoCo composes them in order: massless bodies torso.rootx and
+    // torso.rootz at the body's pose, the hinge on the torso. Free fall from rest (closed form):
+    // the body falls at g unturned, so after one RK4 step of h, x = 0, z = −g h²/2, θ = 0.
+    let text = r#"<mujoco><worldbody><body name="torso" pos="0 0 1">
+        <joint name="rootx" type="slide" axis="1 0 0"/><joint name="rootz" type="slide" axis="0 0 1"/>
+        <joint name="rooty" type="hinge" axis="0 1 0" pos="0 0 0.2"/>
+        <geom type="sphere" size="0.1" mass="2" pos="0.3 0 0"/>
+        </body></worldbody></mujoco>"#;
+    let path = folder("planar").join("planar.xml");
+    std::fs::write(&path, text).unwrap();
+    let mut scene = import(&path, &ImportOptions::default()).unwrap().scene;
+    let bodies: Vec<_> = scene
+        .bodies
+        .iter()
+        .map(|b| (b.name.as_str(), b.value.body.mass))
+        .collect();
+    assert_eq!(
+        bodies,
+        [("torso.rootx", 0.0), ("torso.rootz", 0.0), ("torso", 2.0)]
+    );
+    let body_name = |r: ferrodyn_kernel::rigid::BodyRef| match r {
+        ferrodyn_kernel::rigid::BodyRef::Body(b) => scene.bodies[b].name.as_str(),
+        ferrodyn_kernel::rigid::BodyRef::Ground => "ground",
+    };
+    let joints: Vec<_> = scene
+        .joints
+        .iter()
+        .map(|j| {
+            (
+                j.name.as_str(),
+                body_name(j.value.body_i),
+                body_name(j.value.body_j),
+            )
+        })
+        .collect();
+    assert_eq!(
+        joints,
+        [
+            ("rootx", "ground", "torso.rootx"),
+            ("rootz", "torso.rootx", "torso.rootz"),
+            ("rooty", "torso.rootz", "torso")
+        ]
+    );
+    // `ferrodyn check` reports its kinematics (DOF, assembly) on the mirror, massless bodies
+    // and all.
+    crate::commands::check(&path, false, false, None).unwrap();
+    let h = 1e-3;
+    scene.simulation.step = h;
+    let mut sim = compile(&scene).unwrap();
+    assert!(
+        sim.labels.description.contains("(3 DOF)"),
+        "{}",
+        sim.labels.description
+    );
+    sim.step().unwrap();
+    let fall = -9.81 * h * h / 2.0;
+    let q = &sim.state()[..3];
+    assert!(
+        q[0].abs() < 1e-15 && (q[1] / fall - 1.0).abs() < 1e-12 && q[2].abs() < 1e-15,
+        "{q:?}"
+    );
+    // The Cartesian model has no massless bodies: asked for, it is refused naming the body.
+    scene.simulation.formulation = crate::spec::Formulation::Cartesian;
+    let e = compile(&scene).err().unwrap().to_string();
+    assert!(
+        e.contains("torso.rootx") && e.contains("massless body runs in joint coordinates only"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -251,4 +328,28 @@ fn a_joint_equality_of_degree_one_is_a_coupling_that_holds() {
         .err()
         .unwrap();
     assert_eq!(e.kind, ImportErrorKind::Refused);
+}
+
+#[test]
+fn settotalmass_scales_every_body_with_the_static_ones_counted() {
+    // MuJoCo's settotalmass: one factor on every body's mass and inertia so that the total,
+    // bodies welded to the world included, is the value: here (1 + 3 + 2) → 12, a factor 2.
+    let text = r#"<mujoco><compiler settotalmass="12"/><worldbody>
+        <body name="base"><geom type="sphere" size="0.1" mass="2"/></body>
+        <body name="a" pos="0 0 1"><joint name="ja" axis="0 1 0"/>
+          <geom type="sphere" size="0.1" mass="1" pos="0.2 0 0"/>
+          <body name="b" pos="0.4 0 0"><joint name="jb" axis="0 1 0"/><geom type="sphere" size="0.2" mass="3"/></body>
+        </body></worldbody></mujoco>"#;
+    let path = folder("totalmass").join("totalmass.xml");
+    std::fs::write(&path, text).unwrap();
+    let scene = import(&path, &ImportOptions::default()).unwrap().scene;
+    let masses: Vec<_> = scene
+        .bodies
+        .iter()
+        .map(|b| (b.name.as_str(), b.value.body.mass))
+        .collect();
+    assert_eq!(masses, [("a", 2.0), ("b", 6.0)]);
+    // Solid sphere 2/5 m r², m = 6: 0.096.
+    let ixx = scene.bodies[1].value.body.inertia.m[0][0];
+    assert!((ixx / (0.4 * 6.0 * 0.04) - 1.0).abs() < 1e-14, "{ixx}");
 }
