@@ -58,8 +58,8 @@ fn main() {
     std::fs::write(&file, modules).unwrap_or_else(|e| panic!("writing {}: {e}", file.display()));
 }
 
-/// The scenario macro (src/lib.rs) that runs the scene: a flexible one, a tree in the room, or
-/// a tree in a static of its own.
+/// The scenario macro (src/lib.rs) that runs the scene: a flexible one, a tree in the room (with
+/// its contacts, if it has contact shapes), or a tree in a static of its own.
 fn scenario_kind(scene: &Scene) -> Result<&'static str, String> {
     if !scene.flexibles.is_empty() {
         return Ok("flexible_scenario");
@@ -71,10 +71,11 @@ fn scenario_kind(scene: &Scene) -> Result<&'static str, String> {
         .map_err(|e| e.to_string())?
         .model
         .slots();
-    Ok(if ROOM_TREE_SLOTS.contains(&slots) {
-        "scenario"
-    } else {
-        "own_scenario"
+    Ok(match (ROOM_TREE_SLOTS.contains(&slots), scene.contact.is_some()) {
+        (true, true) => "contact_scenario",
+        (true, false) => "scenario",
+        (false, true) => return Err("a tree with contact shapes larger than the room (8 slots)".into()),
+        (false, false) => "own_scenario",
     })
 }
 

@@ -27,7 +27,9 @@ use ferrodyn_kernel::math::{Mat3, Vec3};
 use ferrodyn_kernel::rigid::{self, Body};
 use ferrodyn_kernel::samples::{add_box_mesh, add_revolute_chain, revolute_chain_tree, ChainSpec, GRAVITY};
 use ferrodyn_kernel::tree::{self, Link};
-use ferrodyn_kernel::{BuildError, Dynamics, Fixed, Integrator, KernelError, Real, Storage};
+use ferrodyn_kernel::{
+    BuildError, Dynamics, ExternalForces, Fixed, Integrator, KernelError, NoExternalForces, Real, Storage,
+};
 
 pub use ferrodyn_kernel::Digest;
 
@@ -323,10 +325,25 @@ pub fn run<R: Real, M: Dynamics<R>, I: Integrator<R>>(
     steps: u32,
     hooks: &mut dyn Hooks,
 ) -> Result<Report, PlantError> {
+    run_loaded(model, data, integrator, dt, steps, hooks, &mut NoExternalForces)
+}
+
+/// [`run`] with `external` forces (a scene's contacts): shown the state in `data` first, then
+/// evaluated at every stage of every step, as `ferrodyn run` does.
+pub fn run_loaded<R: Real, M: Dynamics<R>, I: Integrator<R>, E: ExternalForces<R>>(
+    model: &M,
+    data: &mut M::Data,
+    integrator: &mut I,
+    dt: R,
+    steps: u32,
+    hooks: &mut dyn Hooks,
+    external: &mut E,
+) -> Result<Report, PlantError> {
+    model.accept(data, external)?;
     let mut trajectory = Digest::default();
     for _ in 0..steps {
         hooks.before_step();
-        let result = model.step(data, integrator, dt);
+        let result = model.step_with(data, integrator, dt, external);
         hooks.after_step();
         result?;
         trajectory.add(model.state(data));

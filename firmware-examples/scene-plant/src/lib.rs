@@ -63,6 +63,39 @@ macro_rules! scenario {
     };
 }
 
+/// A generated tree's scenario with its contacts (`$module::contacts`, on the stack: a few
+/// hundred bytes), in the firmware's room: shown the initial state, then stepped with them
+/// (`plant::run_loaded`), as `ferrodyn run` steps the scene.
+macro_rules! contact_scenario {
+    ($module:ident, $name:literal) => {
+        Scenario {
+            name: $name,
+            run: |room, hooks: &mut dyn Hooks| -> Result<Report, PlantError> {
+                use ferrodyn_kernel::Real;
+                use plant::{Lodge, Tree};
+                let lodged: Option<&mut Tree<$module::Scalar, $module::Capacities>> = room.lodge(|| Tree {
+                    builder: $module::new_builder(),
+                    data: None,
+                });
+                let Tree { builder, data } = lodged.ok_or(PlantError::Room)?;
+                $module::add_to(builder)?;
+                let model = builder.build_in_place()?;
+                let data = $module::data_in(data, model)?;
+                let mut contacts = $module::contacts(model)?;
+                plant::run_loaded(
+                    model,
+                    data,
+                    &mut $module::Integrator::default(),
+                    $module::Scalar::from_f64($module::STEP),
+                    $module::STEPS as u32,
+                    hooks,
+                    &mut contacts,
+                )
+            },
+        }
+    };
+}
+
 /// A generated tree's scenario ([`scene_scenario`]) in a static of its own (a size
 /// `plant::Room` has no variant for: its RAM adds to the room's).
 #[allow(unused_macros)] // while every listed tree fits the room (1 to 8 slots)

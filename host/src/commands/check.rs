@@ -9,7 +9,8 @@ use crate::compile::{
     choose, compile, flexible_model, rigid_model, tree_parts, Capacities, Choice, TreeLink,
 };
 use crate::dae::HostMethod;
-use crate::export::target::{tree_needs, Core};
+use crate::export::contact_pair_count;
+use crate::export::target::{contact_instructions, tree_needs, Core};
 use crate::limits::{output_bytes_per_time, run_size_warnings};
 use crate::scene::{Named, Scene};
 use crate::simulation::{drive, DRIFT_TOLERANCE};
@@ -183,25 +184,39 @@ fn target_report(scene: &Scene, core: Core) -> Result<()> {
         );
         return Ok(());
     }
-    if !parts.forces.elements().is_empty() || scene.contact.is_some() {
+    if !parts.forces.elements().is_empty() {
         println!(
-            "target {}: not exportable yet (force elements and contact shapes on a tree do not export to Rust yet)",
+            "target {}: not exportable yet (force elements on a tree do not export to Rust yet)",
             core.name()
         );
         return Ok(());
     }
+    let contact_pairs = match contact_pair_count(scene, &parts) {
+        Ok(pairs) => pairs,
+        Err(e) => {
+            println!("target {}: not exportable yet ({e})", core.name());
+            return Ok(());
+        }
+    };
     let model = parts.model;
     let (n, dof, planar) = (model.slots(), model.velocity_count(), model.is_planar());
     println!(
-        "target {} at {:.0} MHz (the part's clock; QEMU's MPS2 boards run at 25 MHz): Fixed<{n}>, {}, {dof} DOF{}",
+        "target {} at {:.0} MHz (the part's clock; QEMU's MPS2 boards run at 25 MHz): Fixed<{n}>, {}, {dof} DOF{}{}",
         core.name(),
         core.clock_hz() / 1e6,
         count(links.len(), "link", "links"),
-        if planar { ", planar" } else { "" }
+        if planar { ", planar" } else { "" },
+        match contact_pairs {
+            0 => String::new(),
+            pairs => format!(", {}", count(pairs, "contact pair", "contact pairs")),
+        }
     );
     let integrator = &scene.simulation.integrator;
     for (double, name) in [(false, "f32"), (true, "f64")] {
-        let needs = tree_needs(core, n, dof, planar, double, integrator);
+        let mut needs = tree_needs(core, n, dof, planar, double, integrator);
+        needs.instructions = needs
+            .instructions
+            .map(|i| i + contact_instructions(core, double, contact_pairs, integrator).unwrap_or(0.0));
         let speed = match needs.instructions {
             Some(instructions) => {
                 let micros = instructions / core.clock_hz() * 1e6;

@@ -119,8 +119,20 @@ pub fn firmware_crate(
             format!("the file stem \"{stem}\" makes no cargo package name (start it with a letter)"),
         )
     })?;
+    // A scene with contacts steps with them (`export::tree_contact`), shown the initial state
+    // first; the others as before.
+    let (contacts, step) = if module.contains("\npub fn contacts(") {
+        (
+            "    let mut contacts = scene::contacts(model).map_err(Error::Build)?;\n    model.accept(data, &mut contacts).map_err(Error::Step)?;\n",
+            "model.step_with(data, &mut integrator, dt, &mut contacts)",
+        )
+    } else {
+        ("", "model.step(data, &mut integrator, dt)")
+    };
     let substitute = |template: &str| {
         template
+            .replace("{CONTACTS}", contacts)
+            .replace("{STEP}", step)
             .replace("{SCENE}", &stem)
             .replace("{PART}", part.name())
             .replace("{CORE}", part.core().name())

@@ -12,5 +12,7 @@ mod fmu_description;
 pub mod rust;
 pub mod target;
 mod tree;
+mod tree_contact;
 
 pub use rust::{rust_module, Precision};
+pub use tree_contact::contact_pair_count;

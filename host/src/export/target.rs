@@ -112,6 +112,35 @@ pub fn tree_needs(
     }
 }
 
+/// Instructions per step of `pairs` shape–ground contact pairs (`kernel::contact`) on `core`:
+/// each evaluation of the dynamics evaluates every pair (its geometry, Hertz–Flores–Coulomb law
+/// and wrench on the link) and the tree hands the links' states to the contacts and takes their
+/// wrenches back; the accepted state is evaluated once more (v₀). RK4 evaluates 4 + 1 times a
+/// step, semi-implicit Euler 1 + 1, velocity Verlet 2 + 1. The price of one pair evaluation
+/// (with its share of the loads) is measured on scenes/hopper.toml (1 pair, 2 links: its
+/// instructions under QEMU less the tree's estimate, over 5 evaluations); `None` for an
+/// integrator a firmware does not step with.
+pub fn contact_instructions(
+    core: Core,
+    double: bool,
+    pairs: usize,
+    integrator: &IntegratorSpec,
+) -> Option<f64> {
+    let evaluations = match integrator {
+        IntegratorSpec::Explicit(Method::Rk4) => 5.0,
+        IntegratorSpec::Explicit(Method::SemiImplicitEuler) => 2.0,
+        IntegratorSpec::Explicit(Method::VelocityVerlet) => 3.0,
+        _ => return None,
+    };
+    let per_pair = match (core, double) {
+        (Core::CortexM4F, false) => 300.0,
+        (Core::CortexM4F, true) => 6_000.0,
+        (Core::CortexM7, false) => 300.0,
+        (Core::CortexM7, true) => 350.0,
+    };
+    Some(evaluations * per_pair * pairs as f64)
+}
+
 /// RK4 instructions per step: a fixed part and a part per degree of freedom.
 /// - Planar trees: least-squares lines through the exported hil_arm, servo_arm (1 DOF) and
 ///   chain5 (5 DOF).

@@ -39,11 +39,10 @@ pub(super) fn module(scene: &Scene, precision: Precision, method: &str) -> Resul
     }
     let not_yet = if !parts.forces.elements().is_empty() {
         Some("force elements (point forces, torques, spring-dampers)")
-    } else if scene.contact.is_some() {
-        Some("contact shapes")
     } else {
         None
     };
+    let contacts = super::tree_contact::pairs(scene, &parts)?;
     if let Some(what) = not_yet {
         return Err(super::rust::refused(
             scene,
@@ -62,6 +61,9 @@ pub(super) fn module(scene: &Scene, precision: Precision, method: &str) -> Resul
     if parts.tree.links.iter().any(|l| l.limit.is_some()) {
         imports.push_str("\nuse ferrodyn_kernel::JointLimit;");
     }
+    if contacts.is_some() {
+        imports.push_str(super::tree_contact::IMPORTS);
+    }
     let kind = Kind {
         summary: format!(
             "{} links, {} degrees of freedom in joint coordinates",
@@ -78,6 +80,9 @@ pub(super) fn module(scene: &Scene, precision: Precision, method: &str) -> Resul
     let mut out = String::new();
     header(&mut out, scene, precision, method, &kind);
     model_fn(&mut out, &parts.tree);
+    if let Some(pairs) = &contacts {
+        super::tree_contact::write(&mut out, pairs);
+    }
     initial_data_fn(&mut out, &parts.tree, &ports);
     ports.write(&mut out);
     Ok(out)
