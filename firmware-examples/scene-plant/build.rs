@@ -71,12 +71,14 @@ fn scenario_kind(scene: &Scene) -> Result<&'static str, String> {
         .map_err(|e| e.to_string())?
         .model
         .slots();
-    Ok(match (ROOM_TREE_SLOTS.contains(&slots), scene.contact.is_some()) {
-        (true, true) => "contact_scenario",
-        (true, false) => "scenario",
-        (false, true) => return Err("a tree with contact shapes larger than the room (8 slots)".into()),
-        (false, false) => "own_scenario",
-    })
+    Ok(
+        match (ROOM_TREE_SLOTS.contains(&slots), scene.contact.is_some()) {
+            (true, true) => "contact_scenario",
+            (true, false) => "scenario",
+            (false, true) => return Err("a tree with contact shapes larger than the room (8 slots)".into()),
+            (false, false) => "own_scenario",
+        },
+    )
 }
 
 /// The `--flag value` pairs of a scenes.txt line, as the CLI reads them.
