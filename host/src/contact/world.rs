@@ -51,6 +51,10 @@ pub struct ContactRecord {
 
 type ContactKey = (usize, usize, u8);
 
+/// A body's state as the kernel hands it: position, rotation (body → global), velocity and
+/// angular velocity (global).
+type KernelFrame = (Vec3<f64>, Mat3<f64>, Vec3<f64>, Vec3<f64>);
+
 /// Parameters of one shape pair, fixed at construction.
 #[derive(Clone, Copy, Debug)]
 struct PairLaw {
@@ -82,7 +86,7 @@ pub struct ContactWorld {
     ground: Vec<GroundPair>,
     /// The bodies' states as the kernel gives them (position, rotation, velocity, angular
     /// velocity), for the kernel's pairs.
-    states: Vec<(Vec3<f64>, Mat3<f64>, Vec3<f64>, Vec3<f64>)>,
+    states: Vec<KernelFrame>,
 }
 
 /// Which body a shape belongs to (`None`: ground), as a key of the pair-material table.
@@ -485,10 +489,7 @@ impl ExternalForces<f64> for ContactWorld {
 }
 
 /// The bodies' states of `loads` as the kernel gives them, for the kernel's pairs.
-fn read_states(
-    loads: &ExternalLoads<'_, f64>,
-    states: &mut Vec<(Vec3<f64>, Mat3<f64>, Vec3<f64>, Vec3<f64>)>,
-) {
+fn read_states(loads: &ExternalLoads<'_, f64>, states: &mut Vec<KernelFrame>) {
     states.clear();
     for b in 0..loads.body_count() {
         if let (Some(x), Some(r), Some(v), Some(w)) = (
