@@ -27,9 +27,7 @@ use ferrodyn_kernel::math::{Mat3, Vec3};
 use ferrodyn_kernel::rigid::{self, Body};
 use ferrodyn_kernel::samples::{add_box_mesh, add_revolute_chain, revolute_chain_tree, ChainSpec, GRAVITY};
 use ferrodyn_kernel::tree::{self, Link};
-use ferrodyn_kernel::{
-    BuildError, Dynamics, ExternalForces, Fixed, Integrator, KernelError, NoExternalForces, Real, Storage,
-};
+use ferrodyn_kernel::{BuildError, Dynamics, ExternalForces, Fixed, Integrator, KernelError, Real, Storage};
 
 pub use ferrodyn_kernel::Digest;
 
@@ -325,7 +323,22 @@ pub fn run<R: Real, M: Dynamics<R>, I: Integrator<R>>(
     steps: u32,
     hooks: &mut dyn Hooks,
 ) -> Result<Report, PlantError> {
-    run_loaded(model, data, integrator, dt, steps, hooks, &mut NoExternalForces)
+    // `step`, not `step_with`: a tree without external forces skips handing its links' states
+    // out and taking wrenches back (half a 1-link tree's step).
+    let mut trajectory = Digest::default();
+    for _ in 0..steps {
+        hooks.before_step();
+        let result = model.step(data, integrator, dt);
+        hooks.after_step();
+        result?;
+        trajectory.add(model.state(data));
+    }
+    Ok(Report {
+        steps,
+        trajectory,
+        final_state: model.digest(data),
+        bytes: (core::mem::size_of_val(model), core::mem::size_of_val(data)),
+    })
 }
 
 /// [`run`] with `external` forces (a scene's contacts): shown the state in `data` first, then
