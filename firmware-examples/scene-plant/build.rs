@@ -38,7 +38,7 @@ fn main() {
         overrides(line, words.collect())
             .apply(&mut scene.simulation)
             .unwrap_or_else(|e| panic!("scenes.txt: {line}: {e}"));
-        let (kind, forced) = scenario_kind(&scene).unwrap_or_else(|e| panic!("scenes.txt: {line}: {e}"));
+        let (kind, run) = scenario_kind(&scene).unwrap_or_else(|e| panic!("scenes.txt: {line}: {e}"));
         for precision in [Precision::F32, Precision::F64] {
             let module = rust_module(&scene, precision).unwrap_or_else(|e| panic!("{e}"));
             let ident = format!("{name}_{}", precision.name());
@@ -49,7 +49,7 @@ fn main() {
                 "    {kind}!({ident}, \"scene:{name} {} {}\"{}),",
                 precision.name(),
                 scene.simulation.integrator.name(),
-                if forced { ", run_forced" } else { "" }
+                if run == "run_plain" { String::new() } else { format!(", {run}") }
             ));
         }
     }
@@ -64,11 +64,11 @@ fn main() {
 }
 
 /// The scenario macro (src/lib.rs) that runs the scene: a flexible one, a tree in the room
-/// (capacities a room variant has), or a tree in a static of its own; and whether it steps
-/// with force elements.
-fn scenario_kind(scene: &Scene) -> Result<(&'static str, bool), String> {
+/// (capacities a room variant has), or a tree in a static of its own; and the macro that steps
+/// it: plainly, with its force elements, or with its contacts.
+fn scenario_kind(scene: &Scene) -> Result<(&'static str, &'static str), String> {
     if !scene.flexibles.is_empty() {
-        return Ok(("flexible_scenario", false));
+        return Ok(("flexible_scenario", "run_plain"));
     }
     let Choice::Tree(links) = choose(scene).map_err(|e| e.to_string())? else {
         return Err("not a tree in joint coordinates: it does not export (docs/export.md)".into());
@@ -86,8 +86,13 @@ fn scenario_kind(scene: &Scene) -> Result<(&'static str, bool), String> {
             model.loop_workspace(),
         ]),
     };
-    let forced = forces > 0;
-    Ok((if in_room { "scenario" } else { "own_scenario" }, forced))
+    let run = match (forces > 0, scene.contact.is_some()) {
+        (false, false) => "run_plain",
+        (true, false) => "run_forced",
+        (false, true) => "run_contact",
+        (true, true) => return Err("force elements and contact shapes together do not export yet".into()),
+    };
+    Ok((if in_room { "scenario" } else { "own_scenario" }, run))
 }
 
 /// The `--flag value` pairs of a scenes.txt line, as the CLI reads them.

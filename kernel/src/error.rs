@@ -18,6 +18,8 @@ pub enum Item {
     Element(usize),
     /// The material of a flexible body.
     Material,
+    /// A contact pair of a shape on a tree link with the ground ([`crate::contact`]).
+    Contact(usize),
 }
 
 /// A fixed capacity of a model (one const generic parameter of [`Fixed`](crate::Fixed) each).
@@ -44,6 +46,8 @@ pub enum Capacity {
     StateLength,
     /// Points of a piecewise-linear time table.
     TablePoints,
+    /// Shape–ground contact pairs ([`crate::contact::GroundContacts`]).
+    ContactPairs,
 }
 
 /// Why a model could not be built. Each variant names the offending item.
@@ -207,6 +211,7 @@ impl core::fmt::Display for Item {
             Item::Node(i) => write!(f, "node {i}"),
             Item::Element(i) => write!(f, "element {i}"),
             Item::Material => write!(f, "material"),
+            Item::Contact(i) => write!(f, "contact pair {i}"),
         }
     }
 }

@@ -39,6 +39,7 @@
 #![warn(missing_docs)]
 
 pub mod ancf;
+pub mod contact;
 pub mod coupled;
 mod digest;
 mod dynamics;

@@ -337,8 +337,9 @@ pub fn run<R: Real, M: Dynamics<R>, I: Integrator<R>>(
     })
 }
 
-/// [`run`] with `external` forces at every stage of every step (a scene's force elements,
-/// `Dynamics::step_with`, as `ferrodyn run` steps them).
+/// [`run`] with `external` forces (a scene's force elements or contacts): shown the state in
+/// `data` first, then evaluated at every stage of every step (`Dynamics::step_with`), as
+/// `ferrodyn run` steps them.
 pub fn run_loaded<R: Real, M: Dynamics<R>, I: Integrator<R>, E: ExternalForces<R>>(
     model: &M,
     data: &mut M::Data,
@@ -348,6 +349,7 @@ pub fn run_loaded<R: Real, M: Dynamics<R>, I: Integrator<R>, E: ExternalForces<R
     hooks: &mut dyn Hooks,
     external: &mut E,
 ) -> Result<Report, PlantError> {
+    model.accept(data, external)?;
     run_steps(model, data, steps, hooks, |model, data| {
         model.step_with(data, integrator, dt, external)
     })
@@ -365,6 +367,34 @@ fn run_steps<R: Real, M: Dynamics<R>>(
     for _ in 0..steps {
         hooks.before_step();
         let result = step(model, data);
+        hooks.after_step();
+        result?;
+        trajectory.add(model.state(data));
+    }
+    Ok(Report {
+        steps,
+        trajectory,
+        final_state: model.digest(data),
+        bytes: (core::mem::size_of_val(model), core::mem::size_of_val(data)),
+    })
+}
+
+/// [`run`] with `external` forces (a scene's contacts): shown the state in `data` first, then
+/// evaluated at every stage of every step, as `ferrodyn run` does.
+pub fn run_loaded<R: Real, M: Dynamics<R>, I: Integrator<R>, E: ExternalForces<R>>(
+    model: &M,
+    data: &mut M::Data,
+    integrator: &mut I,
+    dt: R,
+    steps: u32,
+    hooks: &mut dyn Hooks,
+    external: &mut E,
+) -> Result<Report, PlantError> {
+    model.accept(data, external)?;
+    let mut trajectory = Digest::default();
+    for _ in 0..steps {
+        hooks.before_step();
+        let result = model.step_with(data, integrator, dt, external);
         hooks.after_step();
         result?;
         trajectory.add(model.state(data));

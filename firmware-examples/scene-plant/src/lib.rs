@@ -62,6 +62,16 @@ macro_rules! run_forced {
     }};
 }
 
+/// Steps a generated scene with its contacts (`$module::contacts`, on the stack: a few hundred
+/// bytes) as external forces ([`plant::run_loaded`]: shown the initial state, then evaluated at
+/// every stage), as `ferrodyn run` steps the scene.
+macro_rules! run_contact {
+    ($module:ident, $model:ident, $data:ident, $integrator:ident, $step:ident, $steps:ident, $hooks:ident) => {{
+        let mut contacts = $module::contacts($model)?;
+        plant::run_loaded($model, $data, $integrator, $step, $steps, $hooks, &mut contacts)
+    }};
+}
+
 /// A generated tree's scenario ([`scene_scenario`]) in the firmware's room (capacities
 /// `plant::Room` has a variant for), stepped by `run_plain`, or by `run_forced` for a scene
 /// with force elements.

@@ -10,8 +10,12 @@ use crate::compile::{
     choose, compile, flexible_model, mirror_model, tree_parts, Capacities, Choice, TreeLink, TreeParts,
 };
 use crate::dae::HostMethod;
-use crate::export::target::{tree_needs, with_loops_and_forces, Core, LinkMix, LoopsAndForces};
+use crate::export::contact_pair_count;
+use crate::export::target::{
+    contact_instructions, tree_needs, with_loops_and_forces, Core, LinkMix, LoopsAndForces,
+};
 use crate::export::tree_loops::capacities;
+
 use crate::limits::{output_bytes_per_time, run_size_warnings};
 use crate::scene::{Named, Scene};
 use crate::simulation::{drive, DRIFT_TOLERANCE};
@@ -214,13 +218,20 @@ fn target_report(scene: &Scene, core: Core) -> Result<()> {
         return Ok(());
     };
     let parts = tree_parts(scene, &links)?;
-    if scene.contact.is_some() {
+    if scene.contact.is_some() && !parts.forces.elements().is_empty() {
         println!(
-            "target {}: not exportable yet (contact shapes on a tree do not export to Rust yet)",
+            "target {}: not exportable yet (force elements and contact shapes together on a tree do not export to Rust yet)",
             core.name()
         );
         return Ok(());
     }
+    let contact_pairs = match contact_pair_count(scene, &parts) {
+        Ok(pairs) => pairs,
+        Err(e) => {
+            println!("target {}: not exportable yet ({e})", core.name());
+            return Ok(());
+        }
+    };
     if let Some(coupling) = scene.couplings.first() {
         println!(
             "target {}: not exportable yet (coupling \"{}\" is a coordinate row on the tree; coupled trees do not export to Rust yet)",
@@ -257,17 +268,24 @@ fn target_report(scene: &Scene, core: Core) -> Result<()> {
         elements.push_str(&format!(", {forces}"));
     }
     println!(
-        "target {} at {:.0} MHz (the part's clock; QEMU's MPS2 boards run at 25 MHz): {fixed}, {}, {dof} DOF{}{elements}",
+        "target {} at {:.0} MHz (the part's clock; QEMU's MPS2 boards run at 25 MHz): {fixed}, {}, {dof} DOF{}{elements}{}",
         core.name(),
         core.clock_hz() / 1e6,
         count(links.len(), "link", "links"),
-        if planar { ", planar" } else { "" }
+        if planar { ", planar" } else { "" },
+        match contact_pairs {
+            0 => String::new(),
+            pairs => format!(", {}", count(pairs, "contact pair", "contact pairs")),
+        }
     );
     let integrator = &scene.simulation.integrator;
     let mix = LinkMix::of(&model);
     for (double, name) in [(false, "f32"), (true, "f64")] {
         let needs = tree_needs(core, n, dof, planar, &mix, double, integrator);
-        let needs = with_loops_and_forces(needs, core, (n, dof), double, extra, integrator);
+        let mut needs = with_loops_and_forces(needs, core, (n, dof), double, extra, integrator);
+        needs.instructions = needs
+            .instructions
+            .map(|i| i + contact_instructions(core, double, contact_pairs, integrator).unwrap_or(0.0));
         let speed = match needs.instructions {
             Some(instructions) => {
                 let micros = instructions / core.clock_hz() * 1e6;

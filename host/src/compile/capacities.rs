@@ -66,7 +66,7 @@ impl Capacities {
             Capacity::Elements => Some(self.elements),
             Capacity::Profile => Some(self.profile),
             Capacity::StateLength => Some(self.state),
-            Capacity::TablePoints => None,
+            Capacity::TablePoints | Capacity::ContactPairs => None,
         }
     }
 }

@@ -208,10 +208,12 @@ fn rigid_system(
         let ports = ports.collect();
         // The contact shapes on the links that carry their bodies.
         let contact = match &scene.contact {
-            Some(spec) => {
-                let on_links = tree::contact_on_links(spec, &bodies);
-                Some(ContactModel::Rigid(world_of(scene, &on_links, links.len())?))
-            }
+            Some(spec) => Some(ContactModel::Rigid(tree_world(
+                scene,
+                spec,
+                &bodies,
+                links.len(),
+            )?)),
             None => None,
         };
         let system = KernelSystem::with_data(tree, tree_data, method, contact)
@@ -389,6 +391,17 @@ fn world_of(
         };
         scene.source.error(None, None, kind)
     })
+}
+
+/// The contact world of a tree of `link_count` links: `spec`'s shapes on the links that carry
+/// their `bodies` (what `ferrodyn run` steps and the exporter writes).
+pub fn tree_world(
+    scene: &Scene,
+    spec: &crate::scene::ContactSpec,
+    bodies: &[LinkBody],
+    link_count: usize,
+) -> Result<crate::contact::ContactWorld, SceneError> {
+    world_of(scene, &tree::contact_on_links(spec, bodies), link_count)
 }
 
 /// The contacts of a scene of `body_count` rigid bodies and flexible bodies (merged into

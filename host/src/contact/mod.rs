@@ -17,6 +17,7 @@ pub mod bvh;
 pub mod flex_pair;
 pub mod flexible;
 pub mod force;
+pub mod ground;
 pub mod node;
 pub mod rigid_flex;
 mod shape;

@@ -12,10 +12,12 @@ use super::broad::{Aabb, SweepAndPrune};
 use super::force::{
     damping_factor, effective_modulus, effective_radius, friction_force, hertz_stiffness, normal_force,
 };
+use super::ground::GroundPair;
 use super::shape::{box_vertices, local_pose, read_frames, to_parry, vec3, BodyFrame};
 use super::ContactError;
 use crate::spec::{ContactMaterial, Geometry, Shape};
-use ferrodyn_kernel::math::Vec3;
+use ferrodyn_kernel::contact::{GroundContact, Law};
+use ferrodyn_kernel::math::{Mat3, Vec3};
 use ferrodyn_kernel::{ExternalForces, ExternalLoads};
 use parry3d_f64::math::{Matrix, Pose, Vector};
 use parry3d_f64::query;
@@ -49,6 +51,10 @@ pub struct ContactRecord {
 
 type ContactKey = (usize, usize, u8);
 
+/// A body's state as the kernel hands it: position, rotation (body → global), velocity and
+/// angular velocity (global).
+type KernelFrame = (Vec3<f64>, Mat3<f64>, Vec3<f64>, Vec3<f64>);
+
 /// Parameters of one shape pair, fixed at construction.
 #[derive(Clone, Copy, Debug)]
 struct PairLaw {
@@ -75,6 +81,12 @@ pub struct ContactWorld {
     pairs: Vec<(usize, usize)>,
     points: Vec<ContactRecord>,
     active: Vec<ContactRecord>,
+    /// Spheres and boxes on bodies against ground planes, evaluated by the kernel's code
+    /// ([`Self::ground_pairs`]) before the others, in this order.
+    ground: Vec<GroundPair>,
+    /// The bodies' states as the kernel gives them (position, rotation, velocity, angular
+    /// velocity), for the kernel's pairs.
+    states: Vec<KernelFrame>,
 }
 
 /// Which body a shape belongs to (`None`: ground), as a key of the pair-material table.
@@ -112,7 +124,7 @@ impl ContactWorld {
             }
         }
         let local = shapes.iter().map(local_pose).collect();
-        Ok(Self {
+        let mut world = Self {
             shapes,
             parry,
             local,
@@ -128,7 +140,62 @@ impl ContactWorld {
             pairs: Vec::new(),
             points: Vec::new(),
             active: Vec::new(),
-        })
+            ground: Vec::new(),
+            states: Vec::new(),
+        };
+        world.refresh_ground()?;
+        Ok(world)
+    }
+
+    /// Makes the kernel's pairs of the shapes with their laws (again after a pair material
+    /// changes).
+    fn refresh_ground(&mut self) -> Result<(), ContactError> {
+        let mut ground = Vec::new();
+        for a in 0..self.shapes.len() {
+            for b in a + 1..self.shapes.len() {
+                if self.shapes[a].body == self.shapes[b].body {
+                    continue;
+                }
+                let pair = self.law(a, b);
+                let law = Law {
+                    stiffness: pair.stiffness,
+                    damping_factor: pair.chi,
+                    friction: pair.material.friction,
+                    friction_regularization: pair.material.friction_regularization,
+                    min_impact_speed: pair.material.min_impact_speed,
+                };
+                match GroundPair::new(&self.shapes, (a, b), law) {
+                    Some(Ok(pair)) => ground.push(pair),
+                    Some(Err(reason)) => {
+                        let item = format!("shapes '{}' and '{}'", self.shapes[a].name, self.shapes[b].name);
+                        return Err(ContactError::invalid(&item, reason.to_string()));
+                    }
+                    None => {}
+                }
+            }
+        }
+        self.ground = ground;
+        Ok(())
+    }
+
+    /// The spheres and boxes on bodies against ground planes, which the kernel's ground
+    /// contacts ([`ferrodyn_kernel::contact::GroundContact`]) evaluate: the same geometry, law
+    /// and v₀ memory (a box's per corner) a tree's exported module steps
+    /// (`export::tree_contact`), so `ferrodyn run` gives its bits. First, in shape order; the
+    /// other pairs go through parry3d.
+    pub fn ground_pairs(&self) -> &[GroundPair] {
+        &self.ground
+    }
+
+    /// The shape pairs on different bodies that parry3d evaluates: every such pair but
+    /// [`Self::ground_pairs`].
+    pub fn parry_pairs(&self) -> Vec<(usize, usize)> {
+        let n = self.shapes.len();
+        (0..n)
+            .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
+            .filter(|&(a, b)| self.shapes[a].body != self.shapes[b].body)
+            .filter(|&pair| !self.ground.iter().any(|g| g.shapes == pair))
+            .collect()
     }
 
     /// Sets the contact material between bodies `a` and `b` (`None`: ground).
@@ -151,7 +218,7 @@ impl ContactWorld {
         self.pair_materials.retain(|&(x, y, _)| !same_pair(a, b, x, y));
         self.pair_materials.push((a, b, material));
         self.laws.clear();
-        Ok(())
+        self.refresh_ground()
     }
 
     /// The shapes.
@@ -232,15 +299,19 @@ impl ContactWorld {
         self.points.clear();
         let pairs = std::mem::take(&mut self.pairs);
         let mut touching: Vec<ContactKey> = Vec::new();
+        self.evaluate_ground(commit, &mut touching);
         for &(a, b) in &pairs {
-            let mut found: [(Vector, Vector, f64); 8] = [(Vector::ZERO, Vector::ZERO, 0.0); 8];
+            if self.ground.iter().any(|g| g.shapes == (a.min(b), a.max(b))) {
+                continue;
+            }
+            let mut found: [(Vector, Vector, f64, u8); 8] = [(Vector::ZERO, Vector::ZERO, 0.0, 0); 8];
             let n = self.narrow_phase(a, b, &mut found);
             if n == 0 {
                 continue;
             }
             let law = self.law(a, b);
-            for (k, &(p, normal, depth)) in found[..n].iter().enumerate() {
-                let key = (a, b, k as u8);
+            for &(p, normal, depth, k) in &found[..n] {
+                let key = (a, b, k);
                 let vel = |s: usize| {
                     self.shapes[s]
                         .body
@@ -274,7 +345,7 @@ impl ContactWorld {
                 self.points.push(ContactRecord {
                     shape_a: a,
                     shape_b: b,
-                    point_index: k as u8,
+                    point_index: k,
                     point: p.to_array(),
                     normal: normal.to_array(),
                     penetration: depth,
@@ -291,8 +362,55 @@ impl ContactWorld {
         }
     }
 
-    /// Contact points of shapes a and b: (point, unit normal from a to b, penetration > 0).
-    fn narrow_phase(&self, a: usize, b: usize, out: &mut [(Vector, Vector, f64); 8]) -> usize {
+    /// The kernel's pairs ([`Self::ground_pairs`]) into `self.points`, as
+    /// [`ferrodyn_kernel::contact::GroundContacts`] evaluates them; keys (a, b, corner).
+    fn evaluate_ground(&mut self, commit: bool, touching: &mut Vec<ContactKey>) {
+        for pair in &self.ground {
+            let Some(&(x, rot, v, w)) = self.states.get(pair.body) else {
+                continue;
+            };
+            let (a, b) = pair.shapes;
+            for (k, contact) in pair.contacts.iter().enumerate() {
+                let key = (a, b, k as u8);
+                let contact = GroundContact {
+                    impact_speed: self.impact.get(&key).copied(),
+                    ..*contact
+                };
+                let Some(touch) = contact.evaluate(x, &rot, v, w) else {
+                    continue;
+                };
+                let v0 = contact
+                    .impact_speed
+                    .unwrap_or_else(|| touch.penetration_rate.max(contact.law.min_impact_speed));
+                if commit {
+                    self.impact.entry(key).or_insert(v0);
+                    touching.push(key);
+                }
+                // Normal from a to b, friction on b: the plane is a or b.
+                let (normal, friction) = if pair.plane_first {
+                    (contact.plane.normal, touch.friction)
+                } else {
+                    (-contact.plane.normal, -touch.friction)
+                };
+                self.points.push(ContactRecord {
+                    shape_a: a,
+                    shape_b: b,
+                    point_index: k as u8,
+                    point: touch.point.to_array(),
+                    normal: normal.to_array(),
+                    penetration: touch.penetration,
+                    penetration_rate: touch.penetration_rate,
+                    impact_speed: v0,
+                    normal_force: touch.normal_force,
+                    friction_force: friction.to_array(),
+                });
+            }
+        }
+    }
+
+    /// Contact points of shapes a and b: (point, unit normal from a to b, penetration > 0, the
+    /// point's index: a box's corner, whose contact keeps its own v₀).
+    fn narrow_phase(&self, a: usize, b: usize, out: &mut [(Vector, Vector, f64, u8); 8]) -> usize {
         let (sa, sb) = (&self.shapes[a], &self.shapes[b]);
         let (pa, pb) = (&self.poses[a], &self.poses[b]);
         if uses_plane_vertices(sa, sb) {
@@ -305,11 +423,11 @@ impl ContactWorld {
             };
             let n_plane = plane.rotation * Vector::Z;
             let mut count = 0;
-            for v in box_vertices(boxed.0).unwrap_or([Vector::ZERO; 8]) {
+            for (corner, v) in (0..).zip(box_vertices(boxed.0).unwrap_or([Vector::ZERO; 8])) {
                 let p = boxed.1.transform_point(v);
                 let depth = -(p - plane.translation).dot(n_plane);
                 if depth > 0.0 {
-                    out[count] = (p + n_plane * (0.5 * depth), n_plane * sign, depth);
+                    out[count] = (p + n_plane * (0.5 * depth), n_plane * sign, depth, corner);
                     count += 1;
                 }
             }
@@ -317,7 +435,7 @@ impl ContactWorld {
         }
         match query::contact(pa, self.parry[a].as_ref(), pb, self.parry[b].as_ref(), 0.0) {
             Ok(Some(c)) if c.dist < 0.0 => {
-                out[0] = ((c.point1 + c.point2) * 0.5, c.normal1, -c.dist);
+                out[0] = ((c.point1 + c.point2) * 0.5, c.normal1, -c.dist, 0);
                 1
             }
             _ => 0,
@@ -347,6 +465,7 @@ fn uses_plane_vertices(a: &Shape, b: &Shape) -> bool {
 impl ExternalForces<f64> for ContactWorld {
     fn apply(&mut self, _t: f64, loads: &mut ExternalLoads<'_, f64>) {
         read_frames(loads, &mut self.frames);
+        read_states(loads, &mut self.states);
         self.evaluate(false);
         for c in &self.points {
             let n = Vector::from_array(c.normal);
@@ -363,7 +482,23 @@ impl ExternalForces<f64> for ContactWorld {
     /// Detects the contacts at the accepted state (see the module doc).
     fn accept(&mut self, _t: f64, state: &ExternalLoads<'_, f64>) {
         read_frames(state, &mut self.frames);
+        read_states(state, &mut self.states);
         self.evaluate(true);
         self.active.clone_from(&self.points);
+    }
+}
+
+/// The bodies' states of `loads` as the kernel gives them, for the kernel's pairs.
+fn read_states(loads: &ExternalLoads<'_, f64>, states: &mut Vec<KernelFrame>) {
+    states.clear();
+    for b in 0..loads.body_count() {
+        if let (Some(x), Some(r), Some(v), Some(w)) = (
+            loads.position(b),
+            loads.rotation(b),
+            loads.velocity(b),
+            loads.angular_velocity(b),
+        ) {
+            states.push((x, r, v, w));
+        }
     }
 }

@@ -119,16 +119,28 @@ pub fn firmware_crate(
             format!("the file stem \"{stem}\" makes no cargo package name (start it with a letter)"),
         )
     })?;
-    // A scene with force elements steps with them as external forces, as `ferrodyn run` does.
-    let (forces, step) = match module.contains(super::tree_forces::FORCES_FN) {
-        true => (
+    // A scene with contacts or force elements steps with them as external forces, as `ferrodyn
+    // run` does (contacts shown the initial state first: `export::tree_contact`); the others as
+    // before. A module has one or the other (`export::tree` refuses both together).
+    let (contacts, forces, step) = if module.contains("\npub fn contacts(") {
+        (
+            "    let mut contacts = scene::contacts(model).map_err(Error::Build)?;\n    model.accept(data, &mut contacts).map_err(Error::Step)?;\n",
+            "",
+            "model.step_with(data, &mut integrator, dt, &mut contacts)",
+        )
+    } else if module.contains(super::tree_forces::FORCES_FN) {
+        (
+            "",
             "\n    let mut forces = scene::forces(model).map_err(Error::Build)?;",
             "model.step_with(data, &mut integrator, dt, &mut forces)",
-        ),
-        false => ("", "model.step(data, &mut integrator, dt)"),
+        )
+    } else {
+        ("", "", "model.step(data, &mut integrator, dt)")
     };
     let substitute = |template: &str| {
         template
+            .replace("{CONTACTS}", contacts)
+            .replace("{STEP}", step)
             .replace("{SCENE}", &stem)
             .replace("{PART}", part.name())
             .replace("{CORE}", part.core().name())
@@ -138,7 +150,6 @@ pub fn firmware_crate(
             .replace("{PRECISION}", precision.name())
             .replace("{INTEGRATOR}", scene.simulation.integrator.name())
             .replace("{FORCES}", forces)
-            .replace("{STEP}", step)
     };
     Ok(vec![
         CrateFile {

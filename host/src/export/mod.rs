@@ -12,7 +12,9 @@ mod fmu_description;
 pub mod rust;
 pub mod target;
 mod tree;
+mod tree_contact;
 mod tree_forces;
 pub mod tree_loops;
 
 pub use rust::{rust_module, Precision};
+pub use tree_contact::contact_pair_count;

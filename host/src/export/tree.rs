@@ -46,12 +46,13 @@ pub(super) fn module(scene: &Scene, precision: Precision, method: &str) -> Resul
         };
         return Err(scene.source.error(Some(joint.line), Some(joint.item()), kind));
     }
-    if scene.contact.is_some() {
+    if scene.contact.is_some() && !parts.forces.elements().is_empty() {
         return Err(super::rust::refused(
             scene,
-            "contact shapes on a tree do not export to Rust yet".into(),
+            "force elements and contact shapes together on a tree do not export to Rust yet (either alone does)".into(),
         ));
     }
+    let contacts = super::tree_contact::pairs(scene, &parts)?;
     super::tree_forces::unsupported(scene)?;
     let ports = ports(scene, &links, &parts);
     // `Servo` only where a link has one: the modules of scenes without servos stay as they were.
@@ -74,6 +75,9 @@ pub(super) fn module(scene: &Scene, precision: Precision, method: &str) -> Resul
         let _ = write!(imports, "\nuse ferrodyn_kernel::rigid::{{{}}};", rigid.join(", "));
     }
     imports.push_str(super::tree_forces::imports(&parts.forces));
+    if contacts.is_some() {
+        imports.push_str(super::tree_contact::IMPORTS);
+    }
     let (capacities, capacities_doc) =
         super::tree_loops::capacities(&parts.model, parts.forces.elements().len());
     let kind = Kind {
@@ -89,6 +93,9 @@ pub(super) fn module(scene: &Scene, precision: Precision, method: &str) -> Resul
     let mut out = String::new();
     header(&mut out, scene, precision, method, &kind);
     model_fn(&mut out, &parts.tree);
+    if let Some(pairs) = &contacts {
+        super::tree_contact::write(&mut out, pairs);
+    }
     initial_data_fn(&mut out, &parts.tree, &ports);
     ports.write(&mut out);
     super::tree_forces::write(&mut out, &parts.forces);

@@ -186,10 +186,6 @@ fn scenes_that_cannot_be_exported_say_why() {
             "scenes of rigid and flexible bodies together do not export to Rust yet (rigid body \"hub\")",
         ),
         (
-            "sphere_drop.toml",
-            "contact shapes on a tree do not export to Rust yet",
-        ),
-        (
             "tet_collision.toml",
             "flexible body \"lower\" has contact, which does not export to Rust yet",
         ),
@@ -202,6 +198,18 @@ fn scenes_that_cannot_be_exported_say_why() {
         let message = rust_module(&scene, Precision::F32).err().unwrap().to_string();
         assert!(message.contains(expected), "{file}: {message}");
     }
+    // A shape the kernel's ground contact does not have: named, with the plane it meets.
+    let cylinder = edited(
+        "sphere_drop.toml",
+        "type = \"sphere\"\nradius = 0.05",
+        "type = \"cylinder\"\nradius = 0.05\nhalf_height = 0.02",
+    )
+    .unwrap();
+    let message = rust_module(&cylinder, Precision::F32).err().unwrap().to_string();
+    assert!(
+        message.contains("plane 'floor' (on the ground) and cylinder 'ball' (on a link) may touch; the kernel's contact is a sphere or a box on a link against a plane on the ground only"),
+        "{message}"
+    );
     let adaptive = edited(
         "skew_tree.toml",
         "integrator = \"rk4\"",

@@ -39,6 +39,7 @@ mod sensor_flexible;
 mod servo;
 mod several_flexible;
 mod sweep;
+mod tree_contact;
 mod tree_drives;
 mod tree_elements;
 mod tree_implicit;
