@@ -49,7 +49,11 @@ fn main() {
                 "    {kind}!({ident}, \"scene:{name} {} {}\"{}),",
                 precision.name(),
                 scene.simulation.integrator.name(),
-                if run == "run_plain" { String::new() } else { format!(", {run}") }
+                if run == "run_plain" {
+                    String::new()
+                } else {
+                    format!(", {run}")
+                }
             ));
         }
     }

@@ -96,14 +96,18 @@ fn written_scene_and_model_file_run_to_the_same_bits() {
 #[test]
 fn a_refused_feature_is_one_error_with_file_and_line() {
     let dir = common::scratch_dir("import_cli", "refused");
-    let model = dir.join("mimic.urdf");
-    let text = ARM.replace("<dynamics damping=\"0.01\"/>", "<mimic joint=\"shoulder\"/>");
+    // A planar joint (a <mimic> was the refused feature until couplings came).
+    let model = dir.join("planar.urdf");
+    let text = ARM.replace(
+        "<joint name=\"elbow\" type=\"revolute\">",
+        "<joint name=\"elbow\" type=\"planar\">",
+    );
     std::fs::write(&model, text).unwrap();
     let out = ferrodyn(&["import", model.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("mimic.urdf:10: <mimic>: joint \"elbow\" mimics joint \"shoulder\""),
+        err.contains("planar.urdf:8:") && err.contains("planar joints are not modelled"),
         "{err}"
     );
     assert_eq!(err.lines().count(), 1, "{err}");
