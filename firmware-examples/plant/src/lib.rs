@@ -379,34 +379,6 @@ fn run_steps<R: Real, M: Dynamics<R>>(
     })
 }
 
-/// [`run`] with `external` forces (a scene's contacts): shown the state in `data` first, then
-/// evaluated at every stage of every step, as `ferrodyn run` does.
-pub fn run_loaded<R: Real, M: Dynamics<R>, I: Integrator<R>, E: ExternalForces<R>>(
-    model: &M,
-    data: &mut M::Data,
-    integrator: &mut I,
-    dt: R,
-    steps: u32,
-    hooks: &mut dyn Hooks,
-    external: &mut E,
-) -> Result<Report, PlantError> {
-    model.accept(data, external)?;
-    let mut trajectory = Digest::default();
-    for _ in 0..steps {
-        hooks.before_step();
-        let result = model.step_with(data, integrator, dt, external);
-        hooks.after_step();
-        result?;
-        trajectory.add(model.state(data));
-    }
-    Ok(Report {
-        steps,
-        trajectory,
-        final_state: model.digest(data),
-        bytes: (core::mem::size_of_val(model), core::mem::size_of_val(data)),
-    })
-}
-
 /// Capacities of the 6-tet beam: 8 nodes, 6 elements and the mass-matrix profile entries it
 /// needs, exactly.
 pub type Beam6 = Fixed<0, 0, 0, 0, 0, 8, 6, 1533>;
