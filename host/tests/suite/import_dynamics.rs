@@ -116,6 +116,9 @@ fn mass_matrix_and_bias_of_imported_robots() {
         }
         let mut scene = imported.scene;
         scene.forces.clear();
+        // Couplings (mimic joints) are rows on the tree: crba and mj_fullM are the unconstrained
+        // M, so every joint is compared free.
+        scene.couplings.clear();
         // Servo ports (position, velocity actuators) would turn the unit inputs into set-points.
         scene.inputs.clear();
         let Ok(Choice::Tree(links)) = choose(&scene) else {
