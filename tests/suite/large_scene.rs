@@ -3,7 +3,7 @@
 //! 10⁵ bodies). Times are measured by `benches/scene_build.rs`, not asserted here.
 
 #[path = "common/large_scene.rs"]
-mod large_scene;
+mod scenes;
 
 use ferrodyn::host::compile::{choose, compile, Choice};
 use ferrodyn::host::scene::Scene;
@@ -11,7 +11,7 @@ use ferrodyn::host::storage::Growable;
 use ferrodyn::kernel::integrators::Rk4;
 use ferrodyn::kernel::samples::{revolute_chain_tree, ChainSpec};
 use ferrodyn::kernel::{step, Dynamics};
-use large_scene::{rods, Shape};
+use scenes::{rods, Shape};
 use std::path::Path;
 
 const N: usize = 100_000;

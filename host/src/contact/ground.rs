@@ -1,7 +1,7 @@
 //! Shapes on bodies against ground planes as the kernel's ground contacts
 //! ([`ferrodyn_kernel::contact::GroundContact`]): a sphere, or a box's 8 corners, on a body
-//! against a plane on the ground. A tree's contact world evaluates these pairs with the
-//! kernel's code ([`super::ContactWorld::with_kernel_ground`]), so that `ferrodyn run` of a
+//! against a plane on the ground. Every rigid contact world evaluates these pairs with the
+//! kernel's code ([`super::ContactWorld::ground_pairs`]), first and in shape order, so that `ferrodyn run` of a
 //! tree and its exported module (`export::tree_contact`) step the same bits.
 
 use crate::spec::{Geometry, Shape};

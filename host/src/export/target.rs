@@ -323,7 +323,7 @@ pub struct LoopsAndForces {
 
 /// `needs` of a tree of `slots` slots and `dof` degrees of freedom ([`tree_needs`]) with its
 /// loops and force elements `extra` added: their bytes (exact, `size_of` on thumbv7em) and their
-/// instructions per step ([`loop_instructions`]); `needs` itself for a tree without either.
+/// instructions per step (`loop_instructions`); `needs` itself for a tree without either.
 pub fn with_loops_and_forces(
     needs: TreeNeeds,
     core: Core,
