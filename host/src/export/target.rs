@@ -77,8 +77,9 @@ pub struct TreeNeeds {
 /// its 4-byte shape and its planar constants,
 /// 32 B in f32, 64 B in f64; the data a planar workspace per link, 124 B in f32, 248 B in f64,
 /// whether the tree is planar or not: the capacity is fixed. The fixed part holds the (empty)
-/// loop-joint list and the projection settings of the model and the data's loop rows.
-const MODEL_BYTES: [(usize, usize, usize); 2] = [(100, 180, 0), (188, 348, 0)];
+/// loop-joint and coordinate-row lists and the projection settings of the model and the data's
+/// loop rows.
+const MODEL_BYTES: [(usize, usize, usize); 2] = [(104, 180, 0), (196, 348, 0)];
 const DATA_BYTES: [(usize, usize, usize); 2] = [(136, 600, 4), (224, 1208, 0)];
 /// Stack of building the tree in place and stepping it: the 1-link figure and the steepest
 /// measured growth per slot (f32, f64), from the exported scenes on the Cortex-M4F (hil_arm and
@@ -351,7 +352,10 @@ pub fn with_loops_and_forces(
     let loop_data = (fixed + m * (row + real + 4) + s * real).next_multiple_of(real);
     let tail = if double { 0 } else { 4 * (slots % 2) };
     let data_bytes = (needs.data_bytes - tail + loop_data - empty).next_multiple_of(8);
-    let model_bytes = needs.model_bytes + extra.joints * joint;
+    // The model's coordinate-row list has the loop rows' capacity too (`tree::CoordinateRow`:
+    // 296 B in f32, 576 B in f64, each).
+    let coordinate_row = if double { 576 } else { 296 };
+    let model_bytes = needs.model_bytes + extra.joints * joint + extra.rows * coordinate_row;
     // Stack: the loop rows' evaluation and projection frames, the four-bar's measured growth
     // over the loop-free bound on the Cortex-M4F (f32 +1,274 B, f64 +3,974 B; the M7 takes
     // less), rounded up; and the force elements the firmware keeps on its stack
@@ -434,12 +438,12 @@ mod tests {
         let measured: [(bool, [usize; 8], [usize; 8]); 2] = [
             (
                 false,
-                [280, 460, 640, 820, 1000, 1180, 1360, 1540],
+                [284, 464, 644, 824, 1004, 1184, 1364, 1544],
                 [744, 1344, 1952, 2552, 3160, 3760, 4368, 4968],
             ),
             (
                 true,
-                [536, 888, 1232, 1584, 1928, 2280, 2624, 2976],
+                [544, 896, 1240, 1592, 1936, 2288, 2632, 2984],
                 [1432, 2640, 3848, 5056, 6264, 7472, 8680, 9888],
             ),
         ];
@@ -666,7 +670,7 @@ mod tests {
                 "{core:?} f64 {double}, {forces} forces: {estimate} vs {instructions}"
             );
             // The firmware's SIZE lines (size_of_val of the model and data on thumbv7em).
-            let bytes = if double { (1_984, 4_976) } else { (1_024, 2_528) };
+            let bytes = if double { (4_872, 4_976) } else { (2_508, 2_528) };
             assert_eq!((needs.model_bytes, needs.data_bytes), bytes);
             // Its STACK lines on the M4F (the M7's are smaller): four_bar 4,376 / 9,176 B,
             // slider_crank_spring 4,416 / 9,384 B.
@@ -682,13 +686,13 @@ mod tests {
         // array-length error): Fixed<slots, joints, forces, rows, workspace> (the forces capacity
         // sizes the `tree::Forces` list alone, not the model or data).
         for (double, [slots, joints, rows, workspace], model, data) in [
-            (false, [3, 2, 10, 100], 1_408, 3_032),
-            (true, [3, 2, 10, 100], 2_736, 5_968),
-            (false, [3, 1, 6, 60], 1_024, 2_600),
-            (true, [3, 1, 6, 60], 1_984, 5_120),
-            (false, [4, 1, 5, 59], 1_204, 3_128),
-            (true, [4, 1, 5, 59], 2_336, 6_184),
-            (false, [2, 1, 3, 30], 844, 1_672),
+            (false, [3, 2, 10, 100], 4_372, 3_032),
+            (true, [3, 2, 10, 100], 8_504, 5_968),
+            (false, [3, 1, 6, 60], 2_804, 2_600),
+            (true, [3, 1, 6, 60], 5_448, 5_120),
+            (false, [4, 1, 5, 59], 2_688, 3_128),
+            (true, [4, 1, 5, 59], 5_224, 6_184),
+            (false, [2, 1, 3, 30], 1_736, 1_672),
         ] {
             let extra = LoopsAndForces {
                 joints,
