@@ -122,7 +122,7 @@ pub fn firmware_crate(
     // A scene with contacts or force elements steps with them as external forces, as `ferrodyn
     // run` does (contacts shown the initial state first: `export::tree_contact`); the others as
     // before. A module has one or the other (`export::tree` refuses both together).
-    let (contacts, forces, step) = if module.contains("\npub fn contacts(") {
+    let (contacts, forces, step) = if module.contains(super::tree_contact::CONTACTS_FN) {
         (
             "    let mut contacts = scene::contacts(model).map_err(Error::Build)?;\n    model.accept(data, &mut contacts).map_err(Error::Step)?;\n",
             "",

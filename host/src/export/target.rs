@@ -280,6 +280,17 @@ impl Prices {
     }
 }
 
+/// Evaluations of the dynamics a step of `integrator` takes (RK4 4, semi-implicit Euler 1,
+/// velocity Verlet 2); `None` for an integrator a firmware does not step with.
+fn evaluations(integrator: &IntegratorSpec) -> Option<f64> {
+    match integrator {
+        IntegratorSpec::Explicit(Method::Rk4) => Some(4.0),
+        IntegratorSpec::Explicit(Method::SemiImplicitEuler) => Some(1.0),
+        IntegratorSpec::Explicit(Method::VelocityVerlet) => Some(2.0),
+        _ => None,
+    }
+}
+
 /// Instructions per step of `pairs` shape–ground contact pairs (`kernel::contact`) on `core`:
 /// each evaluation of the dynamics evaluates every pair (its geometry, Hertz–Flores–Coulomb law
 /// and wrench on the link) and the tree hands the links' states to the contacts and takes their
@@ -294,12 +305,7 @@ pub fn contact_instructions(
     pairs: usize,
     integrator: &IntegratorSpec,
 ) -> Option<f64> {
-    let evaluations = match integrator {
-        IntegratorSpec::Explicit(Method::Rk4) => 5.0,
-        IntegratorSpec::Explicit(Method::SemiImplicitEuler) => 2.0,
-        IntegratorSpec::Explicit(Method::VelocityVerlet) => 3.0,
-        _ => return None,
-    };
+    let evaluations = evaluations(integrator)? + 1.0;
     let per_pair = match (core, double) {
         (Core::CortexM4F, false) => 1_167.0,
         (Core::CortexM4F, true) => 18_598.0,
@@ -366,15 +372,9 @@ pub fn with_loops_and_forces(
         (_, true) => 4_200,
     };
     let force_stack = extra.forces * if double { 592 } else { 300 };
-    let evaluations = match integrator {
-        IntegratorSpec::Explicit(Method::Rk4) => Some(4.0),
-        IntegratorSpec::Explicit(Method::SemiImplicitEuler) => Some(1.0),
-        IntegratorSpec::Explicit(Method::VelocityVerlet) => Some(2.0),
-        _ => None,
-    };
     let instructions = needs
         .instructions
-        .zip(evaluations)
+        .zip(evaluations(integrator))
         .map(|(base, evaluations)| base + loop_instructions(core, double, dof, extra, evaluations));
     TreeNeeds {
         model_bytes,

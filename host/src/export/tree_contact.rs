@@ -66,6 +66,10 @@ pub fn contact_pair_count(scene: &Scene, parts: &TreeParts) -> Result<usize, Sce
 /// The import the contact code needs.
 pub(super) const IMPORTS: &str = "\nuse ferrodyn_kernel::contact::{GroundContacts, Law, Plane};";
 
+/// The start of the generated `contacts()` (what a firmware crate looks for to step with them).
+pub(super) const CONTACTS_FN: &str =
+    "pub fn contacts(model: &Model<Scalar, Capacities>) -> Result<Contacts, BuildError> {";
+
 /// Writes `CONTACT_PAIRS`, `Contacts` and `contacts()` of `pairs`.
 pub(super) fn write(out: &mut String, pairs: &[GroundPair]) {
     let count: usize = pairs.iter().map(|p| p.contacts.len()).sum();
@@ -80,7 +84,7 @@ pub type Contacts = GroundContacts<Scalar, CONTACT_PAIRS>;
 /// The scene's contacts on the links of `model`, none touching yet: show them the initial
 /// state (`model.accept(data, &mut contacts)`), then step with `model.step_with(data,
 /// integrator, dt, &mut contacts)`, as `ferrodyn run` does.
-pub fn contacts(model: &Model<Scalar, Capacities>) -> Result<Contacts, BuildError> {{
+{CONTACTS_FN}
     let mut c = Contacts::new();
 "
     );
