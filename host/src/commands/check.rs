@@ -12,7 +12,7 @@ use crate::compile::{
 use crate::dae::HostMethod;
 use crate::export::contact_pair_count;
 use crate::export::target::{
-    contact_instructions, tree_needs, with_loops_and_forces, Core, LinkMix, LoopsAndForces,
+    contact_instructions, tree_needs, with_loops_and_forces, Core, LinkMix, LoopsAndForces, Motion,
 };
 use crate::export::tree_loops::capacities;
 
@@ -254,6 +254,12 @@ fn target_report(scene: &Scene, core: Core) -> Result<()> {
         workspace: parts.model.loop_workspace(),
         forces: parts.forces.elements().len(),
     };
+    // The mirror symmetry that keeps a motion in a plane is not looked for with loads on it.
+    let motion = match extra.forces + contact_pairs {
+        0 => Motion::of(&parts.model, &parts.initial_data()?),
+        _ if parts.model.is_planar() => Motion::PlanarTree,
+        _ => Motion::Spatial,
+    };
     let model = parts.model;
     let (n, dof, planar) = (model.slots(), model.velocity_count(), model.is_planar());
     let (fixed, _) = capacities(&model, extra.forces);
@@ -281,7 +287,7 @@ fn target_report(scene: &Scene, core: Core) -> Result<()> {
     let integrator = &scene.simulation.integrator;
     let mix = LinkMix::of(&model);
     for (double, name) in [(false, "f32"), (true, "f64")] {
-        let needs = tree_needs(core, n, dof, planar, &mix, double, integrator);
+        let needs = tree_needs(core, n, dof, motion, &mix, double, integrator);
         let mut needs = with_loops_and_forces(needs, core, (n, dof), double, extra, integrator);
         needs.instructions = needs
             .instructions

@@ -11,11 +11,11 @@
 //! each link's data keeps the 3-D algorithm from skipping (a skew axis, origin or CG, a general
 //! inertia), each measured on a 3-link calibration scene that differs from an aligned one in
 //! that alone (`firmware-examples/tools/calibration_chains.py` writes them). The prices hold
-//! for motion in all three dimensions: a tree whose motion keeps exact zeros (a 3-D tree moving
-//! in one plane) takes up to about 20 % fewer soft-float instructions (an add or multiply with
-//! a zero operand returns early).
+//! for motion in all three dimensions; a 3-D tree that starts and stays in one coordinate plane
+//! ([`moves_in_a_coordinate_plane`]) keeps exact zeros, on which soft-float arithmetic returns
+//! early: its soft-float price takes the ratio measured on a calibration chain in plane motion.
 
-use ferrodyn_kernel::tree::{Along, InertiaShape, LinkShape, Model, MultiJoint, TreeJoint};
+use ferrodyn_kernel::tree::{Along, Data, InertiaShape, LinkShape, Model, MultiJoint, TreeJoint};
 use ferrodyn_kernel::Storage;
 
 use crate::spec::IntegratorSpec;
@@ -147,14 +147,78 @@ impl LinkMix {
     }
 }
 
-/// What a tree of `dof` degrees of freedom in `Fixed<slots>`, its links `mix`, needs on `core`
-/// in f32 (`double` false) or f64, stepped by `integrator`; `planar` for a tree that takes the
-/// planar algorithm (`tree::Model::is_planar`).
+/// Soft-float RK4 instructions of a 3-D tree moving in a coordinate plane over those of the same
+/// tree moving in 3-D: the aligned 3-link calibration chain started at rest under gravity
+/// across its hinges (371,628 instructions on the Cortex-M4F in f64) against the same chain
+/// moving in 3-D (450,167).
+const PLANE_MOTION_SOFT_FLOAT: f64 = 371_628.0 / 450_167.0;
+
+/// Whether the 3-D tree `model`, started from `data` with no force elements, contact or inputs
+/// out of the plane, moves in a coordinate plane through the world origin: its mirror image
+/// across that plane is itself, so the components across the plane stay exact zeros. True when,
+/// for one axis k, gravity has no k component; every hinge turns about ±e_k and every slide
+/// moves across it; spherical joints start turned about e_k and spin about it; every joint
+/// origin and CG has no k component and every inertia has e_k as a principal axis. (Link
+/// frames are parallel to their parent's at zero coordinates, so all are turned about e_k.)
+/// Other multi-DOF joints, and universal joints' second axes, are not looked at: false.
+pub fn moves_in_a_coordinate_plane<St: Storage>(model: &Model<f64, St>, data: &Data<f64, St>) -> bool {
+    let (positions, velocities) = (data.positions(), data.velocities());
+    (0..3).any(|k| {
+        let across = |v: [f64; 3]| v[k] == 0.0;
+        let (mut q, mut v) = (0, 0);
+        across(model.gravity().to_array())
+            && model.links().iter().all(|link| {
+                let (nq, nv) = (link.position_count(), link.velocity_count());
+                let (lq, lv) = (&positions[q..q + nq], &velocities[v..v + nv]);
+                (q, v) = (q + nq, v + nv);
+                let axis = link.axis.to_array();
+                let joint = match (link.multi, link.joint) {
+                    (None, TreeJoint::Revolute) => (0..3).all(|j| j == k || axis[j] == 0.0),
+                    (None, TreeJoint::Prismatic) => across(axis),
+                    // Quaternion w x y z and the angular velocity: about e_k only.
+                    (Some(MultiJoint::Spherical), _) => {
+                        (0..3).all(|j| j == k || (lq[1 + j] == 0.0 && lv[j] == 0.0))
+                    }
+                    _ => false,
+                };
+                let inertia = link.inertia.m;
+                joint
+                    && across(link.origin.to_array())
+                    && across(link.cg.to_array())
+                    && (0..3).all(|j| j == k || (inertia[k][j] == 0.0 && inertia[j][k] == 0.0))
+            })
+    })
+}
+
+/// How a tree moves, as far as its price goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Motion {
+    /// It takes the planar algorithm (`tree::Model::is_planar`).
+    PlanarTree,
+    /// A 3-D tree that moves in a coordinate plane ([`moves_in_a_coordinate_plane`]).
+    InCoordinatePlane,
+    /// Anything else.
+    Spatial,
+}
+
+impl Motion {
+    /// How `model` moves from `data`.
+    pub fn of<St: Storage>(model: &Model<f64, St>, data: &Data<f64, St>) -> Self {
+        match (model.is_planar(), moves_in_a_coordinate_plane(model, data)) {
+            (true, _) => Self::PlanarTree,
+            (false, true) => Self::InCoordinatePlane,
+            (false, false) => Self::Spatial,
+        }
+    }
+}
+
+/// What a tree of `dof` degrees of freedom in `Fixed<slots>`, its links `mix`, moving as
+/// `motion`, needs on `core` in f32 (`double` false) or f64, stepped by `integrator`.
 pub fn tree_needs(
     core: Core,
     slots: usize,
     dof: usize,
-    planar: bool,
+    motion: Motion,
     mix: &LinkMix,
     double: bool,
     integrator: &IntegratorSpec,
@@ -165,12 +229,20 @@ pub fn tree_needs(
     let line = |(fixed, per_slot, grouped): (usize, usize, usize)| {
         (fixed + per_slot * slots + (grouped * slots).next_multiple_of(8)).next_multiple_of(align)
     };
-    let rk4 = match planar {
-        true => planar_rk4_instructions(core, double, dof),
-        false => Prices::of(core, double).rk4(mix),
+    let soft_float = double && core == Core::CortexM4F;
+    let rk4 = match motion {
+        Motion::PlanarTree => planar_rk4_instructions(core, double, dof),
+        Motion::InCoordinatePlane if soft_float => {
+            Prices::of(core, double).rk4(mix) * PLANE_MOTION_SOFT_FLOAT
+        }
+        _ => Prices::of(core, double).rk4(mix),
     };
     // One derivative evaluation instead of RK4's four: the 5-link chain's ratio.
-    let one_evaluation = if planar { 0.287 } else { 0.259 };
+    let one_evaluation = if motion == Motion::PlanarTree {
+        0.287
+    } else {
+        0.259
+    };
     let factor = match integrator {
         IntegratorSpec::Explicit(Method::Rk4) => Some(1.0),
         IntegratorSpec::Explicit(Method::SemiImplicitEuler) => Some(one_evaluation),
@@ -449,7 +521,15 @@ mod tests {
         ];
         for (double, model, data) in measured {
             for n in 1..=8 {
-                let needs = tree_needs(Core::CortexM4F, n, n, true, &LinkMix::default(), double, &RK4);
+                let needs = tree_needs(
+                    Core::CortexM4F,
+                    n,
+                    n,
+                    Motion::PlanarTree,
+                    &LinkMix::default(),
+                    double,
+                    &RK4,
+                );
                 assert_eq!(
                     (needs.model_bytes, needs.data_bytes),
                     (model[n - 1], data[n - 1]),
@@ -478,7 +558,7 @@ mod tests {
                 Core::CortexM4F,
                 slots,
                 slots,
-                false,
+                Motion::Spatial,
                 &LinkMix::default(),
                 double,
                 &RK4,
@@ -545,39 +625,43 @@ mod tests {
 
     #[test]
     fn every_exported_tree_is_priced_within_10_percent_of_its_qemu_count() {
-        // (scene, slots, DOF, planar, mix, core, f64, instructions per RK4 step counted under
+        // (scene, slots, DOF, motion, mix, core, f64, instructions per RK4 step counted under
         // QEMU): `.ci/firmware` (docs/firmware.md) and `.ci/export_firmware` (arm2, arm6).
         let (m4, m7) = (Core::CortexM4F, Core::CortexM7);
         let planar = |dof| LinkMix { links: dof, ..NONE };
+        let (p, s) = (Motion::PlanarTree, Motion::Spatial);
+        // The ball-jointed arm swings in the x-z plane (scenes/arm.toml).
+        let in_plane = Motion::InCoordinatePlane;
         let measured = [
-            ("hil_arm", 1, 1, true, planar(1), m4, false, 2_593.0),
-            ("hil_arm", 1, 1, true, planar(1), m4, true, 46_749.0),
-            ("servo_arm", 1, 1, true, planar(1), m4, false, 2_619.0),
-            ("servo_arm", 1, 1, true, planar(1), m4, true, 46_349.0),
-            ("chain5", 5, 5, true, planar(5), m4, false, 9_147.0),
-            ("chain5", 5, 5, true, planar(5), m4, true, 333_549.0),
-            ("hil_arm", 1, 1, true, planar(1), m7, false, 2_578.0),
-            ("hil_arm", 1, 1, true, planar(1), m7, true, 2_729.0),
-            ("chain5", 5, 5, true, planar(5), m7, false, 9_108.0),
-            ("chain5", 5, 5, true, planar(5), m7, true, 9_529.0),
-            ("skew_tree", 3, 3, false, SKEW_TREE, m4, false, 11_047.0),
-            ("skew_tree", 3, 3, false, SKEW_TREE, m4, true, 537_308.0),
-            ("skew_tree", 3, 3, false, SKEW_TREE, m7, false, 11_056.0),
-            ("skew_tree", 3, 3, false, SKEW_TREE, m7, true, 12_961.0),
-            ("arm", 5, 4, false, ARM, m4, false, 38_670.0),
-            ("arm", 5, 4, false, ARM, m7, false, 38_709.0),
-            ("arm", 5, 4, false, ARM, m7, true, 55_648.0),
-            ("arm2", 2, 2, false, ARM2, m4, true, 278_385.0),
-            ("arm6", 6, 6, false, ARM6, m4, true, 1_058_541.0),
-            ("arm2", 2, 2, false, ARM2, m4, false, 7_225.0),
-            ("arm2", 2, 2, false, ARM2, m7, false, 7_213.0),
-            ("arm2", 2, 2, false, ARM2, m7, true, 8_195.0),
-            ("arm6", 6, 6, false, ARM6, m4, false, 21_976.0),
-            ("arm6", 6, 6, false, ARM6, m7, false, 22_093.0),
-            ("arm6", 6, 6, false, ARM6, m7, true, 25_222.0),
+            ("hil_arm", 1, 1, p, planar(1), m4, false, 2_593.0),
+            ("hil_arm", 1, 1, p, planar(1), m4, true, 46_749.0),
+            ("servo_arm", 1, 1, p, planar(1), m4, false, 2_619.0),
+            ("servo_arm", 1, 1, p, planar(1), m4, true, 46_349.0),
+            ("chain5", 5, 5, p, planar(5), m4, false, 9_147.0),
+            ("chain5", 5, 5, p, planar(5), m4, true, 333_549.0),
+            ("hil_arm", 1, 1, p, planar(1), m7, false, 2_578.0),
+            ("hil_arm", 1, 1, p, planar(1), m7, true, 2_729.0),
+            ("chain5", 5, 5, p, planar(5), m7, false, 9_108.0),
+            ("chain5", 5, 5, p, planar(5), m7, true, 9_529.0),
+            ("skew_tree", 3, 3, s, SKEW_TREE, m4, false, 11_047.0),
+            ("skew_tree", 3, 3, s, SKEW_TREE, m4, true, 537_308.0),
+            ("skew_tree", 3, 3, s, SKEW_TREE, m7, false, 11_056.0),
+            ("skew_tree", 3, 3, s, SKEW_TREE, m7, true, 12_961.0),
+            ("arm", 5, 4, in_plane, ARM, m4, false, 38_670.0),
+            ("arm", 5, 4, in_plane, ARM, m4, true, 552_895.0),
+            ("arm", 5, 4, in_plane, ARM, m7, false, 38_709.0),
+            ("arm", 5, 4, in_plane, ARM, m7, true, 55_648.0),
+            ("arm2", 2, 2, s, ARM2, m4, true, 278_385.0),
+            ("arm6", 6, 6, s, ARM6, m4, true, 1_058_541.0),
+            ("arm2", 2, 2, s, ARM2, m4, false, 7_225.0),
+            ("arm2", 2, 2, s, ARM2, m7, false, 7_213.0),
+            ("arm2", 2, 2, s, ARM2, m7, true, 8_195.0),
+            ("arm6", 6, 6, s, ARM6, m4, false, 21_976.0),
+            ("arm6", 6, 6, s, ARM6, m7, false, 22_093.0),
+            ("arm6", 6, 6, s, ARM6, m7, true, 25_222.0),
         ];
-        for (scene, slots, dof, planar, mix, core, double, measured) in measured {
-            let estimate = tree_needs(core, slots, dof, planar, &mix, double, &RK4)
+        for (scene, slots, dof, motion, mix, core, double, measured) in measured {
+            let estimate = tree_needs(core, slots, dof, motion, &mix, double, &RK4)
                 .instructions
                 .unwrap();
             let error = estimate / measured - 1.0;
@@ -590,16 +674,68 @@ mod tests {
         }
     }
 
+    /// scenes/arm.toml's tree: a ball shoulder at the origin, a hinge about y at the elbow,
+    /// rods along z and x, under `gravity`; `state` its [q | v]: the shoulder's quaternion
+    /// (w x y z) and the elbow angle, then the shoulder's angular velocity and the elbow rate.
+    fn arm_moves_in_a_plane(gravity: [f64; 3], state: &[f64; 9]) -> bool {
+        use ferrodyn_kernel::math::{Mat3, Vec3};
+        use ferrodyn_kernel::tree::Link;
+        use ferrodyn_kernel::{Dynamics, Fixed};
+        let v = |[x, y, z]: [f64; 3]| Vec3::new(x, y, z);
+        let rod = |i| Mat3::diagonal(v(i));
+        let mut builder = Model::<f64, Fixed<5>>::builder(v(gravity));
+        let shoulder = Link::spherical(None, v([0.0; 3]));
+        let upper = shoulder.with_mass(2.0, v([0.0, 0.0, -0.15]), rod([0.01545, 0.01545, 0.0009]));
+        let elbow = Link::revolute(Some(0), v([0.0, 0.0, -0.3]), v([0.0, 1.0, 0.0]));
+        let forearm = elbow.with_mass(1.2, v([0.125, 0.0, 0.0]), rod([0.000375, 0.0064, 0.0064]));
+        builder.add_link(upper).unwrap();
+        builder.add_link(forearm).unwrap();
+        let model = builder.build().unwrap();
+        let mut data = Data::new(&model);
+        model.set_state(&mut data, state).unwrap();
+        moves_in_a_coordinate_plane(&model, &data)
+    }
+
     #[test]
-    fn a_ball_joint_in_plane_motion_costs_less_in_soft_float_than_priced() {
-        // The ball-jointed arm swings in the x-z plane: the exact zeros of its other
-        // components make soft-float f64 cheaper (552,895 counted on the M4F, 646,601
-        // estimated) than the
-        // calibration chain's motion in 3-D: the estimate stays an upper bound, within 25 %.
-        let estimate = tree_needs(Core::CortexM4F, 5, 4, false, &ARM, true, &RK4)
-            .instructions
-            .unwrap();
-        assert!((1.0..1.25).contains(&(estimate / 552_895.0)), "{estimate}");
+    fn a_tree_moves_in_a_coordinate_plane_only_when_its_mirror_image_is_itself() {
+        let (c, s) = (0.4f64.cos(), 0.4f64.sin());
+        let g = [0.0, 0.0, -9.81];
+        // Turned and spinning about y, the elbow bent and turning: the x-z plane.
+        assert!(arm_moves_in_a_plane(
+            g,
+            &[c, 0.0, s, 0.0, 0.3, 0.0, 1.5, 0.0, -0.7]
+        ));
+        // A spin about x, a shoulder turned about z, gravity along y: no plane.
+        assert!(!arm_moves_in_a_plane(
+            g,
+            &[c, 0.0, s, 0.0, 0.3, 0.2, 1.5, 0.0, -0.7]
+        ));
+        assert!(!arm_moves_in_a_plane(
+            g,
+            &[c, 0.0, 0.0, s, 0.3, 0.0, 0.0, 0.0, 0.0]
+        ));
+        let at_rest = [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0];
+        assert!(arm_moves_in_a_plane(g, &at_rest));
+        assert!(!arm_moves_in_a_plane([0.0, -9.81, 0.0], &at_rest));
+    }
+
+    #[test]
+    fn a_ball_joint_in_plane_motion_costs_less_in_soft_float_than_in_3d() {
+        // The same arm priced as moving in 3-D: 16.9 % over the count, which is what the
+        // plane-motion ratio corrects; on the FPU cores zeros cost the same, so no change.
+        let spatial = |core, double| {
+            tree_needs(core, 5, 4, Motion::Spatial, &ARM, double, &RK4)
+                .instructions
+                .unwrap()
+        };
+        let in_plane = |core, double| {
+            tree_needs(core, 5, 4, Motion::InCoordinatePlane, &ARM, double, &RK4)
+                .instructions
+                .unwrap()
+        };
+        assert!((spatial(Core::CortexM4F, true) / 552_895.0 - 1.169).abs() < 0.001);
+        assert_eq!(in_plane(Core::CortexM7, true), spatial(Core::CortexM7, true));
+        assert_eq!(in_plane(Core::CortexM4F, false), spatial(Core::CortexM4F, false));
     }
 
     #[test]
@@ -615,7 +751,7 @@ mod tests {
             (Core::CortexM7, true, 13_357.0),
         ];
         for (core, double, measured) in measured {
-            let tree = tree_needs(core, 2, 2, true, &LinkMix::default(), double, &RK4)
+            let tree = tree_needs(core, 2, 2, Motion::PlanarTree, &LinkMix::default(), double, &RK4)
                 .instructions
                 .unwrap();
             let estimate = tree + contact_instructions(core, double, 1, &RK4).unwrap();
@@ -633,7 +769,7 @@ mod tests {
         // mps2-an386: 5,445 instructions a step (RK4: 9,147); one evaluation's price was 52 % low.
         let verlet = IntegratorSpec::Explicit(Method::VelocityVerlet);
         let chain5 = LinkMix { links: 5, ..NONE };
-        let estimate = tree_needs(Core::CortexM4F, 5, 5, true, &chain5, false, &verlet)
+        let estimate = tree_needs(Core::CortexM4F, 5, 5, Motion::PlanarTree, &chain5, false, &verlet)
             .instructions
             .unwrap();
         assert!((estimate / 5_445.0 - 1.0).abs() < 0.05, "{estimate}");
@@ -656,7 +792,7 @@ mod tests {
             (Core::CortexM7, true, 1, 109_678.0),
         ];
         for (core, double, forces, instructions) in measured {
-            let base = tree_needs(core, 3, 3, true, &LinkMix::default(), double, &RK4);
+            let base = tree_needs(core, 3, 3, Motion::PlanarTree, &LinkMix::default(), double, &RK4);
             let extra = LoopsAndForces {
                 joints: 1,
                 rows: 5,
@@ -704,7 +840,7 @@ mod tests {
                 Core::CortexM4F,
                 slots,
                 slots,
-                true,
+                Motion::PlanarTree,
                 &LinkMix::default(),
                 double,
                 &RK4,
