@@ -5,7 +5,7 @@
 //! figure here is the cost of one step, which should grow linearly with the element count.
 //! The implicit cantilever benchmark belongs to the implicit solver (host/src/implicit).
 //!
-//! Run: `cargo bench --bench ancf_cantilever -- --warm-up-time 1 --measurement-time 3`
+//! Run: `cargo bench -p ferrodyn-benches --bench ancf_cantilever -- --warm-up-time 1 --measurement-time 3`
 
 use criterion::{BenchmarkId, Criterion};
 use ferrodyn::host::storage::{FlexData, FlexModel};

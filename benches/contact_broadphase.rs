@@ -5,7 +5,7 @@
 //! Measured here (2026-12, shared 2-core machine, release): 10 → 3.31 µs, 100 → 40.1 µs,
 //! 1000 → 541 µs; exponent log(t₁₀₀₀/t₁₀)/log(100) = 1.11 (10→100: 1.08, 100→1000: 1.13).
 //!
-//! Run: `cargo bench --bench contact_broadphase`
+//! Run: `cargo bench -p ferrodyn-benches --bench contact_broadphase`
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use ferrodyn::host::contact::ContactWorld;

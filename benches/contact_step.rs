@@ -2,7 +2,7 @@
 //! one steel sphere resting on a plane, and a pile of 100 spheres (a 5 × 5 × 4 lattice of
 //! touching spheres on a plane: 100 sphere–plane or sphere–sphere contacts and more).
 //!
-//! Run: `cargo bench --bench contact_step`
+//! Run: `cargo bench -p ferrodyn-benches --bench contact_step`
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use ferrodyn::host::contact::ContactWorld;

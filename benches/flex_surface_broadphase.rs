@@ -25,7 +25,7 @@
 //! same time, and it also enumerates every triangle–triangle pair of neighbours, which
 //! a contact would throw away.
 //!
-//! Run: `cargo bench --bench flex_surface_broadphase`
+//! Run: `cargo bench -p ferrodyn-benches --bench flex_surface_broadphase`
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use ferrodyn::host::contact::broad::{Aabb, SweepAndPrune};

@@ -7,7 +7,7 @@
 //! partial-pivoting LU. A second, kinder baseline differences only the elements that touch
 //! the perturbed node. Both live only here.
 //!
-//! Run: `cargo bench --bench implicit_cantilever -- --warm-up-time 1 --measurement-time 3 --sample-size 10`
+//! Run: `cargo bench -p ferrodyn-benches --bench implicit_cantilever -- --warm-up-time 1 --measurement-time 3 --sample-size 10`
 //! Before the criterion groups a summary is printed (CPU time): per-iteration times, the growth
 //! exponent in DOF, and the speed-up over the dense FD baselines (sparse and dense timed in
 //! alternating rounds on the same state, medians and the range over the rounds).

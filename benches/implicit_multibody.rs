@@ -6,7 +6,7 @@
 //! The scene goes through the same path as `ferrodyn run`: `Scene::parse` and `compile`;
 //! `newton_tol = 1e-8` (see NEWTON_TOL).
 //!
-//! Run: `cargo bench --bench implicit_multibody`
+//! Run: `cargo bench -p ferrodyn-benches --bench implicit_multibody`
 //! Before the criterion group a summary prints the CPU time per step of each size and its
 //! ratio per DOF to the 1k case, from the same run.
 

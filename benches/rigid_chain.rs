@@ -4,7 +4,7 @@
 //! is linear in the number of links, so 100/20 should be close to 5. The same models run in
 //! MuJoCo and Exudyn through `bash benches/peers/run.sh`.
 //!
-//! Run: `cargo bench --bench rigid_chain -- --warm-up-time 1 --measurement-time 3`
+//! Run: `cargo bench -p ferrodyn-benches --bench rigid_chain -- --warm-up-time 1 --measurement-time 3`
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use ferrodyn::kernel::integrators::{Rk4, SemiImplicitEuler};

@@ -8,8 +8,8 @@
 //! Every size is parsed from its TOML text (a 10⁶-body file is about 330 MB: the CLI reads it
 //! with `--max-scene-size 1G`).
 //!
-//! Run: `cargo bench --bench scene_build` (sizes 10³, 10⁴, 10⁵), or name the sizes:
-//! `cargo bench --bench scene_build -- 10000 100000 1000000`.
+//! Run: `cargo bench -p ferrodyn-benches --bench scene_build` (sizes 10³, 10⁴, 10⁵), or name the sizes:
+//! `cargo bench -p ferrodyn-benches --bench scene_build -- 10000 100000 1000000`.
 
 #[path = "../tests/suite/common/cpu_time.rs"]
 mod cpu_time;

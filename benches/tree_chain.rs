@@ -5,7 +5,7 @@
 //! takes the planar algorithm; `tree_3d` is the same chain with every other hinge turned to x,
 //! which takes the 3-D one.
 //!
-//! Run: `cargo bench --bench tree_chain -- --warm-up-time 1 --measurement-time 3`
+//! Run: `cargo bench -p ferrodyn-benches --bench tree_chain -- --warm-up-time 1 --measurement-time 3`
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use ferrodyn::kernel::integrators::Rk4;

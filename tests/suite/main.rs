@@ -1,6 +1,7 @@
 //! The integration tests of this package in one test binary: one link of the host instead of
 //! one per file (build time and target/ size, issue 38). Each file is a module; run one with
-//! `cargo test --test suite FILE::`. `every_file_is_a_module` keeps this list whole.
+//! `cargo test --test suite FILE::`. `every_suite_file_is_a_module` keeps this list (and
+//! those of host/ and kernel/) whole.
 
 mod builder_errors;
 mod chain;
@@ -25,20 +26,23 @@ mod tree;
 mod tree_external_forces;
 mod velocity_drive;
 
-/// Every file beside this one is a module of it: a test file left out of the list above would
-/// silently never run.
+/// Every file beside a suite's `main.rs` is a module of it: a test file left out of its list
+/// would silently never run. One check for the three suites of the workspace.
 #[test]
-fn every_file_is_a_module() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/suite");
-    let list = include_str!("main.rs");
-    for entry in std::fs::read_dir(&dir).unwrap() {
-        let name = entry.unwrap().file_name().into_string().unwrap();
-        if let Some(module) = name.strip_suffix(".rs").filter(|m| *m != "main") {
-            let line = format!("\nmod {module};\n");
-            assert!(
-                list.contains(&line),
-                "{name} is not a module of tests/suite/main.rs"
-            );
+fn every_suite_file_is_a_module() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    for suite in ["tests/suite", "host/tests/suite", "kernel/tests/suite"] {
+        let dir = root.join(suite);
+        let list = std::fs::read_to_string(dir.join("main.rs")).unwrap();
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let name = entry.unwrap().file_name().into_string().unwrap();
+            if let Some(module) = name.strip_suffix(".rs").filter(|m| *m != "main") {
+                let line = format!("\nmod {module};\n");
+                assert!(
+                    list.contains(&line),
+                    "{suite}/{name} is not a module of {suite}/main.rs"
+                );
+            }
         }
     }
 }

@@ -1,6 +1,7 @@
 //! The integration tests of this package in one test binary: one link of the host instead of
 //! one per file (build time and target/ size, issue 38). Each file is a module; run one with
-//! `cargo test --test suite FILE::`. `every_file_is_a_module` keeps this list whole.
+//! `cargo test --test suite FILE::`. The workspace's `every_suite_file_is_a_module`
+//! (tests/suite/main.rs) keeps this list whole.
 
 mod bennett;
 mod check;
@@ -46,21 +47,3 @@ mod tree_implicit;
 mod tree_loops;
 mod viewer;
 mod watch;
-
-/// Every file beside this one is a module of it: a test file left out of the list above would
-/// silently never run.
-#[test]
-fn every_file_is_a_module() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/suite");
-    let list = include_str!("main.rs");
-    for entry in std::fs::read_dir(&dir).unwrap() {
-        let name = entry.unwrap().file_name().into_string().unwrap();
-        if let Some(module) = name.strip_suffix(".rs").filter(|m| *m != "main") {
-            let line = format!("\nmod {module};\n");
-            assert!(
-                list.contains(&line),
-                "{name} is not a module of tests/suite/main.rs"
-            );
-        }
-    }
-}
