@@ -16,19 +16,11 @@ import glob
 import json
 import os
 import sys
-import time
 
 import mujoco
 import numpy as np
 
-
-def best_of(repeats, work):
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.process_time()
-        work()
-        best = min(best, time.process_time() - start)
-    return best
+from common import best_time
 
 
 def summary(folder):
@@ -59,7 +51,7 @@ def main():
     ours = json.loads(open(sys.argv[1]).read())
     repeats = int(sys.argv[2]) if len(sys.argv) > 2 else 5
     path = ours["model"]
-    load_cpu = best_of(repeats, lambda: mujoco.MjModel.from_xml_path(path))
+    load_cpu, _ = best_time(lambda: mujoco.MjModel.from_xml_path(path), repeats)
 
     model = mujoco.MjModel.from_xml_path(path)
     model.opt.disableflags |= (mujoco.mjtDisableBit.mjDSBL_CONTACT | mujoco.mjtDisableBit.mjDSBL_LIMIT
@@ -86,7 +78,7 @@ def main():
         data.qvel[vadr] = ours["v0"]
         mujoco.mj_step(model, data, nstep=ours["steps"])
 
-    step_cpu = best_of(repeats, run) / ours["steps"]
+    step_cpu = best_time(run, repeats)[0] / ours["steps"]
     apart = float(np.abs(data.qpos[qadr] - model.qpos0[qadr] - np.array(ours["q"])).max())
     travel = float(np.abs(np.array(ours["q"]) - np.array(ours["q0"])).max())
     print(json.dumps({"engine": f"MuJoCo {mujoco.__version__}", "model": path, "joints": model.nv,
