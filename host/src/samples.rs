@@ -49,6 +49,7 @@ pub fn rigid_scene(model: &RigidModel, simulation: Simulation, name: &str) -> Sc
         inputs: Vec::new(),
         couplings: Vec::new(),
         contact: None,
+        notes: Vec::new(),
         output: OutputSpec {
             states: true,
             energy: true,

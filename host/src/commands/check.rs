@@ -56,6 +56,9 @@ pub fn check(path: &Path, with_settle: bool, with_motion: bool, target: Option<&
         count(capacities.forces, "force", "forces"),
         count(scene.flexibles.len(), "flexible body", "flexible bodies")
     );
+    for note in &scene.notes {
+        println!("note: {note}");
+    }
     // The one capacity type `ferrodyn export` writes: the tree's for rigid scenes in joint
     // coordinates, the model's otherwise.
     let mut tree_capacities = None;

@@ -179,6 +179,15 @@ pub struct Draft {
     pub sensors: Vec<DraftSensor>,
 }
 
+impl Draft {
+    /// Whether a joint hangs another body from body `name`. A massless body (a link that moves
+    /// with no mass of its own) is valid only when one does: the tree gives its joint inertia
+    /// from the bodies below (a massless leaf that moves leaves its joint without any).
+    pub fn carries_a_body(&self, name: &str) -> bool {
+        self.joints.iter().any(|j| j.body_i.as_deref() == Some(name))
+    }
+}
+
 /// Scene TOML text and, for each of its items, the first text line and the model line.
 pub struct Written {
     /// The scene file's text.

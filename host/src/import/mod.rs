@@ -119,6 +119,9 @@ pub fn import(path: &Path, options: &ImportOptions) -> Result<Imported, ImportEr
     let written = draft.to_toml(path, &folder);
     let mut scene = Scene::parse(path, &written.text).map_err(|e| scene_error(path, &written, e))?;
     relabel(&mut scene, path, &file.text, &written);
+    for note in &scene.notes {
+        report.fact(note.clone());
+    }
     Ok(Imported {
         scene,
         report,

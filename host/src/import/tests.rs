@@ -266,6 +266,19 @@ fn a_mimic_joint_is_a_coupling_that_holds_on_the_tree() {
     }
     assert!(joint(&sim, "hip").abs() > 1e-3, "the arm moves");
     assert!(worst <= 1e-10, "slide − (2 hip + 0.1) = {worst:e}");
+    // A <mimic> on a fixed joint couples nothing (TALOS's grippers): noted, no coupling.
+    let fixed = SKEW_ARM.replace(
+        r#"<child link="tool"/>"#,
+        r#"<child link="tool"/><mimic joint="hip"/>"#,
+    );
+    let imported = import_text("fixed_mimic.urdf", &fixed).unwrap();
+    assert!(imported.scene.couplings.is_empty());
+    let note = "<mimic> of fixed joint \"tool_frame\" ignored: it has no coordinate to couple";
+    assert!(
+        imported.report.lines().contains(&note.to_string()),
+        "{}",
+        imported.report
+    );
 }
 
 #[test]
@@ -277,36 +290,68 @@ fn unsupported_features_are_refused_by_name_and_line() {
         (ImportErrorKind::Refused, Some(20), "<joint name=\"slide\">")
     );
 
-    let transmission = SKEW_ARM.replace(
-        "<material name=\"grey\"/>",
-        "<transmission name=\"t\"><type>transmission_interface/DifferentialTransmission</type></transmission>",
+    // A transmission that only maps actuators onto joints is noted, once per type, with the
+    // transmissions' names; PR2's gripper transmission couples passive joints (nonlinearly)
+    // and an unknown type may: refused at their line.
+    let transmission = |t: &str| {
+        SKEW_ARM.replace(
+            "<material name=\"grey\"/>",
+            &format!("<transmission name=\"t\"><type>{t}</type></transmission><transmission name=\"u\" type=\"{t}\"/>"),
+        )
+    };
+    let differential = transmission("transmission_interface/DifferentialTransmission");
+    let imported = import_text("differential.urdf", &differential).unwrap();
+    let notes = imported.report.lines();
+    assert!(
+        notes.contains(&"not modelled yet: actuation: DifferentialTransmission transmissions (actuator-to-joint maps; no actuators are imported from URDF, the joints are): t, u".to_string()),
+        "{notes:?}"
     );
-    let e = error_of("transmission.urdf", &transmission);
+    let e = error_of("gripper.urdf", &transmission("PR2GripperTransmission"));
     assert_eq!((e.kind, e.line), (ImportErrorKind::Refused, Some(33)));
-    assert!(e.reason.contains("DifferentialTransmission"), "{e}");
+    assert!(e.reason.contains("nonlinear"), "{e}");
+    let e = error_of("unknown.urdf", &transmission("acme/CableTransmission"));
+    assert_eq!((e.kind, e.line), (ImportErrorKind::Refused, Some(33)));
+    assert!(
+        e.reason.contains("\"acme/CableTransmission\" is not known"),
+        "{e}"
+    );
 
-    // The massless tool frame carrying a moving joint is fine; a massless link that moves is not.
+    // A massless link that moves is a massless body while it carries mass (the slider carries
+    // the hand through the tool frame); a massless leaf that moves is refused at its line.
     let massless = SKEW_ARM.replace(
         r#"<link name="slider"><inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01"/></inertial></link>"#,
         r#"<link name="slider"/>"#,
     );
-    let e = error_of("massless.urdf", &massless);
-    assert_eq!((e.kind, e.line), (ImportErrorKind::Refused, Some(23)));
-    assert!(e.reason.contains("prismatic joint \"slide\" has no mass"), "{e}");
+    let imported = import_text("massless.urdf", &massless).unwrap();
+    let slider = &imported.scene.bodies[1];
+    assert_eq!((slider.name.as_str(), slider.value.body.mass), ("slider", 0.0));
+    let leaf = SKEW_ARM.replace(
+        r#"<link name="hand"><inertial><origin xyz="0 0 0.05"/><mass value="0.5"/>
+    <inertia ixx="0.002" iyy="0.002" izz="0.001"/></inertial></link>"#,
+        r#"<link name="hand"/>"#,
+    );
+    let e = error_of("leaf.urdf", &leaf);
+    assert_eq!((e.kind, e.line), (ImportErrorKind::Refused, Some(31)));
+    assert!(
+        e.to_string()
+            .contains("<link name=\"hand\">: link has no mass, moves and carries no link"),
+        "{e}"
+    );
 }
 
 #[test]
 fn invalid_values_are_reported_at_the_model_line() {
-    // The scene's own inertia check, reported at the link's line in the URDF.
+    // The scene's own inertia check, reported at the link's line in the URDF: products too
+    // large for the moments (principal moments −0.0152080, 0.02, 0.1052080: numpy eigvalsh).
     let bad = SKEW_ARM.replace(
-        r#"ixx="0.04" iyy="0.05" izz="0.02""#,
-        r#"ixx="0.04" iyy="0.05" izz="0.2""#,
+        r#"ixx="0.04" iyy="0.05" izz="0.02" ixy="0.001""#,
+        r#"ixx="0.04" iyy="0.05" izz="0.02" ixy="0.06""#,
     );
     let e = error_of("inertia.urdf", &bad);
     assert_eq!((e.kind, e.line), (ImportErrorKind::Invalid, Some(15)));
     assert!(
         e.to_string()
-            .contains("inertia.urdf:15: body \"upper\": principal moments"),
+            .contains("not positive semi-definite: its smallest principal moment is -1.520797e-2 kg·m²"),
         "{e}"
     );
 
@@ -386,9 +431,12 @@ fn floating_base_frees_the_root_link() {
             ..ImportOptions::default()
         },
     );
-    // The root "world" has no mass: it cannot float.
-    let e = free.err().unwrap();
-    assert!(e.reason.contains("has no mass"), "{e}");
+    // The root "world" has no mass: a massless floating body carrying the base, welded on
+    // (as Pinocchio merges it into the root joint's body).
+    let free = free.ok().unwrap();
+    let world = &free.scene.bodies[0];
+    assert_eq!((world.name.as_str(), world.value.body.mass), ("world", 0.0));
+    compile(&free.scene).unwrap();
     let text = SKEW_ARM.replace(
         "<link name=\"world\"/>\n  <joint name=\"base_weld\" type=\"fixed\">\n    <parent link=\"world\"/><child link=\"base\"/><origin xyz=\"0 0 0.5\"/>\n  </joint>\n",
         "",
@@ -406,5 +454,151 @@ fn floating_base_frees_the_root_link() {
         sim.labels.description.contains("joint coordinates (9 DOF)"),
         "{}",
         sim.labels.description
+    );
+}
+
+/// Accelerations of `scene` on the tree at the state [q | v] under generalized forces `u`.
+fn tree_accelerations(scene: &crate::scene::Scene, state: &[f64], u: &[f64]) -> Vec<f64> {
+    use ferrodyn_kernel::Dynamics;
+    let Ok(crate::compile::Choice::Tree(links)) = crate::compile::choose(scene) else {
+        panic!("a tree")
+    };
+    let parts = crate::compile::tree_parts(scene, &links).unwrap();
+    let mut data = parts.model.new_data();
+    parts.model.set_state(&mut data, state).unwrap();
+    for (k, &x) in u.iter().enumerate() {
+        data.set_input(k, x).unwrap();
+    }
+    let mut a = vec![0.0; u.len()];
+    ferrodyn_kernel::tree::accelerations(&parts.model, &mut data, &mut a).unwrap();
+    a
+}
+
+/// A hinge about x at (0.1, −0.2, 0.3), a massless cross, a hinge about y: a Cardan joint
+/// carrying the arm.
+const CARDAN: &str = r#"<robot name="cardan">
+  <link name="world"/>
+  <joint name="roll" type="continuous">
+    <parent link="world"/><child link="cross"/><origin xyz="0.1 -0.2 0.3"/><axis xyz="1 0 0"/>
+  </joint>
+  <link name="cross"/>
+  <joint name="pitch" type="continuous">
+    <parent link="cross"/><child link="arm"/><axis xyz="0 1 0"/>
+  </joint>
+  <link name="arm"><inertial><origin xyz="0.05 0.2 -0.4"/><mass value="1.3"/>
+    <inertia ixx="0.031" iyy="0.027" izz="0.019" ixy="0.002" ixz="-0.003" iyz="0.001"/></inertial></link>
+</robot>
+"#;
+
+#[test]
+fn two_hinges_through_a_massless_link_move_as_the_universal_joint_of_a_scene() {
+    // Reference: the scene's universal joint (about x_i, then about the turned y_j) is by
+    // definition these two hinges in a row; the same arm on it, written by hand.
+    let imported = import_text("cardan.urdf", CARDAN).unwrap();
+    let cross = &imported.scene.bodies[0];
+    assert_eq!((cross.name.as_str(), cross.value.body.mass), ("cross", 0.0));
+    assert!(imported
+        .report
+        .lines()
+        .iter()
+        .any(|l| l.contains("link \"cross\" has no mass and moves")));
+    let universal = crate::scene::Scene::parse(
+        Path::new("universal.toml"),
+        r#"[simulation]
+end_time = 1.0
+step = 0.001
+[[body]]
+id = 1
+name = "arm"
+mass = 1.3
+cg = [0.05, 0.2, -0.4]
+inertia = { Ixx = 0.031, Iyy = 0.027, Izz = 0.019, Ixy = 0.002, Ixz = -0.003, Iyz = 0.001 }
+pos = [0.1, -0.2, 0.3]
+[[joint]]
+name = "cardan"
+type = "universal"
+body_i = "ground"
+body_j = "arm"
+frame_i = { origin = [0.1, -0.2, 0.3] }
+"#,
+    )
+    .unwrap();
+    let (state, u) = ([0.4, -0.7, 1.1, -0.6], [0.3, -0.2]);
+    let chain = tree_accelerations(&imported.scene, &state, &u);
+    let cardan = tree_accelerations(&universal, &state, &u);
+    for (a, b) in chain.iter().zip(&cardan) {
+        assert!(
+            (a - b).abs() <= 1e-12 * b.abs().max(1.0),
+            "{chain:?} vs {cardan:?}"
+        );
+    }
+    // The massless body runs in joint coordinates only: the Cartesian model refuses it by name.
+    let e = cartesian_error(&imported.scene);
+    assert!(
+        e.contains("body \"cross\"") && e.contains("a massless body runs in joint coordinates only"),
+        "{e}"
+    );
+}
+
+/// The error of compiling `scene` in Cartesian coordinates.
+fn cartesian_error(scene: &crate::scene::Scene) -> String {
+    let mut cartesian = scene.clone();
+    cartesian.simulation.formulation = crate::spec::formulation::Formulation::Cartesian;
+    compile(&cartesian).err().unwrap().to_string()
+}
+
+#[test]
+fn an_inertia_violating_the_triangle_inequality_runs_on_the_tree_as_written() {
+    // Principal moments 0.01, 0.01, 0.05 (0.01 + 0.01 < 0.05): no rigid body's, but positive
+    // definite, so the tree runs it as Pinocchio does. On a hinge about z through the CG the
+    // link turns as θ̈ = τ / Izz, the moment written.
+    let text = r#"<robot name="top"><link name="world"/>
+  <joint name="spin" type="continuous"><parent link="world"/><child link="rotor"/><axis xyz="0 0 1"/></joint>
+  <link name="rotor"><inertial><mass value="2"/><inertia ixx="0.01" iyy="0.01" izz="0.05"/></inertial></link>
+</robot>"#;
+    let imported = import_text("top.urdf", text).unwrap();
+    let note = "inertia of body \"rotor\" violates the triangle inequality (principal moments 1.000000e-2 + 1.000000e-2 < 5.000000e-2 kg·m²): not a physical rigid body's; kept as written, as Pinocchio does";
+    assert!(
+        imported.report.lines().iter().any(|l| l.starts_with(note)),
+        "{}",
+        imported.report
+    );
+    assert!(imported.scene.notes[0].starts_with(note));
+    let a = tree_accelerations(&imported.scene, &[0.3, 0.0], &[0.7]);
+    assert!((a[0] * 0.05 / 0.7 - 1.0).abs() < 1e-14, "{a:?}");
+    // The Cartesian model needs a rigid body's inertia: refused naming the body.
+    let e = cartesian_error(&imported.scene);
+    assert!(
+        e.contains("body \"rotor\"") && e.contains("violates the triangle inequality"),
+        "{e}"
+    );
+}
+
+#[test]
+fn an_mjcf_body_without_mass_that_moves_is_a_massless_body_while_it_carries_mass() {
+    // MuJoCo accepts a massless moving body whose subtree has mass (drosophila's), and refuses
+    // a massless leaf ("mass and inertia of moving bodies must be larger than mjMINVAL").
+    let model = |leaf: &str| {
+        format!(
+            r#"<mujoco><worldbody>
+  <body name="gimbal" pos="0 0 1"><joint name="yaw" axis="0 0 1"/>
+    <body name="arm"><joint name="pitch" axis="0 1 0"/>{leaf}</body>
+  </body></worldbody></mujoco>"#
+        )
+    };
+    let imported = import_text(
+        "gimbal.xml",
+        &model(r#"<geom type="sphere" size="0.1" pos="0.5 0 0"/>"#),
+    )
+    .unwrap();
+    let gimbal = &imported.scene.bodies[0];
+    assert_eq!((gimbal.name.as_str(), gimbal.value.body.mass), ("gimbal", 0.0));
+    compile(&imported.scene).unwrap();
+    let e = error_of("leaf.xml", &model(""));
+    assert_eq!((e.kind, e.line), (ImportErrorKind::Refused, Some(3)));
+    assert!(
+        e.reason
+            .contains("body \"arm\" has no mass, moves and carries no body with mass"),
+        "{e}"
     );
 }

@@ -10,8 +10,11 @@
 //!   runs; nothing is merged here);
 //! - revolute, continuous and prismatic joints are scene revolute and prismatic joints.
 //!
-//! A `<mimic>` is a `[[coupling]]` of the scene. Refused by name (errors with the line): planar joints, transmissions other than
-//! simple ones, massless links that move. Noted as not modelled: friction, prismatic
+//! A `<mimic>` is a `[[coupling]]` of the scene. A link without mass that moves is a massless
+//! body (joint coordinates only) while it carries a link with mass. Refused by name (errors
+//! with the line): planar joints, transmissions that couple passive joints (PR2's gripper) or
+//! of unknown type, a massless link that moves and carries no mass. Transmissions that only map
+//! actuators onto joints are noted as actuation not imported. Noted as not modelled: friction, prismatic
 //! damping. `<limit lower upper>` becomes the scene joint's `limits` (default end stops). Ignored and listed: visual geometry and unknown elements.
 
 use super::draft::{Draft, DraftBody, DraftCoupling, DraftGeometry, DraftJoint, DraftJointKind, DraftShape};
@@ -121,12 +124,7 @@ pub fn import(
     let mut world: Vec<Pose> = vec![Pose::IDENTITY; links.len()];
     let (root_link, _) = order[0];
     carriers[root_link] = Some(if options.floating_base {
-        add_body(
-            &mut draft,
-            &links[root_link],
-            Pose::IDENTITY,
-            "--floating-base: the root link",
-        )?;
+        add_body(&mut draft, &links[root_link], Pose::IDENTITY, report);
         report.fact(format!(
             "floating base: link \"{}\" (--floating-base)",
             links[root_link].name
@@ -179,7 +177,7 @@ pub fn import(
                 }
             }
             Motion::Floating => {
-                add_body(&mut draft, l, world[link], "a floating joint's child")?;
+                add_body(&mut draft, l, world[link], report);
                 report.fact(format!(
                     "floating base: link \"{}\" (floating joint \"{}\")",
                     l.name, j.name
@@ -190,12 +188,7 @@ pub fn import(
                 }
             }
             motion => {
-                add_body(
-                    &mut draft,
-                    l,
-                    world[link],
-                    &format!("link on {} joint \"{}\"", motion_name(motion), j.name),
-                )?;
+                add_body(&mut draft, l, world[link], report);
                 let (kind, turn) = match motion {
                     Motion::Revolute => (DraftJointKind::Revolute, z_onto(j.axis)),
                     Motion::Prismatic => (DraftJointKind::Prismatic, z_onto(j.axis)),
@@ -237,6 +230,11 @@ pub fn import(
         };
         carriers[link] = Some(carrier);
     }
+    if let Some(leaf) = massless_leaf(&draft, &links) {
+        return Err(leaf.at.refused(
+            "link has no mass, moves and carries no link with mass: its joint moves no inertia (give it an <inertial>)",
+        ));
+    }
     let mut collisions = 0;
     for (k, l) in links.iter().enumerate() {
         let Some(carrier) = carriers[k].as_ref() else {
@@ -266,35 +264,44 @@ pub fn import(
     Ok(draft)
 }
 
-fn motion_name(m: Motion) -> &'static str {
-    match m {
-        Motion::Revolute => "a revolute",
-        Motion::Prismatic => "a prismatic",
-        Motion::Fixed => "a fixed",
-        Motion::Floating => "a floating",
-    }
-}
-
 fn has_mass(l: &Link) -> bool {
     l.inertial.as_ref().is_some_and(|i| i.mass > 0.0)
 }
 
-/// The body of link `l` placed at `pose`; a link without mass cannot be one.
-fn add_body(draft: &mut Draft, l: &Link, pose: Pose, role: &str) -> Result<(), ImportError> {
-    let Some(inertial) = l.inertial.as_ref().filter(|i| i.mass > 0.0) else {
-        return Err(l.at.refused(format!(
-            "{role} has no mass: a massless link that moves is not modelled (give it an <inertial>)"
-        )));
+/// The body of link `l` placed at `pose`. A link without mass is a massless body (mass, CG and
+/// inertia 0: a rotational inertia without mass is dropped, noted), which runs on the tree
+/// while it carries a link with mass ([`massless_leaf`] refuses the others).
+fn add_body(draft: &mut Draft, l: &Link, pose: Pose, report: &mut ImportReport) {
+    let (mass, inertia, cg) = match l.inertial.as_ref() {
+        Some(i) if i.mass > 0.0 => (i.mass, i.inertia, i.cg),
+        other => {
+            if other.is_some_and(|i| i.inertia != Mat3::ZERO) {
+                report.not_modelled(DROPPED_INERTIA, l.name);
+            }
+            report.fact(format!(
+                "link \"{}\" has no mass and moves: a massless body (joint coordinates only)",
+                l.name
+            ));
+            (0.0, Mat3::ZERO, Vec3::ZERO)
+        }
     };
     draft.bodies.push(DraftBody {
         name: l.name.to_string(),
         line: l.at.line(),
-        mass: inertial.mass,
-        inertia: inertial.inertia,
-        cg: inertial.cg,
+        mass,
+        inertia,
+        cg,
         pose,
     });
-    Ok(())
+}
+
+/// The first massless link that moves and carries no other body: its joint moves no inertia.
+fn massless_leaf<'l, 'a, 'i>(draft: &Draft, links: &'l [Link<'a, 'i>]) -> Option<&'l Link<'a, 'i>> {
+    let leaf = draft
+        .bodies
+        .iter()
+        .find(|b| b.mass == 0.0 && !draft.carries_a_body(&b.name))?;
+    links.iter().find(|l| l.name == leaf.name)
 }
 
 fn origin(at: At, node: Node) -> Result<Pose, ImportError> {
@@ -440,6 +447,14 @@ fn read_joint<'a, 'i>(
             other => report.ignore(other, sub.line()),
         }
     }
+    // A fixed or floating joint has no coordinate to couple (TALOS's grippers write <mimic> on
+    // fixed joints; Pinocchio makes them frames and ignores it).
+    if mimic.is_some() && !matches!(motion, Motion::Revolute | Motion::Prismatic) {
+        report.fact(format!(
+            "<mimic> of {type_name} joint \"{name}\" ignored: it has no coordinate to couple"
+        ));
+        mimic = None;
+    }
     Ok(Joint {
         at,
         name,
@@ -454,8 +469,24 @@ fn read_joint<'a, 'i>(
     })
 }
 
-/// Transmissions only say which actuator drives which joint; a simple one (a gear ratio onto
-/// one joint) leaves the dynamics alone, others couple joints.
+/// Transmission types (the last part of `<type>` or `type`) that only map actuators onto
+/// joints (ros_control's actuator ↔ joint maps: a gear ratio, a two-actuator differential, PAL's
+/// Hey5 reducer with saturation and dead band, PR2's wrist differential, ros_control's
+/// four-bar actuator map). ferrodyn imports no actuators from URDF, so these leave the passive
+/// dynamics (the links and joints) exactly as written: noted once per type, never silently.
+const ACTUATOR_MAPS: [&str; 6] = [
+    "SimpleTransmission",
+    "DifferentialTransmission",
+    "HalfDifferentialTransmission",
+    "FourBarLinkageTransmission",
+    "Hey5Reducer",
+    "WristTransmission",
+];
+
+/// A `<transmission>`: an actuator map is noted as actuation not imported; a type that couples
+/// passive joints (PR2's gripper: the finger joints follow the gap joint through its screw and
+/// linkage, a nonlinear relation, so no `[[coupling]]` row) or that this importer does not know
+/// is refused by name.
 fn check_transmission(at: At, report: &mut ImportReport) -> Result<(), ImportError> {
     let kind = at
         .node
@@ -463,12 +494,22 @@ fn check_transmission(at: At, report: &mut ImportReport) -> Result<(), ImportErr
         .or_else(|| child(at.node, "type").and_then(|t| t.text()))
         .unwrap_or("")
         .trim();
-    if kind.ends_with("SimpleTransmission") || kind.is_empty() {
-        report.ignore("transmission", at.line());
+    let short = kind.rsplit('/').next().unwrap_or(kind);
+    let name = at.node.attribute("name").unwrap_or("(unnamed)");
+    if short.is_empty() || ACTUATOR_MAPS.contains(&short) {
+        let what = format!(
+            "actuation: {} transmissions (actuator-to-joint maps; no actuators are imported from URDF, the joints are)",
+            if short.is_empty() { "untyped" } else { short }
+        );
+        report.not_modelled(&what, name);
         Ok(())
+    } else if short == "PR2GripperTransmission" {
+        Err(at.refused(
+            "PR2GripperTransmission couples the passive finger joints to the gap joint through the gripper's screw and linkage (a nonlinear relation): not modelled",
+        ))
     } else {
         Err(at.refused(format!(
-            "transmission type \"{kind}\" couples joints: not modelled"
+            "transmission type \"{kind}\" is not known to map actuators only (it may couple joints): not modelled"
         )))
     }
 }

@@ -21,6 +21,7 @@ mod error;
 mod flexible;
 mod force;
 mod format;
+mod inertia;
 mod input;
 mod integrator;
 mod items;
@@ -33,6 +34,7 @@ use std::path::Path;
 pub use checker::{check_name, NAME_LENGTH_LIMIT, NAME_RULE};
 pub use convert::reason as build_error_reason;
 pub use error::{Details, ErrorKind, ItemName, SceneError, Source};
+pub use inertia::principal_moments;
 pub use limit::{DEFAULT_LIMIT_DAMPING, DEFAULT_LIMIT_STIFFNESS};
 pub use types::{
     BodySpec, ContactSpec, CouplingSpec, FlexContactSpec, FlexibleSpec, InputSpec, NameMaps, Named,

@@ -175,6 +175,9 @@ pub struct Scene {
     pub couplings: Vec<Named<CouplingSpec>>,
     /// Contact shapes and materials (`None`: no `[[shape]]`).
     pub contact: Option<ContactSpec>,
+    /// What the checks noted about values taken other than as a rigid body's or as written
+    /// (inertias violating the triangle inequality, rounding noise read as zero), one a line.
+    pub notes: Vec<String>,
     /// Output selection.
     pub output: OutputSpec,
 }

@@ -6,7 +6,6 @@ use std::collections::HashMap;
 use ferrodyn_kernel::integrators::AdaptiveConfig;
 use ferrodyn_kernel::math::{Mat3, Quat, Vec3};
 use ferrodyn_kernel::rigid::{Body, DrivenCoordinate, Force, Frame, Joint, JointKind};
-use ferrodyn_kernel::BuildError;
 use toml::Spanned;
 
 use super::checker::{Checker, Names, GROUND};
@@ -14,7 +13,7 @@ use super::convert::{self, Rule};
 use super::error::{ErrorKind, ItemName, SceneError, Source};
 use super::format::*;
 use super::types::{BodySpec, FlexibleSpec, Named, OutputSpec, Scene, Simulation};
-use super::{contact, coupling, flexible, force, input, integrator, limit};
+use super::{contact, coupling, flexible, force, inertia, input, integrator, limit};
 use crate::sensor::{EncoderZero, Sensor, SensorKind};
 use crate::spec::formulation::{Formulation, FORMULATION_NAMES};
 use crate::spec::IntegratorSpec;
@@ -33,9 +32,14 @@ pub(super) fn validate(source: Source, text: &str) -> Result<Scene, SceneError> 
     let mut body_names = Names::new("body");
     let mut ids: HashMap<i64, usize> = HashMap::new();
     let mut bodies = Vec::new();
+    let mut notes = Vec::new();
+    let scale = inertia::model_scale(raw.body.iter().map(|b| {
+        let i = b.get_ref().inertia.get_ref();
+        [i.Ixx, i.Iyy, i.Izz]
+    }));
     for b in &raw.body {
         c.item = Some(ItemName::new("body", b.get_ref().name.get_ref()));
-        bodies.push(body(&c, b, &mut body_names, &mut ids)?);
+        bodies.push(body(&c, b, &mut body_names, &mut ids, scale, &mut notes)?);
     }
     let (joints, joint_names) = joints_and_drives(&mut c, &raw, &body_names, bodies.len())?;
     let mut forces = forces(&mut c, &raw, &body_names, &joint_names, &joints)?;
@@ -73,6 +77,7 @@ pub(super) fn validate(source: Source, text: &str) -> Result<Scene, SceneError> 
         inputs,
         couplings,
         contact,
+        notes,
         output: OutputSpec {
             states: o.states,
             energy: o.energy,
@@ -380,6 +385,8 @@ fn body<'a>(
     b: &'a Spanned<RawBody>,
     names: &mut Names<'a>,
     ids: &mut HashMap<i64, usize>,
+    scale: f64,
+    notes: &mut Vec<String>,
 ) -> Result<Named<BodySpec>, SceneError> {
     let r = b.get_ref();
     if r.name.get_ref() == GROUND {
@@ -413,12 +420,15 @@ fn body<'a>(
             "0 with a non-zero inertia or CG: a body has mass > 0, or mass, inertia and CG all 0 (a massless frame between joints, joint coordinates only)".into(),
         ));
     }
-    if let Some(reason) = (!massless)
-        .then(|| inertia_problem([i.Ixx, i.Iyy, i.Izz], &inertia))
-        .flatten()
-    {
-        return Err(c.invalid(&r.inertia.span(), "inertia", reason));
-    }
+    let inertia = match massless {
+        true => inertia,
+        false => {
+            let (kept, note) = inertia::read(r.name.get_ref(), inertia, scale)
+                .map_err(|reason| c.invalid(&r.inertia.span(), "inertia", reason))?;
+            notes.extend(note);
+            kept
+        }
+    };
     let orientation = match &r.orient {
         Some(o) => convert::orientation(o.get_ref()).map_err(|e| c.invalid(&o.span(), "orient", e))?,
         None => Quat::IDENTITY,
@@ -430,15 +440,15 @@ fn body<'a>(
             c.vector_or("velocity", &r.velocity, Vec3::ZERO)?,
             c.vector_or("angular_velocity", &r.angular_velocity, Vec3::ZERO)?,
         );
-    // The kernel's own checks (triangle inequality...), now, so the error has its line; a
-    // massless body's pose and motion get them with a unit mass.
+    // The kernel's own checks (a tree link's: positive semi-definite), now, so the error has
+    // its line; a massless body's pose and motion get them with a unit mass.
     let unit = Body {
         mass: 1.0,
         inertia: Mat3::IDENTITY,
         ..body
     };
     (if massless { unit } else { body })
-        .validate_singular_inertia(index)
+        .validate_tree_inertia(index)
         .map_err(|e| c.error(&b.span(), ErrorKind::Kernel(e)))?;
     Ok(Named {
         name: r.name.get_ref().clone(),
@@ -549,6 +559,8 @@ pub fn joint_coordinates_only(body: &Body<f64>) -> Option<&'static str> {
         Some("a massless body")
     } else if !body.inertia.is_positive_definite() {
         Some("a body with a singular inertia (a point mass, a thin rod)")
+    } else if !body.inertia_is_physical() {
+        Some("a body whose inertia violates the triangle inequality I1 + I2 ≥ I3 (not a physical rigid body's)")
     } else {
         None
     }
@@ -573,22 +585,4 @@ pub(crate) fn body_or_stand_in(body: &Body<f64>) -> Body<f64> {
         },
         None => *body,
     }
-}
-
-/// What is wrong with an inertia tensor about the CG, if anything: a negative moment, or
-/// products of inertia too large for the moments (not positive semi-definite; checked on the
-/// tensor divided by its largest moment, so any magnitude works: 1e300 kg·m² is valid). A zero
-/// or singular tensor (a point mass, a thin rod) is valid: it runs in joint coordinates.
-fn inertia_problem(moments: [f64; 3], inertia: &Mat3<f64>) -> Option<String> {
-    let names = ["Ixx", "Iyy", "Izz"];
-    if let Some(k) = (0..3).find(|&k| moments[k] < 0.0) {
-        return Some(format!("{} = {} must be ≥ 0", names[k], moments[k]));
-    }
-    let semidefinite = Body::new(1.0, *inertia).validate_singular_inertia(0);
-    if matches!(semidefinite, Err(BuildError::InertiaNotPositiveDefinite { .. })) {
-        return Some(
-            "the products of inertia (Ixy, Ixz, Iyz) are too large for the moments: the tensor about the CG is not positive semi-definite".into(),
-        );
-    }
-    None
 }

@@ -1,7 +1,9 @@
 //! The public robot model sets imported one by one (`.ci/import` installs them offline and
 //! lists their files in `FERRODYN_IMPORT_CORPUS`, one path a line): each model is imported,
-//! refused with a named feature, rejected for an invalid value, unreadable, or skipped (an
-//! include fragment without a `<worldbody>`); a panic is a failure of the test. Ignored by
+//! refused with a named feature, rejected for an invalid value, unreadable, a model with no
+//! moving body (a static arena or prop, not a robot: it imports, to a scene without bodies,
+//! counted apart), or skipped (an include fragment without a `<worldbody>`); a panic is a
+//! failure of the test. Shares are given over all models and over those with a moving body. Ignored by
 //! default (needs the venv): `FERRODYN_IMPORT_CORPUS=list cargo test -p ferrodyn-host --test
 //! import_corpus -- --ignored --nocapture`. With `FERRODYN_IMPORT_SUMMARY=FILE` the table is
 //! written there too (docs/import.md takes its counts from it); `FERRODYN_IMPORT_COLLISION=1`
@@ -18,6 +20,8 @@ enum Outcome {
     Refused,
     Invalid,
     Unreadable,
+    /// Imported to a scene without bodies: a static arena or prop, not a robot.
+    NoMovingBody,
     Skipped,
     Panicked,
 }
@@ -33,13 +37,21 @@ fn outcome(path: &Path, options: &ImportOptions) -> (Outcome, String) {
     }
     let result = std::panic::catch_unwind(|| {
         import(path, options).map(|imported| {
+            let scene = &imported.scene;
+            if scene.bodies.is_empty() && scene.flexibles.is_empty() {
+                return (0, Err(String::new()));
+            }
             // The scene also compiles (the kernel accepts it).
-            let compiled = compile(&imported.scene).map(|sim| sim.labels.description.clone());
-            (imported.scene.bodies.len(), compiled.map_err(|e| e.to_string()))
+            let compiled = compile(scene).map(|sim| sim.labels.description.clone());
+            (scene.bodies.len(), compiled.map_err(|e| e.to_string()))
         })
     });
     match result {
         Err(_) => (Outcome::Panicked, "panicked".into()),
+        Ok(Ok((0, Err(_)))) => (
+            Outcome::NoMovingBody,
+            "no moving body: a static arena or prop, not a robot".into(),
+        ),
         Ok(Ok((bodies, Ok(description)))) => (Outcome::Imported, format!("{bodies} bodies; {description}")),
         Ok(Ok((_, Err(e)))) => (Outcome::Invalid, format!("compile: {e}")),
         Ok(Err(e)) => {
@@ -86,9 +98,12 @@ fn public_model_sets_import_or_are_refused_by_name() {
         let elapsed = started.elapsed().as_secs_f64();
         lines.sort();
         summary.push_str(&format!("## {label} ({} files, {elapsed:.1} s)\n\n", paths.len()));
-        for (urdf, name) in [(true, "URDF"), (false, "MJCF")] {
-            let get = |o| counts.get(&(urdf, o)).copied().unwrap_or(0);
-            let models: usize = [
+        for (urdf, name) in [(Some(true), "URDF"), (Some(false), "MJCF"), (None, "all")] {
+            let get = |o| {
+                let of = |u: bool| counts.get(&(u, o)).copied().unwrap_or(0);
+                urdf.map_or(of(true) + of(false), of)
+            };
+            let robots: usize = [
                 Outcome::Imported,
                 Outcome::Refused,
                 Outcome::Invalid,
@@ -98,14 +113,27 @@ fn public_model_sets_import_or_are_refused_by_name() {
             .map(get)
             .iter()
             .sum();
-            summary.push_str(&format!(
-                "{name}: {models} models: imported {}, refused by name {}, invalid value {}, unreadable {}, panicked {}; skipped (fragments) {}\n",
+            let models = robots + get(Outcome::NoMovingBody);
+            let (imported, named) = (
                 get(Outcome::Imported),
+                get(Outcome::Imported) + get(Outcome::Refused),
+            );
+            let share = |n: usize, of: usize| 100.0 * n as f64 / of.max(1) as f64;
+            summary.push_str(&format!(
+                "{name}: {models} models: imported {imported}, refused by name {}, invalid value {}, unreadable {}, no moving body {}, panicked {}; skipped (fragments) {}\n",
                 get(Outcome::Refused),
                 get(Outcome::Invalid),
                 get(Outcome::Unreadable),
+                get(Outcome::NoMovingBody),
                 get(Outcome::Panicked),
                 get(Outcome::Skipped)
+            ));
+            summary.push_str(&format!(
+                "{name}: imported {:.1} % of all {models}, {:.1} % of the {robots} with a moving body; imported or refused by name {:.1} % of all, {:.1} % with a moving body\n",
+                share(imported, models),
+                share(imported, robots),
+                share(named, models),
+                share(named, robots)
             ));
         }
         summary.push('\n');

@@ -86,14 +86,26 @@ impl<R: Real> Body<R> {
         self.checked(index, false)
     }
 
-    /// [`Body::validate`] that also accepts a singular inertia about the CG (positive
-    /// semi-definite, triangle inequality holding: a point mass, a thin rod), which a tree link
-    /// can carry: its joint's pivot gets inertia from the link's mass off the axis and from its
-    /// subtree, and a step that finds a zero pivot fails naming the joint.
-    pub fn validate_singular_inertia(&self, index: usize) -> Result<(), BuildError> {
+    /// [`Body::validate`] for a tree link: any symmetric positive semi-definite inertia about
+    /// the CG, as Pinocchio accepts: singular (a point mass, a thin rod) or with principal
+    /// moments violating I1 + I2 ≥ I3 (no rigid body's, but the tree needs only M positive
+    /// definite, which holds while each joint moves some inertia: its pivot gets inertia from
+    /// the link's mass off the axis and from its subtree, and a step that finds a zero pivot
+    /// fails naming the joint).
+    pub fn validate_tree_inertia(&self, index: usize) -> Result<(), BuildError> {
         self.checked(index, true)
     }
 
+    /// Whether the principal moments of the inertia about the CG satisfy I1 + I2 ≥ I3 (to a
+    /// relative 1e-9), as every rigid body's do; a tree link may carry one that does not
+    /// ([`Body::validate_tree_inertia`]), the Cartesian model may not.
+    pub fn inertia_is_physical(&self) -> bool {
+        let m = &self.inertia.m;
+        let scale = m[0][0].abs().max(m[1][1].abs()).max(m[2][2].abs());
+        scale == R::ZERO || satisfies_triangle_inequality(&self.inertia.scale(R::ONE / scale))
+    }
+
+    /// `singular`: the tree link's rule ([`Body::validate_tree_inertia`]).
     fn checked(&self, index: usize, singular: bool) -> Result<(), BuildError> {
         let item = crate::Item::Body(index);
         if !(self.mass.is_finite() && self.mass > R::ZERO) {
@@ -136,7 +148,7 @@ impl<R: Real> Body<R> {
         if !symmetric || !definite {
             return Err(BuildError::InertiaNotPositiveDefinite { body: index });
         }
-        if !satisfies_triangle_inequality(j) {
+        if !singular && !satisfies_triangle_inequality(j) {
             return Err(BuildError::InertiaTriangleInequality { body: index });
         }
         Ok(())

@@ -198,12 +198,22 @@ fn a_point_mass_link_swings_as_the_simple_pendulum() {
         matches!(result, Err(crate::KernelError::SingularMatrix { joint: 0, .. })),
         "{result:?}"
     );
-    // A singular inertia must still be physical: a rank-one tensor breaks I1 + I2 ≥ I3.
-    let rank_one = Mat3::symmetric(Vec3::new(1e-6, 1e-6, 1e-6), 1e-6, 1e-6, 1e-6);
-    let mut b = Tree::builder(Vec3::ZERO);
+    // A tree link takes any positive semi-definite inertia, as Pinocchio does, physical or not:
+    // a rank-one tensor J = j·(1,1,1)(1,1,1)ᵀ breaks I1 + I2 ≥ I3 (principal moments 0, 0, 3j)
+    // and moves as written: about the hinge's y axis through the origin the link's inertia is
+    // m·|CG ⊥ y|² + J_yy, so a unit torque gives θ̈ = 1 / (m + j).
+    let j = 1e-6;
+    let rank_one = Mat3::symmetric(Vec3::new(j, j, j), j, j, j);
     let thin = Link::revolute(None, Vec3::ZERO, Vec3::Y).with_mass(m, Vec3::X, rank_one);
+    let accel = accelerations_of(&[thin], Vec3::ZERO, &[0.3, 0.0], &[1.0]);
+    assert!((accel[0] * (m + j) - 1.0).abs() < 1e-14, "{accel:?}");
+    assert!(!crate::rigid::Body::new(m, rank_one).inertia_is_physical());
+    // An indefinite tensor is no inertia at all: refused.
+    let indefinite = Mat3::diagonal(Vec3::new(1e-3, -1e-3, 1e-3));
+    let mut b = Tree::builder(Vec3::ZERO);
+    let bad = Link::revolute(None, Vec3::ZERO, Vec3::Y).with_mass(m, Vec3::X, indefinite);
     assert!(matches!(
-        b.add_link(thin),
-        Err(BuildError::InertiaTriangleInequality { body: 0 })
+        b.add_link(bad),
+        Err(BuildError::InertiaNotPositiveDefinite { body: 0 })
     ));
 }

@@ -280,7 +280,7 @@ impl<R: Real> Link<R> {
         if !self.is_massless() {
             Body::new(self.mass, self.inertia)
                 .with_cg(self.cg)
-                .validate_singular_inertia(index)?;
+                .validate_tree_inertia(index)?;
         }
         Ok(self)
     }

@@ -91,6 +91,8 @@ pub struct Model<'a, 'i> {
     /// `settotalmass`: every body's mass and inertia scaled so that the total is this (when
     /// positive; MuJoCo's default −1 leaves them).
     pub set_total_mass: Option<f64>,
+    /// `balanceinertia`: a body whose principal moments violate A + B ≥ C gets their mean.
+    pub balance_inertia: bool,
 }
 
 impl<'a, 'i> Model<'a, 'i> {
@@ -108,6 +110,7 @@ impl<'a, 'i> Model<'a, 'i> {
             eulerseq: "xyz".into(),
             inertia_from_geom: "auto".into(),
             set_total_mass: None,
+            balance_inertia: false,
         };
         for at in model.children(root) {
             match at.node.tag_name().name() {
@@ -164,6 +167,9 @@ impl<'a, 'i> Model<'a, 'i> {
         if let Some(text) = at.node.attribute("settotalmass") {
             let total = at.number_list("settotalmass", text)?.first().copied();
             self.set_total_mass = total.filter(|t| *t > 0.0);
+        }
+        if let Some(v) = at.node.attribute("balanceinertia") {
+            self.balance_inertia = v == "true";
         }
         if at.node.attribute("coordinate") == Some("global") {
             return Err(at.refused("coordinate=\"global\" (removed from MuJoCo) is not read"));

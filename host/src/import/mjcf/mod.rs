@@ -13,6 +13,7 @@
 //! line: tendons, composites, flexes, other equalities, a free joint among others, mesh or
 //! height-field geoms a body's mass comes from, `<frame>`, `<replicate>`.
 
+mod balance;
 mod document;
 mod equality;
 mod inertia;
@@ -31,10 +32,12 @@ use ferrodyn_kernel::math::{Mat3, Quat, Vec3};
 use inertia::{combine, Solid};
 use std::collections::HashMap;
 
-/// The refusal of a body without mass that moves (no massless body carries it).
+/// The refusal of a body without mass that moves and carries no body with mass: its joint
+/// moves no inertia (MuJoCo refuses it too: "mass and inertia of moving bodies must be larger
+/// than mjMINVAL").
 fn massless_moving(at: &At, name: &str) -> ImportError {
     at.refused(format!(
-        "body \"{name}\" has no mass and moves: a massless moving body is not modelled"
+        "body \"{name}\" has no mass, moves and carries no body with mass: its joint moves no inertia"
     ))
 }
 
@@ -245,10 +248,8 @@ impl<'a, 'i> Builder<'_, 'a, 'i> {
             Some((last, first)) => {
                 // MuJoCo composes a body's joints in order, each in the frame the previous ones
                 // moved: a chain through massless bodies at the body's pose, the last joint on
-                // the body itself.
-                if mass.is_none() {
-                    return Err(massless_moving(&at, &name));
-                }
+                // the body itself. A body without mass is a massless body too (joint
+                // coordinates only) if it carries a body with mass (checked below).
                 let mut carrier = parent.clone();
                 for (k, joint) in first.iter().enumerate() {
                     let joint_name = joint
@@ -260,12 +261,27 @@ impl<'a, 'i> Builder<'_, 'a, 'i> {
                     self.joint(*joint, &frame, &carrier, world)?;
                     carrier = self.own(&frame);
                 }
-                self.add_body(&name, at, mass, world)?;
+                match mass {
+                    Some(_) => self.add_body(&name, at, mass, world)?,
+                    None => {
+                        self.add_massless(&name, at, world)?;
+                        self.report.fact(format!(
+                            "body \"{name}\" has no mass and moves: a massless body (joint coordinates only)"
+                        ));
+                    }
+                }
                 self.joint(*last, &name, &carrier, world)?;
                 self.own(&name)
             }
         };
-        self.contents(at, &carrier, world, &name)
+        self.contents(at, &carrier, world, &name)?;
+        if carrier.body.as_deref() == Some(name.as_str())
+            && self.draft.bodies.iter().any(|b| b.name == name && b.mass == 0.0)
+            && !self.draft.carries_a_body(&name)
+        {
+            return Err(massless_moving(&at, &name));
+        }
+        Ok(())
     }
 
     fn own(&self, name: &str) -> Carrier {
@@ -296,12 +312,27 @@ impl<'a, 'i> Builder<'_, 'a, 'i> {
         if self.world.contains_key(name) {
             return Err(at.invalid(format!("duplicate body name \"{name}\"")));
         }
+        let inertia = match balance::mujoco_inertia(&m.inertia, self.model.balance_inertia) {
+            balance::Verdict::Kept => m.inertia,
+            balance::Verdict::Balanced(mean) => {
+                self.report.fact(format!(
+                    "inertia of body \"{name}\" balanced to the mean of its principal moments, {:e} kg·m² (balanceinertia)",
+                    mean.m[0][0]
+                ));
+                mean
+            }
+            balance::Verdict::Violates([a, b, c]) => {
+                return Err(at.invalid(format!(
+                    "body \"{name}\": principal moments of inertia {a:e}, {b:e}, {c:e} violate A + B ≥ C, which MuJoCo requires (<compiler balanceinertia=\"true\"> balances them)"
+                )))
+            }
+        };
         self.world.insert(name.to_string(), world);
         self.draft.bodies.push(DraftBody {
             name: name.to_string(),
             line: at.line(),
             mass: m.mass,
-            inertia: m.inertia,
+            inertia,
             cg: m.com,
             pose: world,
         });
