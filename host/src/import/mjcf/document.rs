@@ -91,6 +91,10 @@ pub struct Model<'a, 'i> {
     /// `settotalmass`: every body's mass and inertia scaled so that the total is this (when
     /// positive; MuJoCo's default −1 leaves them).
     pub set_total_mass: Option<f64>,
+    /// Folder of mesh files, from the main file's folder: `meshdir`, else `assetdir`.
+    pub meshdir: Option<String>,
+    /// `inertiagrouprange`: the geom groups whose mass counts (MuJoCo's default 0 … 5).
+    pub inertia_groups: [f64; 2],
 }
 
 impl<'a, 'i> Model<'a, 'i> {
@@ -108,6 +112,8 @@ impl<'a, 'i> Model<'a, 'i> {
             eulerseq: "xyz".into(),
             inertia_from_geom: "auto".into(),
             set_total_mass: None,
+            meshdir: None,
+            inertia_groups: [0.0, 5.0],
         };
         for at in model.children(root) {
             match at.node.tag_name().name() {
@@ -122,6 +128,11 @@ impl<'a, 'i> Model<'a, 'i> {
     /// The root element of the main file.
     pub fn root(&self) -> At<'a, 'i> {
         At::new(self.docs[0].0, self.docs[0].1.root_element())
+    }
+
+    /// The folder of the main file (MuJoCo resolves asset files from it).
+    pub fn main_dir(&self) -> &'a Path {
+        self.docs[0].0.parent().unwrap_or(Path::new("."))
     }
 
     /// The element children of `at`, with each `<include>` replaced by the included file's
@@ -164,6 +175,17 @@ impl<'a, 'i> Model<'a, 'i> {
         if let Some(text) = at.node.attribute("settotalmass") {
             let total = at.number_list("settotalmass", text)?.first().copied();
             self.set_total_mass = total.filter(|t| *t > 0.0);
+        }
+        if let Some(text) = at.node.attribute("inertiagrouprange") {
+            let range = at.number_list("inertiagrouprange", text)?;
+            self.inertia_groups = range
+                .try_into()
+                .map_err(|_| at.invalid("inertiagrouprange needs two numbers"))?;
+        }
+        if let Some(dir) = at.node.attribute("meshdir") {
+            self.meshdir = Some(dir.into());
+        } else if let Some(dir) = at.node.attribute("assetdir") {
+            self.meshdir.get_or_insert_with(|| dir.into());
         }
         if at.node.attribute("coordinate") == Some("global") {
             return Err(at.refused("coordinate=\"global\" (removed from MuJoCo) is not read"));
