@@ -93,6 +93,10 @@ pub struct Model<'a, 'i> {
     pub set_total_mass: Option<f64>,
     /// `balanceinertia`: a body whose principal moments violate A + B ≥ C gets their mean.
     pub balance_inertia: bool,
+    /// Folder of mesh files, from the main file's folder: `meshdir`, else `assetdir`.
+    pub meshdir: Option<String>,
+    /// `inertiagrouprange`: the geom groups whose mass counts (MuJoCo's default 0 … 5).
+    pub inertia_groups: [f64; 2],
 }
 
 impl<'a, 'i> Model<'a, 'i> {
@@ -111,6 +115,8 @@ impl<'a, 'i> Model<'a, 'i> {
             inertia_from_geom: "auto".into(),
             set_total_mass: None,
             balance_inertia: false,
+            meshdir: None,
+            inertia_groups: [0.0, 5.0],
         };
         for at in model.children(root) {
             match at.node.tag_name().name() {
@@ -125,6 +131,11 @@ impl<'a, 'i> Model<'a, 'i> {
     /// The root element of the main file.
     pub fn root(&self) -> At<'a, 'i> {
         At::new(self.docs[0].0, self.docs[0].1.root_element())
+    }
+
+    /// The folder of the main file (MuJoCo resolves asset files from it).
+    pub fn main_dir(&self) -> &'a Path {
+        self.docs[0].0.parent().unwrap_or(Path::new("."))
     }
 
     /// The element children of `at`, with each `<include>` replaced by the included file's
@@ -170,6 +181,17 @@ impl<'a, 'i> Model<'a, 'i> {
         }
         if let Some(v) = at.node.attribute("balanceinertia") {
             self.balance_inertia = v == "true";
+        }
+        if let Some(text) = at.node.attribute("inertiagrouprange") {
+            let range = at.number_list("inertiagrouprange", text)?;
+            self.inertia_groups = range
+                .try_into()
+                .map_err(|_| at.invalid("inertiagrouprange needs two numbers"))?;
+        }
+        if let Some(dir) = at.node.attribute("meshdir") {
+            self.meshdir = Some(dir.into());
+        } else if let Some(dir) = at.node.attribute("assetdir") {
+            self.meshdir.get_or_insert_with(|| dir.into());
         }
         if at.node.attribute("coordinate") == Some("global") {
             return Err(at.refused("coordinate=\"global\" (removed from MuJoCo) is not read"));

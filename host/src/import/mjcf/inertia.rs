@@ -79,9 +79,10 @@ pub struct MassProperties {
     pub inertia: Mat3<f64>,
 }
 
-/// The sum of parts `(mass, principal moments, pose of the part's frame)`: the parallel-axis
-/// theorem about the common centre.
-pub fn combine(parts: &[(f64, Vec3<f64>, Pose)]) -> MassProperties {
+/// The sum of parts `(mass, inertia about the part's centre in the part's axes, pose of the
+/// part's frame, whose origin is that centre)`: the parallel-axis theorem about the common
+/// centre.
+pub fn combine(parts: &[(f64, Mat3<f64>, Pose)]) -> MassProperties {
     let mass: f64 = parts.iter().map(|p| p.0).sum();
     if mass <= 0.0 {
         return MassProperties::default();
@@ -91,10 +92,10 @@ pub fn combine(parts: &[(f64, Vec3<f64>, Pose)]) -> MassProperties {
         .fold(Vec3::ZERO, |c, (m, _, pose)| c + pose.p.scale(*m))
         .scale(1.0 / mass);
     let mut inertia = Mat3::ZERO;
-    for (m, moments, pose) in parts {
+    for (m, own, pose) in parts {
         let d = pose.p - com;
         let shift = Mat3::IDENTITY.scale(d.dot(d)) - Mat3::outer(d, d);
-        inertia = inertia + rotate_inertia(&pose.q, &Mat3::diagonal(*moments)) + shift.scale(*m);
+        inertia = inertia + rotate_inertia(&pose.q, own) + shift.scale(*m);
     }
     MassProperties { mass, com, inertia }
 }
@@ -123,8 +124,9 @@ mod tests {
         let (r, d, rho) = (0.01, 0.5, 1000.0);
         let m = rho * Solid::Sphere(r).volume();
         let own = Solid::Sphere(r).inertia(rho);
+        let tensor = Mat3::diagonal(own);
         let at = |x: f64| Pose::new(Vec3::new(x, 0.0, 0.0), Quat::IDENTITY);
-        let p = combine(&[(m, own, at(d)), (m, own, at(-d))]);
+        let p = combine(&[(m, tensor, at(d)), (m, tensor, at(-d))]);
         assert_eq!(p.mass, 2.0 * m);
         assert!(p.com.norm() < 1e-17);
         assert!((p.inertia.m[1][1] - (2.0 * m * d * d + 2.0 * own.y)).abs() < 1e-15);

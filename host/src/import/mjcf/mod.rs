@@ -4,19 +4,24 @@
 //! side (hinge → revolute, slide → prismatic, ball → spherical, free → a floating base); several
 //! joints in one body are a chain through massless bodies `BODY.JOINT` at the body's pose (MuJoCo
 //! composes them in order), the last joint on the body; its
-//! mass from `<inertial>` or from its geoms (`inertiafromgeom`, as MuJoCo forms it), `<motor>`,
+//! mass from `<inertial>` or from its geoms (`inertiafromgeom`, as MuJoCo forms it: primitives,
+//! and meshes by their `inertia` rule, mesh.rs), `<motor>`,
 //! `<position>` and `<velocity>` actuators become `[[input]]` ports, `jointpos` and `framepos`
 //! sensors `[[sensor]]`s. A body without joints is welded to its parent: the ground's, a frame
 //! (massless), or a scene `fixed` joint.
 //!
 //! A joint `<equality>` of degree 1 is a `[[coupling]]` (`equality`). Refused by name with the
-//! line: tendons, composites, flexes, other equalities, a free joint among others, mesh or
-//! height-field geoms a body's mass comes from, `<frame>`, `<replicate>`.
+//! line: tendons, composites, flexes, other equalities, a free joint among others,
+//! height-field geoms and primitives fitted to meshes a body's mass comes from, `<frame>`,
+//! `<replicate>`.
 
 mod balance;
 mod document;
 mod equality;
 mod inertia;
+mod mesh;
+mod mesh_mass;
+mod msh;
 
 use super::draft::{
     Draft, DraftBody, DraftGeometry, DraftInput, DraftJoint, DraftJointKind, DraftSensor, DraftShape,
@@ -30,6 +35,7 @@ use super::ImportOptions;
 use document::{Files, Model};
 use ferrodyn_kernel::math::{Mat3, Quat, Vec3};
 use inertia::{combine, Solid};
+use mesh::Meshes;
 use std::collections::HashMap;
 
 /// The refusal of a body without mass that moves and carries no body with mass: its joint
@@ -51,8 +57,10 @@ pub fn import(
     let docs = files.parse()?;
     let model = Model::new(&docs)?;
     let root = model.root();
+    let meshes = Meshes::new(&model);
     let mut builder = Builder {
         model: &model,
+        meshes: &meshes,
         options,
         report,
         draft: Draft {
@@ -127,6 +135,8 @@ struct Carrier {
 
 struct Builder<'m, 'a, 'i> {
     model: &'m Model<'a, 'i>,
+    /// Mesh assets, read when a body's mass comes from them.
+    meshes: &'m Meshes<'a, 'i>,
     options: &'m ImportOptions,
     report: &'m mut ImportReport,
     draft: Draft,
@@ -556,7 +566,10 @@ impl<'a, 'i> Builder<'_, 'a, 'i> {
     /// cylinders, boxes and ellipsoids); `None` for planes. Meshes and others are refused.
     fn solid(&self, at: &At<'a, 'i>) -> Result<Option<(Solid, Pose)>, ImportError> {
         let m = self.model;
-        let kind = m.attr(at, "type").unwrap_or_else(|| "sphere".into());
+        let kind = self.geom_type(at);
+        if kind != "mesh" && m.attr(at, "mesh").is_some() {
+            return Err(at.refused(format!("a {kind} fitted to a mesh is not modelled yet")));
+        }
         let size = m.numbers(at, "size")?.unwrap_or_default();
         let s = |k: usize| -> Result<f64, ImportError> {
             size.get(k)
@@ -581,9 +594,15 @@ impl<'a, 'i> Builder<'_, 'a, 'i> {
             "box" => Solid::Box([s(0)?, s(1)?, half.map_or_else(|| s(2), Ok)?]),
             "ellipsoid" => Solid::Ellipsoid([s(0)?, s(1)?, half.map_or_else(|| s(2), Ok)?]),
             "plane" => return Ok(None),
+            "mesh" => return Err(at.refused("a mesh geom is not a contact shape the scenes have yet")),
             other => return Err(at.refused(format!("a {other} geom's mass and shape are not modelled yet"))),
         };
         Ok(Some((solid, pose)))
+    }
+
+    /// A geom's `type` (MuJoCo's default: sphere).
+    fn geom_type(&self, at: &At<'a, 'i>) -> String {
+        self.model.attr(at, "type").unwrap_or_else(|| "sphere".into())
     }
 
     /// The body's mass properties: `<inertial>`, or its geoms' (`inertiafromgeom`); `None`
@@ -609,14 +628,34 @@ impl<'a, 'i> Builder<'_, 'a, 'i> {
                         continue;
                     }
                 }
-                let Some((solid, pose)) = self.solid(g)? else {
+                let group = m.number(g, "group")?.unwrap_or(0.0);
+                if group < m.inertia_groups[0] || group > m.inertia_groups[1] {
                     continue;
+                }
+                // Volume (area for a shell mesh), unit-density inertia about the centre in the
+                // part's axes, and the part's frame (origin at the centre).
+                let (measure, inertia, pose) = if self.geom_type(g) == "mesh" {
+                    if m.attr(g, "fromto").is_some() {
+                        return Err(g.invalid("fromto cannot be used with a mesh geom"));
+                    }
+                    // MuJoCo moves the geom's frame to the mesh's centre.
+                    let mesh = self.meshes.mass(m, g)?;
+                    let pose = self.placement(g)?.then(&Pose::new(mesh.com, Quat::IDENTITY));
+                    (mesh.measure, mesh.inertia, pose)
+                } else {
+                    let Some((solid, pose)) = self.solid(g)? else {
+                        continue;
+                    };
+                    (solid.volume(), Mat3::diagonal(solid.inertia(1.0)), pose)
                 };
                 let density = match m.number(g, "mass")? {
-                    Some(mass) => mass / solid.volume(),
+                    Some(mass) => mass / measure,
                     None => m.number(g, "density")?.unwrap_or(1000.0),
                 };
-                parts.push((density * solid.volume(), solid.inertia(density), pose));
+                // MuJoCo leaves out geoms of mass up to 1e-14 (its mjEPS).
+                if density * measure > 1e-14 {
+                    parts.push((density * measure, inertia.scale(density), pose));
+                }
             }
             combine(&parts)
         } else if let Some(i) = inertial {

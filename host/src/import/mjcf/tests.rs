@@ -353,3 +353,110 @@ fn settotalmass_scales_every_body_with_the_static_ones_counted() {
     let ixx = scene.bodies[1].value.body.inertia.m[0][0];
     assert!((ixx / (0.4 * 6.0 * 0.04) - 1.0).abs() < 1e-14, "{ixx}");
 }
+
+/// The bar [0, 2] × [0, 1] × [0, 1] as a binary STL (faces outward) and as MuJoCo's `.msh`.
+fn bar_files(dir: &std::path::Path) {
+    let v: Vec<[f32; 3]> = (0..8)
+        .map(|k| [(k & 1) as f32 * 2.0, ((k >> 1) & 1) as f32, ((k >> 2) & 1) as f32])
+        .collect();
+    let f: [[u32; 3]; 12] = [
+        [0, 2, 1],
+        [1, 2, 3],
+        [4, 5, 6],
+        [5, 7, 6],
+        [0, 1, 4],
+        [1, 5, 4],
+        [2, 6, 3],
+        [3, 6, 7],
+        [0, 4, 2],
+        [2, 4, 6],
+        [1, 3, 5],
+        [3, 7, 5],
+    ];
+    let mut stl = vec![0u8; 80];
+    stl.extend((f.len() as u32).to_le_bytes());
+    for t in &f {
+        stl.extend([0u8; 12]);
+        t.iter()
+            .for_each(|&i| v[i as usize].iter().for_each(|x| stl.extend(x.to_le_bytes())));
+        stl.extend([0u8; 2]);
+    }
+    let mut msh = Vec::new();
+    [8i32, 0, 0, 12].iter().for_each(|n| msh.extend(n.to_le_bytes()));
+    v.iter().flatten().for_each(|x| msh.extend(x.to_le_bytes()));
+    f.iter()
+        .flatten()
+        .for_each(|&i| msh.extend((i as i32).to_le_bytes()));
+    std::fs::create_dir_all(dir.join("meshes")).unwrap();
+    std::fs::write(dir.join("meshes/bar.stl"), stl).unwrap();
+    std::fs::write(dir.join("meshes/bar.msh"), msh).unwrap();
+}
+
+#[test]
+fn a_mesh_geom_has_the_mass_of_the_box_it_bounds() {
+    // The bar moved by refpos to its centre, turned back by refquat (90° about z: its long
+    // side onto y) and scaled: the box of half sizes 0.05, 0.2, 0.15. MuJoCo 4.0.1 compiles
+    // both bodies below to the same mass (14 kg), centre and inertia (checked with its Python
+    // bindings); so must the import, from STL and from .msh alike.
+    let dir = folder("meshbar");
+    bar_files(&dir);
+    let model = |file: &str, geom: &str| {
+        format!(
+            r#"<mujoco><compiler meshdir="meshes"/><asset><mesh name="bar" file="{file}" scale="0.1 0.2 0.3" refpos="1 0.5 0.5" refquat="0.7071067811865476 0 0 0.7071067811865476"/></asset>
+<worldbody><body name="b" pos="0 0 1"><freejoint/><geom {geom} pos="0.1 0.2 0.3" euler="10 20 30"/><geom {geom} mass="2" pos="-0.1 0 0"/></body></worldbody></mujoco>"#
+        )
+    };
+    let body = |text: String, name: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        import(&path, &ImportOptions::default()).unwrap().scene.bodies[0]
+            .value
+            .body
+    };
+    let boxed = body(model("bar.stl", r#"type="box" size="0.05 0.2 0.15""#), "box.xml");
+    assert!((boxed.mass - 14.0).abs() < 1e-13, "{}", boxed.mass);
+    for file in ["bar.stl", "bar.msh"] {
+        let meshed = body(model(file, r#"type="mesh" mesh="bar""#), &format!("{file}.xml"));
+        assert!(
+            (meshed.mass - boxed.mass).abs() < 1e-13,
+            "{file}: {}",
+            meshed.mass
+        );
+        assert!((meshed.cg - boxed.cg).norm() < 1e-15, "{file}: {:?}", meshed.cg);
+        let d = meshed.inertia - boxed.inertia;
+        let worst = d.m.iter().flatten().fold(0.0f64, |w, x| w.max(x.abs()));
+        assert!(worst < 1e-14 * boxed.inertia.m[0][0], "{file}: {worst:e}");
+    }
+}
+
+#[test]
+fn mesh_errors_name_the_mesh_or_the_geom() {
+    let dir = folder("meshbad");
+    bar_files(&dir);
+    let run = |asset: &str, geom: &str| {
+        let text = format!(
+            "<mujoco><compiler meshdir=\"meshes\"/><asset>{asset}</asset>\n<worldbody><body name=\"b\"><freejoint/>\n<geom {geom}/></body></worldbody></mujoco>"
+        );
+        let path = dir.join("bad.xml");
+        std::fs::write(&path, text).unwrap();
+        import(&path, &ImportOptions::default()).err().unwrap()
+    };
+    let e = run(r#"<mesh name="m" file="gone.stl"/>"#, r#"type="mesh" mesh="m""#);
+    assert_eq!((e.kind, e.line), (ImportErrorKind::Unreadable, Some(1)));
+    assert!(e.reason.contains("gone.stl"), "{e}");
+    let e = run(
+        r#"<mesh name="m" file="bar.stl"/>"#,
+        r#"type="mesh" mesh="other""#,
+    );
+    assert_eq!((e.kind, e.line), (ImportErrorKind::Invalid, Some(3)));
+    assert!(e.reason.contains("mesh \"other\" is not an <asset> mesh"), "{e}");
+    let e = run(
+        r#"<mesh name="m" file="bar.stl" inertia="exact" scale="1 1 0"/>"#,
+        r#"type="mesh" mesh="m""#,
+    );
+    assert_eq!((e.kind, e.line), (ImportErrorKind::Invalid, Some(1)));
+    assert!(e.reason.contains("volume is too small"), "{e}");
+    let e = run(r#"<mesh name="m" file="bar.stl"/>"#, r#"type="box" mesh="m""#);
+    assert_eq!((e.kind, e.line), (ImportErrorKind::Refused, Some(3)));
+    assert!(e.reason.contains("a box fitted to a mesh"), "{e}");
+}
