@@ -18,6 +18,7 @@ mod contact;
 mod convert;
 mod coupling;
 mod error;
+mod flat;
 mod flexible;
 mod force;
 mod format;
