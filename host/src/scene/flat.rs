@@ -225,8 +225,9 @@ impl<'a> Reader<'a> {
         }
         let text = &self.text[start..self.at];
         match float {
-            // Correctly rounded, as the parser's: the same bits.
-            true => text.parse().ok().map(Kind::Float),
+            // Correctly rounded, as the parser's: the same bits. An overflow to infinity is
+            // left to the parser to word.
+            true => text.parse().ok().filter(|x: &f64| x.is_finite()).map(Kind::Float),
             false => text.parse().ok().map(Kind::Int),
         }
     }
@@ -425,6 +426,7 @@ mod tests {
             "mass = 1e",
             "mass = 0x10",
             "mass = 99999999999999999999",
+            "mass = 1e400",
             "mass = 1.0 1.0",
             "mass = 1.0\nmass = 2.0",
             "mass = 1.0\nname = \"b\"",
