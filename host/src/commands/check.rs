@@ -7,7 +7,8 @@
 use super::count;
 use crate::check::{dof_report, joint_reactions, joint_violations, redundant_note, redundant_rows, settle};
 use crate::compile::{
-    choose, compile, flexible_model, mirror_model, tree_parts, Capacities, Choice, TreeLink, TreeParts,
+    choose, compile, compile_chosen, flexible_model, mirror_model, tree_parts, tree_parts_on, Capacities,
+    Choice, TreeLink, TreeParts,
 };
 use crate::dae::HostMethod;
 use crate::export::contact_pair_count;
@@ -20,7 +21,7 @@ use crate::limits::{output_bytes_per_time, run_size_warnings};
 use crate::scene::{Named, Scene};
 use crate::simulation::{drive, DRIFT_TOLERANCE};
 use crate::spec::IntegratorSpec;
-use crate::storage::Growable;
+use crate::storage::{Growable, RigidData, RigidModel};
 use anyhow::{bail, Context, Result};
 use ferrodyn_kernel::flex::max_frequency;
 use ferrodyn_kernel::integrators::Method;
@@ -66,11 +67,8 @@ pub fn check(path: &Path, with_settle: bool, with_motion: bool, target: Option<&
     if !scene.bodies.is_empty() {
         let choice = choose(&scene)?;
         println!("formulation: {}", choice.describe());
-        match &choice {
-            Choice::Tree(links) => tree_capacities = Some(tree_report(&scene, links)?),
-            Choice::Cartesian(_) => cartesian = true,
-        }
-        check_rigid(&scene)?;
+        cartesian = matches!(choice, Choice::Cartesian(_));
+        tree_capacities = check_rigid(&scene, choice)?;
     }
     for index in 0..scene.flexibles.len() {
         check_flexible(&scene, index)?;
@@ -107,8 +105,9 @@ pub fn check(path: &Path, with_settle: bool, with_motion: bool, target: Option<&
 /// The spanning tree of a scene in joint coordinates (each link's joint, from the body it
 /// hangs from to its own), and the joints closing loops on it with their rows on the tree's
 /// coordinates and the redundant ones at the initial state, by joint name.
-/// Returns the tree's capacity type as `ferrodyn export` writes it.
-fn tree_report(scene: &Scene, links: &[TreeLink]) -> Result<String> {
+/// Returns the tree's capacity type as `ferrodyn export` writes it, and the tree's parts (on
+/// `mirror`, the scene's Cartesian mirror).
+fn tree_report(scene: &Scene, links: &[TreeLink], mirror: RigidModel) -> Result<(String, TreeParts)> {
     let names = scene.name_maps();
     let body_of = |link: Option<usize>| {
         link.and_then(|k| links.get(k))
@@ -127,7 +126,7 @@ fn tree_report(scene: &Scene, links: &[TreeLink]) -> Result<String> {
         })
         .collect();
     println!("spanning tree: {}", edges.join(", "));
-    let parts = tree_parts(scene, links)?;
+    let parts = tree_parts_on(scene, links, mirror)?;
     let model = &parts.model;
     let (fixed, _) = capacities(model, parts.forces.elements().len());
     let capacities = format!(
@@ -135,8 +134,8 @@ fn tree_report(scene: &Scene, links: &[TreeLink]) -> Result<String> {
         count(links.len(), "link", "links"),
         model.velocity_count()
     );
-    if parts.tree.loops.is_empty() && parts.tree.drives.is_empty() && parts.tree.couplings.is_empty() {
-        return Ok(capacities);
+    if is_open(&parts) {
+        return Ok((capacities, parts));
     }
     let data = parts.initial_data()?;
     let redundant = redundant_loop_rows(model, &data)?;
@@ -166,7 +165,15 @@ fn tree_report(scene: &Scene, links: &[TreeLink]) -> Result<String> {
     }
     let coordinate_rows = redundant.get(model.loop_rows()..).unwrap_or_default();
     coordinate_rows_report(scene, links, &parts, coordinate_rows);
-    Ok(capacities)
+    Ok((capacities, parts))
+}
+
+/// Whether the tree is open: no joint closing a loop, no drive or coupling row on its
+/// coordinates. Its coordinates are then independent by construction: its DOF are exact from
+/// the joint types, with no rank to compute.
+fn is_open(parts: &TreeParts) -> bool {
+    let tree = &parts.tree;
+    tree.loops.is_empty() && tree.drives.is_empty() && tree.couplings.is_empty()
 }
 
 /// The drives and couplings on the tree, one line each, by name: the joints whose coordinates
@@ -318,38 +325,70 @@ fn target_report(scene: &Scene, core: Core) -> Result<()> {
     Ok(())
 }
 
-/// DOF, redundant rows, initial violation per joint and assembly of the rigid part (kinematics
-/// only: the mirror model, whose stand-ins hold the bodies that run in joint coordinates only).
-fn check_rigid(scene: &Scene) -> Result<()> {
+/// The spanning tree (for a tree), DOF, redundant rows, initial violation per joint and
+/// assembly of the rigid part (kinematics on the mirror model, whose stand-ins hold the bodies
+/// that run in joint coordinates only). Returns the tree's capacity type, for a tree.
+///
+/// Every model is built once, and one model's data is held at a time: a check of 10⁶ bodies
+/// holds gigabytes.
+fn check_rigid(scene: &Scene, choice: Choice) -> Result<Option<String>> {
     let names = scene.name_maps();
-    let model = mirror_model::<Growable>(scene)?;
-    let mut data = model.new_data();
-    let dof = dof_report(&model, &mut data)?;
-    println!(
-        "DOF: Grübler {} | rank of Φ_q {} → {} independent",
-        dof.gruebler, dof.rank, dof.independent
-    );
-    for (joint, row) in &dof.redundant {
-        println!(
-            "  redundant: joint \"{}\" row {row} (zero multiplier: its reaction is carried by the other joints)",
-            names.joints[*joint]
-        );
-    }
-    for (name, v) in names.joints.iter().zip(joint_violations(&model, &data)) {
+    let mirror = mirror_model::<Growable>(scene)?;
+    let mut data = mirror.new_data();
+    let (dof, at_t0, tree) = match &choice {
+        Choice::Tree(links) => {
+            // The joints at t0 first: the tree's parts assemble the mirror's state.
+            let at_t0 = joint_violations(&mirror, &data);
+            drop(data);
+            let (capacities, parts) = tree_report(scene, links, mirror)?;
+            let dof = match is_open(&parts) {
+                // The Cartesian rank (a factorization of Φ_q M⁻¹ Φ_qᵀ) would only confirm it.
+                true => format!(
+                    "DOF: Grübler {} | open tree: {} independent joint coordinates (exact from the joint types; the rank of Φ_q is not computed)",
+                    parts.mirror.gruebler_dof(),
+                    parts.model.velocity_count()
+                ),
+                false => rank_report(&parts.mirror, &mut parts.mirror.new_data(), &names.joints)?,
+            };
+            (dof, at_t0, Some((capacities, parts)))
+        }
+        Choice::Cartesian(_) => {
+            let dof = rank_report(&mirror, &mut data, &names.joints)?;
+            (dof, joint_violations(&mirror, &data), None)
+        }
+    };
+    println!("{dof}");
+    for (name, v) in names.joints.iter().zip(at_t0) {
         let flag = match v > VIOLATION_WARNING {
             true => "  WARNING: inconsistent initial position",
             false => "",
         };
         println!("  joint \"{name}\": |Φ| at t0 = {v:.3e}{flag}");
     }
+    let (capacities, parts) = tree.unzip();
     // Compiling assembles the initial configuration as `run` does, errors named by the scene.
-    let mut sim = compile(scene)?;
-    let Some((model, data)) = sim.rigid_mut() else {
-        return Ok(());
-    };
-    let after = violation(model, data).position;
-    println!("assembly: max |Φ| {after:.3e}");
-    Ok(())
+    let mut sim = compile_chosen(scene, choice, parts)?;
+    if let Some((model, data)) = sim.rigid_mut() {
+        let after = violation(model, data).position;
+        println!("assembly: max |Φ| {after:.3e}");
+    }
+    Ok(capacities)
+}
+
+/// The DOF line from the rank of Φ_q at `data`'s state, and a line per redundant row.
+fn rank_report(model: &RigidModel, data: &mut RigidData, joints: &[String]) -> Result<String> {
+    let dof = dof_report(model, data)?;
+    let mut report = format!(
+        "DOF: Grübler {} | rank of Φ_q {} → {} independent",
+        dof.gruebler, dof.rank, dof.independent
+    );
+    for (joint, row) in &dof.redundant {
+        report += &format!(
+            "\n  redundant: joint \"{}\" row {row} (zero multiplier: its reaction is carried by the other joints)",
+            joints[*joint]
+        );
+    }
+    Ok(report)
 }
 
 /// Sizes and the explicit stability limit (power iteration on M⁻¹K) of flexible body `index`

@@ -30,7 +30,7 @@ pub use flexible::{
 };
 pub use formulation::{choose, link_of_joints, Blocker, Choice, TreeLink};
 pub use rigid::{kernel_error, mirror_model, rigid_model};
-pub use tree::{tree_parts, LinkBody, SceneTree, TreeDrive, TreeParts};
+pub use tree::{tree_parts, tree_parts_on, LinkBody, SceneTree, TreeDrive, TreeParts};
 
 use crate::dae::{GeneralizedAlpha, HostMethod};
 use crate::implicit::{Convergence, FlexPart, HhtFlex, ImplicitSystem, MultibodyHht, Scheme};
@@ -47,6 +47,17 @@ use ferrodyn_kernel::{Dynamics, KernelError};
 
 /// Compiles `scene` into a simulation at its initial state.
 pub fn compile(scene: &Scene) -> Result<Simulation, SceneError> {
+    compile_chosen(scene, choose(scene)?, None)
+}
+
+/// Compiles `scene` as [`compile`] does, with its formulation already chosen and, for a tree,
+/// its parts already built (`tree_parts(scene, links)`; `ferrodyn check` builds them for its
+/// report: building them again would double the cost of a large scene).
+pub fn compile_chosen(
+    scene: &Scene,
+    choice: Choice,
+    mut parts: Option<TreeParts>,
+) -> Result<Simulation, SceneError> {
     let sim = &scene.simulation;
     let timing = Timing {
         step: sim.step,
@@ -54,7 +65,6 @@ pub fn compile(scene: &Scene) -> Result<Simulation, SceneError> {
         output_interval: sim.output_interval,
     };
     let (rigid, flexible) = (!scene.bodies.is_empty(), !scene.flexibles.is_empty());
-    let choice = choose(scene)?;
     let tree = matches!(choice, Choice::Tree(_));
     let (system, description): (Box<dyn System>, String) = match (sim.integrator, rigid, flexible) {
         (_, false, false) => return Err(invalid(scene, "body", "the scene has no rigid or flexible body")),
@@ -66,7 +76,8 @@ pub fn compile(scene: &Scene) -> Result<Simulation, SceneError> {
                 max_iterations: o.max_newton_iter,
             };
             let method = GeneralizedAlpha::hht(o.alpha, o.beta, o.gamma, newton);
-            let (system, description) = rigid_system(scene, HostMethod::GeneralizedAlpha(method), &choice)?;
+            let (system, description) =
+                rigid_system(scene, HostMethod::GeneralizedAlpha(method), &choice, parts.take())?;
             let note = format!(
                 "{description}; {} as the α recurrence on the joint coordinates (α_m = 0, α_f = {}, β = {}, γ = {})",
                 sim.integrator.name(),
@@ -107,7 +118,7 @@ pub fn compile(scene: &Scene) -> Result<Simulation, SceneError> {
                     "hht and newmark need rigid or flexible bodies",
                 ))
             }
-            Some(method) if !flexible => rigid_system(scene, method, &choice)?,
+            Some(method) if !flexible => rigid_system(scene, method, &choice, parts.take())?,
             Some(method) if !rigid => flexible_system(scene, method)?,
             Some(method) => coupled_system(scene, method)?,
         },
@@ -155,10 +166,12 @@ fn initial_error(scene: &Scene, what: &str, e: KernelError) -> SceneError {
     scene.source.error(line, item, kind)
 }
 
+/// The rigid system of `choice` (`parts`: the tree's, where already built).
 fn rigid_system(
     scene: &Scene,
     method: HostMethod,
     choice: &Choice,
+    parts: Option<TreeParts>,
 ) -> Result<(Box<dyn System>, String), SceneError> {
     if let Choice::Tree(links) = choice {
         // Reactions are evaluated on the Cartesian mirror, which holds the bodies that run in
@@ -173,7 +186,10 @@ fn rigid_system(
             };
             return Err(scene.source.error(Some(body.line), Some(body.item()), kind));
         }
-        let parts = tree_parts(scene, links)?;
+        let parts = match parts {
+            Some(parts) => parts,
+            None => tree_parts(scene, links)?,
+        };
         let tree_data = parts
             .initial_data()
             .map_err(|e| initial_error(scene, "the initial joint rates", e))?;

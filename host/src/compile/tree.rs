@@ -160,7 +160,12 @@ impl TreeParts {
 
 /// The tree parts of `scene`, whose rigid bodies form the tree `links`.
 pub fn tree_parts(scene: &Scene, links: &[TreeLink]) -> Result<TreeParts, SceneError> {
-    let mirror = super::rigid::mirror_model::<Growable>(scene)?;
+    tree_parts_on(scene, links, super::rigid::mirror_model::<Growable>(scene)?)
+}
+
+/// The tree parts of `scene` on its Cartesian mirror `mirror` (`mirror_model(scene)`, built by
+/// the caller: `ferrodyn check` reads the joints' violation at t0 from it first).
+pub fn tree_parts_on(scene: &Scene, links: &[TreeLink], mirror: RigidModel) -> Result<TreeParts, SceneError> {
     let mut mirror_data = mirror.new_data();
     assemble(&mirror, &mut mirror_data)
         .map_err(|e| super::initial_error(scene, "assembling the initial configuration", e))?;

@@ -80,7 +80,11 @@ fn parse_items(text: &str, items: &[(bool, Range<usize>, usize)]) -> Option<Item
             .collect();
         handles.into_iter().map(|h| h.join().ok().flatten()).collect()
     });
-    let (mut bodies, mut joints) = (Vec::new(), Vec::new());
+    let bodies = items.iter().filter(|(joint, ..)| !joint).count();
+    let (mut bodies, mut joints) = (
+        Vec::with_capacity(bodies),
+        Vec::with_capacity(items.len() - bodies),
+    );
     for part in runs {
         let (b, j) = part?;
         bodies.extend(b);
@@ -93,7 +97,9 @@ fn parse_items(text: &str, items: &[(bool, Range<usize>, usize)]) -> Option<Item
 /// with its spans in file offsets.
 fn item<T: DeserializeOwned + Shift>(text: &str, header: &Range<usize>, end: usize) -> Option<Spanned<T>> {
     let body = header.end.min(end);
-    let value: T = toml::from_str(&text[body..end]).ok()?;
+    let table = &text[body..end];
+    // The common flat shape fast; anything else, and every error, the parser's.
+    let value: T = super::flat::from_str(table).or_else(|| toml::from_str(table).ok())?;
     // The parser spans an array-of-tables item by its header.
     let line = &text[header.clone()];
     let start = header.start + line.len() - line.trim_start().len();
@@ -101,7 +107,8 @@ fn item<T: DeserializeOwned + Shift>(text: &str, header: &Range<usize>, end: usi
 }
 
 /// The byte ranges of the table header lines of `text` (line start to line end), `None` for
-/// a file with multi-line strings (their content could look like a header).
+/// a file with multi-line strings (their content could look like a header). Read as bytes:
+/// the characters that matter are ASCII, which no byte of a longer UTF-8 character is.
 fn headers(text: &str) -> Option<Vec<Range<usize>>> {
     if text.contains("\"\"\"") || text.contains("'''") {
         return None;
@@ -110,22 +117,22 @@ fn headers(text: &str) -> Option<Vec<Range<usize>>> {
     // Open arrays and inline tables: a value may span lines.
     let mut depth = 0usize;
     let mut start = 0;
-    for line in text.split_inclusive('\n') {
+    for line in text.as_bytes().split_inclusive(|&c| c == b'\n') {
         let range = start..start + line.len();
         start = range.end;
-        let code = line.trim_start();
-        if depth == 0 && code.starts_with('[') {
+        let code = line.trim_ascii_start();
+        if depth == 0 && code.first() == Some(&b'[') {
             headers.push(range);
             continue;
         }
-        let mut chars = code.chars();
-        while let Some(c) = chars.next() {
+        let mut bytes = code.iter();
+        while let Some(c) = bytes.next() {
             match c {
-                '#' => break,
-                '"' => skip_string(&mut chars, '"', true),
-                '\'' => skip_string(&mut chars, '\'', false),
-                '[' | '{' => depth += 1,
-                ']' | '}' => depth = depth.saturating_sub(1),
+                b'#' => break,
+                b'"' => skip_string(&mut bytes, b'"', true),
+                b'\'' => skip_string(&mut bytes, b'\'', false),
+                b'[' | b'{' => depth += 1,
+                b']' | b'}' => depth = depth.saturating_sub(1),
                 _ => {}
             }
         }
@@ -134,13 +141,13 @@ fn headers(text: &str) -> Option<Vec<Range<usize>>> {
 }
 
 /// Skips to the end of a one-line string closed by `quote` (`escapes`: a basic string).
-fn skip_string(chars: &mut std::str::Chars, quote: char, escapes: bool) {
-    while let Some(c) = chars.next() {
+fn skip_string(bytes: &mut std::slice::Iter<u8>, quote: u8, escapes: bool) {
+    while let Some(&c) = bytes.next() {
         if c == quote {
             return;
         }
-        if escapes && c == '\\' {
-            chars.next();
+        if escapes && c == b'\\' {
+            bytes.next();
         }
     }
 }

@@ -10,7 +10,8 @@
 //! is documented in `scenes/README.md`.
 //!
 //! Modules, each depending only on those before it: `error` and [`format`] (the raw tables),
-//! `items` (the file parsed into them, large files item by item), `convert` (raw values into kernel values), `types` (the validated scene), `checker` (the
+//! `flat` (a fast reader of flat item tables), `items` (the file parsed into them, large files
+//! item by item), `convert` (raw values into kernel values), `types` (the validated scene), `checker` (the
 //! validation context), one module per kind of table, and `validate`, which puts them together.
 
 mod checker;
@@ -18,6 +19,7 @@ mod contact;
 mod convert;
 mod coupling;
 mod error;
+mod flat;
 mod flexible;
 mod force;
 mod format;

@@ -30,8 +30,9 @@ pub(super) fn validate(source: Source, text: &str) -> Result<Scene, SceneError> 
     };
     let simulation = simulation(&c, &raw.simulation)?;
     let mut body_names = Names::new("body");
-    let mut ids: HashMap<i64, usize> = HashMap::new();
-    let mut bodies = Vec::new();
+    let mut ids: HashMap<i64, usize> = HashMap::with_capacity(raw.body.len());
+    // Sized once: growing by doubling would hold up to twice a large scene's items.
+    let mut bodies = Vec::with_capacity(raw.body.len());
     let mut notes = Vec::new();
     let scale = inertia::model_scale(raw.body.iter().map(|b| {
         let i = b.get_ref().inertia.get_ref();
@@ -111,7 +112,7 @@ fn joints_and_drives<'a>(
         .collect();
     entries.extend(raw.drive.iter().map(|d| (d.span().start, Entry::Drive(d))));
     entries.sort_by_key(|(at, _)| *at);
-    let mut joints = Vec::new();
+    let mut joints = Vec::with_capacity(entries.len());
     for (_, entry) in entries {
         let (kind, name) = match entry {
             Entry::Joint(j) => ("joint", &j.get_ref().name),

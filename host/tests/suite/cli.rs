@@ -88,8 +88,10 @@ fn check_reports_the_arm_dof_and_run_uses_the_scene() {
     let arm = ferrodyn(&["check", root.join("scenes/arm.toml").to_str().unwrap()]);
     let text = String::from_utf8_lossy(&arm.stdout);
     assert!(arm.status.success(), "{}", String::from_utf8_lossy(&arm.stderr));
+    // An open tree: its DOF are its joint coordinates (a spherical and a revolute joint), as
+    // the Cartesian rank of Φ_q (8 → 4 independent) found before `check` left it to loops.
     assert!(
-        text.contains("DOF: Grübler 4 | rank of Φ_q 8 → 4 independent"),
+        text.contains("DOF: Grübler 4 | open tree: 4 independent joint coordinates"),
         "{text}"
     );
     // Prescribed motion: the driven crank tracks θ(t) = 0.5 sin 3t with drift near round-off.
