@@ -17,7 +17,13 @@ const ROOM_TREE_SLOTS: std::ops::RangeInclusive<usize> = 1..=8;
 /// The capacities of trees with constraint rows (loops, drives, couplings) or force elements
 /// `plant::Room` has variants for (slots, loop joints, forces, constraint rows, dense
 /// workspace).
-const ROOM_LOOP_TREES: [[usize; 5]; 2] = [[3, 1, 0, 5, 59], [3, 1, 1, 5, 59]];
+const ROOM_LOOP_TREES: [[usize; 5]; 5] = [
+    [3, 1, 0, 5, 59],
+    [3, 1, 1, 5, 59],
+    [1, 0, 0, 1, 6],
+    [2, 0, 0, 1, 11],
+    [2, 0, 1, 0, 0],
+];
 
 fn main() {
     let here = Path::new(env!("CARGO_MANIFEST_DIR"));
