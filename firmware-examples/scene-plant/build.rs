@@ -14,9 +14,16 @@ use std::path::{Path, PathBuf};
 /// turns in the firmware's one room, a larger tree gets a static of its own.
 const ROOM_TREE_SLOTS: std::ops::RangeInclusive<usize> = 1..=8;
 
-/// The capacities of trees with loops or force elements `plant::Room` has variants for
-/// (slots, loop joints, forces, loop rows, dense workspace).
-const ROOM_LOOP_TREES: [[usize; 5]; 2] = [[3, 1, 0, 5, 59], [3, 1, 1, 5, 59]];
+/// The capacities of trees with constraint rows (loops, drives, couplings) or force elements
+/// `plant::Room` has variants for (slots, loop joints, forces, constraint rows, dense
+/// workspace).
+const ROOM_LOOP_TREES: [[usize; 5]; 5] = [
+    [3, 1, 0, 5, 59],
+    [3, 1, 1, 5, 59],
+    [1, 0, 0, 1, 6],
+    [2, 0, 0, 1, 11],
+    [2, 0, 1, 0, 0],
+];
 
 fn main() {
     let here = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -69,7 +76,7 @@ fn main() {
 
 /// The scenario macro (src/lib.rs) that runs the scene: a flexible one, a tree in the room
 /// (capacities a room variant has), or a tree in a static of its own; and the macro that steps
-/// it: plainly, with its force elements, or with its contacts.
+/// it: plainly, with its force elements, with its contacts, or with both.
 fn scenario_kind(scene: &Scene) -> Result<(&'static str, &'static str), String> {
     if !scene.flexibles.is_empty() {
         return Ok(("flexible_scenario", "run_plain"));
@@ -80,13 +87,13 @@ fn scenario_kind(scene: &Scene) -> Result<(&'static str, &'static str), String> 
     let parts = tree_parts(scene, &links).map_err(|e| e.to_string())?;
     let model = &parts.model;
     let forces = parts.forces.elements().len();
-    let in_room = match (model.loops().is_empty(), forces) {
-        (true, 0) => ROOM_TREE_SLOTS.contains(&model.slots()),
+    let in_room = match (model.constraint_rows(), forces) {
+        (0, 0) => ROOM_TREE_SLOTS.contains(&model.slots()),
         _ => ROOM_LOOP_TREES.contains(&[
             model.slots(),
             model.loops().len(),
             forces,
-            model.loop_rows(),
+            model.constraint_rows(),
             model.loop_workspace(),
         ]),
     };
@@ -94,7 +101,7 @@ fn scenario_kind(scene: &Scene) -> Result<(&'static str, &'static str), String> 
         (false, false) => "run_plain",
         (true, false) => "run_forced",
         (false, true) => "run_contact",
-        (true, true) => return Err("force elements and contact shapes together do not export yet".into()),
+        (true, true) => "run_forced_contact",
     };
     Ok((if in_room { "scenario" } else { "own_scenario" }, run))
 }

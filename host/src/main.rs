@@ -156,6 +156,10 @@ enum Command {
         /// Import collision geometry as contact shapes.
         #[arg(long)]
         collision: bool,
+        /// A position servo input (`[[input]]`, kind = "position", gains KP,KD) on every
+        /// revolute and prismatic joint that no coupling holds, named JOINT.servo.
+        #[arg(long, value_name = "KP,KD")]
+        position_servos: Option<String>,
     },
     /// A scene for another target (docs/export.md).
     Export {
@@ -453,13 +457,18 @@ fn execute(command: Command) -> Result<()> {
             package_path,
             floating_base,
             collision,
+            position_servos,
         } => {
             let options = ferrodyn_host::import::ImportOptions {
                 package_paths: package_path,
                 floating_base,
                 collision,
             };
-            commands::import_model(&model, &options, out.as_deref())
+            let servos = position_servos
+                .as_deref()
+                .map(commands::parse_servo_gains)
+                .transpose()?;
+            commands::import_model(&model, &options, servos, out.as_deref())
         }
         Command::Export {
             target:

@@ -29,6 +29,19 @@ impl<R: Real, T: ExternalForces<R> + ?Sized> ExternalForces<R> for &mut T {
     }
 }
 
+/// Two sources in turn, `A` then `B` (a tree's force elements and its contacts): each
+/// evaluation adds `A`'s loads first, so a pair sums in the order the host sums them.
+impl<R: Real, A: ExternalForces<R>, B: ExternalForces<R>> ExternalForces<R> for (A, B) {
+    fn apply(&mut self, t: R, loads: &mut ExternalLoads<'_, R>) {
+        self.0.apply(t, loads);
+        self.1.apply(t, loads);
+    }
+    fn accept(&mut self, t: R, state: &ExternalLoads<'_, R>) {
+        self.0.accept(t, state);
+        self.1.accept(t, state);
+    }
+}
+
 /// No external forces: what [`step`](crate::step) uses.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct NoExternalForces;

@@ -171,6 +171,14 @@ room!(
     Loop3F64(Tree<f64, Fixed<3, 1, 0, 5, 59>>),
     Loop3ForceF32(Tree<f32, Fixed<3, 1, 1, 5, 59>>),
     Loop3ForceF64(Tree<f64, Fixed<3, 1, 1, 5, 59>>),
+    // One link held by a drive's coordinate row (driven_crank), two links with a coupling's
+    // (belt_arm), two links with one force element (hopper_sprung, beside its contact).
+    Driven1F32(Tree<f32, Fixed<1, 0, 0, 1, 6>>),
+    Driven1F64(Tree<f64, Fixed<1, 0, 0, 1, 6>>),
+    Coupled2F32(Tree<f32, Fixed<2, 0, 0, 1, 11>>),
+    Coupled2F64(Tree<f64, Fixed<2, 0, 0, 1, 11>>),
+    Force2F32(Tree<f32, Fixed<2, 0, 1, 0, 0>>),
+    Force2F64(Tree<f64, Fixed<2, 0, 1, 0, 0>>),
 );
 
 /// Links of the chain scenario.

@@ -21,7 +21,8 @@ macro_rules! generated {
 /// time), named `scene:<stem> <precision> <integrator>`; its model and data built in place
 /// where `$lodge` puts them (`room` names the firmware's room there), in the variant `$room`
 /// of its capacities (`plant::Tree` or `plant::Flex`), its data put at the scene's initial
-/// state by `$module::data_in`, stepped by `$run` (`run_plain` or `run_forced`).
+/// state by `$module::data_in`, stepped by `$run` (`run_plain`, `run_forced`, `run_contact` or
+/// `run_forced_contact`).
 macro_rules! scene_scenario {
     ($module:ident, $name:literal, $room:ident, |$r:ident| $lodge:expr) => {
         scene_scenario!($module, $name, $room, |$r| $lodge, run_plain)
@@ -69,6 +70,16 @@ macro_rules! run_contact {
     ($module:ident, $model:ident, $data:ident, $integrator:ident, $step:ident, $steps:ident, $hooks:ident) => {{
         let mut contacts = $module::contacts($model)?;
         plant::run_loaded($model, $data, $integrator, $step, $steps, $hooks, &mut contacts)
+    }};
+}
+
+/// Steps a generated scene with its force elements and its contacts as external forces
+/// ([`plant::run_loaded`] on the pair: the force elements' loads first, then the contacts', as
+/// `ferrodyn run` sums them; the contacts shown the initial state first).
+macro_rules! run_forced_contact {
+    ($module:ident, $model:ident, $data:ident, $integrator:ident, $step:ident, $steps:ident, $hooks:ident) => {{
+        let mut loads = ($module::forces($model)?, $module::contacts($model)?);
+        plant::run_loaded($model, $data, $integrator, $step, $steps, $hooks, &mut loads)
     }};
 }
 

@@ -228,13 +228,6 @@ fn target_report(scene: &Scene, core: Core) -> Result<()> {
         return Ok(());
     };
     let parts = tree_parts(scene, &links)?;
-    if scene.contact.is_some() && !parts.forces.elements().is_empty() {
-        println!(
-            "target {}: not exportable yet (force elements and contact shapes together on a tree do not export to Rust yet)",
-            core.name()
-        );
-        return Ok(());
-    }
     let contact_pairs = match contact_pair_count(scene, &parts) {
         Ok(pairs) => pairs,
         Err(e) => {
@@ -242,25 +235,9 @@ fn target_report(scene: &Scene, core: Core) -> Result<()> {
             return Ok(());
         }
     };
-    if let Some(coupling) = scene.couplings.first() {
-        println!(
-            "target {}: not exportable yet (coupling \"{}\" is a coordinate row on the tree; coupled trees do not export to Rust yet)",
-            core.name(),
-            coupling.name
-        );
-        return Ok(());
-    }
-    if let Some(drive) = parts.tree.drives.first() {
-        println!(
-            "target {}: not exportable yet (drive \"{}\" is a coordinate row on the tree; driven trees do not export to Rust yet)",
-            core.name(),
-            scene.joints[drive.joint].name
-        );
-        return Ok(());
-    }
     let extra = LoopsAndForces {
         joints: parts.model.loops().len(),
-        rows: parts.model.loop_rows(),
+        rows: parts.model.constraint_rows(),
         workspace: parts.model.loop_workspace(),
         forces: parts.forces.elements().len(),
     };
@@ -275,9 +252,20 @@ fn target_report(scene: &Scene, core: Core) -> Result<()> {
     let (fixed, _) = capacities(&model, extra.forces);
     let mut elements = String::new();
     if extra.joints > 0 {
-        let rows = count(extra.rows, "row", "rows");
+        let rows = count(model.loop_rows(), "row", "rows");
         let joints = count(extra.joints, "loop joint", "loop joints");
         elements.push_str(&format!(", {joints} ({rows})"));
+    }
+    // Drives and couplings: one coordinate row each, priced as loop rows (the same solve).
+    let coordinate_rows = model.coordinate_rows().len();
+    if coordinate_rows > 0 {
+        let rows = count(coordinate_rows, "coordinate row", "coordinate rows");
+        let what = match (parts.tree.drives.len(), parts.tree.couplings.len()) {
+            (_, 0) => "drives",
+            (0, _) => "couplings",
+            _ => "drives and couplings",
+        };
+        elements.push_str(&format!(", {rows} ({what})"));
     }
     if extra.forces > 0 {
         let forces = count(extra.forces, "force element", "force elements");

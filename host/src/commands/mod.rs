@@ -5,12 +5,14 @@
 mod check;
 mod export;
 mod import;
+mod import_servos;
 mod overrides;
 mod run;
 
 pub use check::check;
 pub use export::{export_firmware, export_fmu, export_rust, rust_module_of};
 pub use import::import_model;
+pub use import_servos::parse_gains as parse_servo_gains;
 pub use overrides::{Overrides, ATOL_PER_RTOL};
 pub use run::{run, RunOptions};
 

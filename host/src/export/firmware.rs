@@ -120,22 +120,30 @@ pub fn firmware_crate(
         )
     })?;
     // A scene with contacts or force elements steps with them as external forces, as `ferrodyn
-    // run` does (contacts shown the initial state first: `export::tree_contact`); the others as
-    // before. A module has one or the other (`export::tree` refuses both together).
-    let (contacts, forces, step) = if module.contains(super::tree_contact::CONTACTS_FN) {
-        (
-            "    let mut contacts = scene::contacts(model).map_err(Error::Build)?;\n    model.accept(data, &mut contacts).map_err(Error::Step)?;\n",
+    // run` does (contacts shown the initial state first: `export::tree_contact`; both: the
+    // force elements' loads first, then the contacts', as the host sums them); the others as
+    // before.
+    let has_contacts = module.contains(super::tree_contact::CONTACTS_FN);
+    let has_forces = module.contains(super::tree_forces::FORCES_FN);
+    let make_contacts = "    let mut contacts = scene::contacts(model).map_err(Error::Build)?;\n    model.accept(data, &mut contacts).map_err(Error::Step)?;\n";
+    let make_forces = "\n    let mut forces = scene::forces(model).map_err(Error::Build)?;";
+    let (contacts, forces, step) = match (has_contacts, has_forces) {
+        (true, true) => (
+            make_contacts,
+            make_forces,
+            "model.step_with(data, &mut integrator, dt, &mut (&mut forces, &mut contacts))",
+        ),
+        (true, false) => (
+            make_contacts,
             "",
             "model.step_with(data, &mut integrator, dt, &mut contacts)",
-        )
-    } else if module.contains(super::tree_forces::FORCES_FN) {
-        (
+        ),
+        (false, true) => (
             "",
-            "\n    let mut forces = scene::forces(model).map_err(Error::Build)?;",
+            make_forces,
             "model.step_with(data, &mut integrator, dt, &mut forces)",
-        )
-    } else {
-        ("", "", "model.step(data, &mut integrator, dt)")
+        ),
+        (false, false) => ("", "", "model.step(data, &mut integrator, dt)"),
     };
     let substitute = |template: &str| {
         template

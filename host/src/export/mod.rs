@@ -11,10 +11,12 @@ pub mod fmu;
 mod fmu_description;
 pub mod rust;
 pub mod target;
+mod time_function;
 mod tree;
 mod tree_contact;
 mod tree_forces;
 pub mod tree_loops;
+mod tree_rows;
 
 pub use rust::{rust_module, Precision};
 pub use tree_contact::contact_pair_count;

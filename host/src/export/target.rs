@@ -387,12 +387,14 @@ pub fn contact_instructions(
     Some(evaluations * per_pair * pairs as f64)
 }
 
-/// A tree's loops and force elements, as its export writes them (`export::tree_loops`).
+/// A tree's loops, coordinate rows (drives, couplings) and force elements, as its export
+/// writes them (`export::tree_loops`, `export::tree_rows`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LoopsAndForces {
     /// Joints closing loops.
     pub joints: usize,
-    /// Loop rows m.
+    /// Constraint rows m: the loop rows and one per drive and coupling (coordinate rows, solved
+    /// and projected with the loop rows, so priced as they are).
     pub rows: usize,
     /// Reals of the dense loop matrices (`tree::Model::loop_workspace`).
     pub workspace: usize,

@@ -4,7 +4,7 @@
 
 use super::rust::{header, lit, mat3, vec3, Input, Kind, Output, Ports, Precision, MODEL_FN};
 use crate::compile::{choose, tree_parts, Choice, LinkBody, SceneTree, TreeLink, TreeParts};
-use crate::scene::{ErrorKind, Scene, SceneError};
+use crate::scene::{Scene, SceneError};
 use crate::sensor::{EncoderZero, SensorKind};
 use ferrodyn_kernel::rigid::{joint_angle, BodyRef};
 use ferrodyn_kernel::tree::{MultiJoint, Servo, TreeJoint};
@@ -27,33 +27,7 @@ pub(super) fn module(scene: &Scene, precision: Precision, method: &str) -> Resul
         }
     };
     let parts = tree_parts(scene, &links)?;
-    if let Some(coupling) = scene.couplings.first() {
-        let kind = ErrorKind::Invalid {
-            field: "export",
-            reason: "a coupling on the tree (a coordinate row); coupled trees do not export to Rust yet (they run on the host)"
-                .into(),
-        };
-        return Err(scene
-            .source
-            .error(Some(coupling.line), Some(coupling.item()), kind));
-    }
-    if let Some(drive) = parts.tree.drives.first() {
-        let joint = &scene.joints[drive.joint];
-        let kind = ErrorKind::Invalid {
-            field: "export",
-            reason: "a drive on the tree (a coordinate row); driven trees do not export to Rust yet (they run on the host)"
-                .into(),
-        };
-        return Err(scene.source.error(Some(joint.line), Some(joint.item()), kind));
-    }
-    if scene.contact.is_some() && !parts.forces.elements().is_empty() {
-        return Err(super::rust::refused(
-            scene,
-            "force elements and contact shapes together on a tree do not export to Rust yet (either alone does)".into(),
-        ));
-    }
     let contacts = super::tree_contact::pairs(scene, &parts)?;
-    super::tree_forces::unsupported(scene)?;
     let ports = ports(scene, &links, &parts);
     // `Servo` only where a link has one: the modules of scenes without servos stay as they were.
     let servos = parts.tree.links.iter().any(|l| l.servo != Servo::Force);
@@ -74,7 +48,12 @@ pub(super) fn module(scene: &Scene, precision: Precision, method: &str) -> Resul
     if !rigid.is_empty() {
         let _ = write!(imports, "\nuse ferrodyn_kernel::rigid::{{{}}};", rigid.join(", "));
     }
-    imports.push_str(super::tree_forces::imports(&parts.forces));
+    let (force_imports, timed_forces) = super::tree_forces::imports(&parts.forces);
+    imports.push_str(force_imports);
+    // Drives and timed forces write the kernel's time functions.
+    if timed_forces || !parts.tree.drives.is_empty() {
+        imports.push_str(super::time_function::IMPORT);
+    }
     if contacts.is_some() {
         imports.push_str(super::tree_contact::IMPORTS);
     }
@@ -167,6 +146,8 @@ pub fn add_to(b: &mut Builder<Scalar, Capacities>) -> Result<(), BuildError> {{
         );
     }
     super::tree_loops::close_loops(out, tree);
+    super::tree_rows::drive_and_couple(out, tree);
+    super::tree_loops::stabilization(out, tree);
     out.push_str("    Ok(())\n}\n");
 }
 

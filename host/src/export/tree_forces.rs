@@ -5,30 +5,9 @@
 
 use super::rust::{lit, vec3};
 use super::tree_loops::body_ref;
-use crate::scene::{ErrorKind, Scene, SceneError};
 use crate::storage::TreeForces;
 use ferrodyn_kernel::rigid::{Axes, Force};
-use ferrodyn_kernel::TimeFunction;
 use std::fmt::Write;
-
-/// The scene's first force element whose time function the export does not write (cubic and
-/// piecewise tables, integrals), as an error naming it.
-pub(super) fn unsupported(scene: &Scene) -> Result<(), SceneError> {
-    for force in &scene.forces {
-        let function = match &force.value {
-            Force::Point { function, .. } | Force::Torque { function, .. } => function,
-            _ => continue,
-        };
-        if function_expr(function).is_none() {
-            let kind = ErrorKind::Invalid {
-                field: "function",
-                reason: "export: a force's cubic, piecewise or integral time function does not export to Rust yet (constant, ramp, sine and table do)".into(),
-            };
-            return Err(scene.source.error(Some(force.line), Some(force.item()), kind));
-        }
-    }
-    Ok(())
-}
 
 /// The `ferrodyn_kernel::rigid` names the force lines use (none without force elements).
 pub(super) fn rigid_names(forces: &TreeForces) -> Vec<&'static str> {
@@ -47,16 +26,16 @@ pub(super) fn rigid_names(forces: &TreeForces) -> Vec<&'static str> {
     names
 }
 
-/// The other import lines the force lines use (none without force elements).
-pub(super) fn imports(forces: &TreeForces) -> &'static str {
+/// The other import lines the force lines use (none without force elements), and whether
+/// they write time functions (`export::time_function`'s import).
+pub(super) fn imports(forces: &TreeForces) -> (&'static str, bool) {
     let timed = forces
         .elements()
         .iter()
         .any(|f| matches!(f, Force::Point { .. } | Force::Torque { .. }));
-    match (forces.elements().is_empty(), timed) {
-        (true, _) => "",
-        (false, false) => "\nuse ferrodyn_kernel::tree::Forces;",
-        (false, true) => "\nuse ferrodyn_kernel::tree::Forces;\nuse ferrodyn_kernel::TimeFunction;",
+    match forces.elements().is_empty() {
+        true => ("", false),
+        false => ("\nuse ferrodyn_kernel::tree::Forces;", timed),
     }
 }
 
@@ -91,7 +70,7 @@ pub type SceneForces = Forces<Scalar, Capacities>;
 /// and limits are the links' own).
 fn force_expr(force: &Force<f64>) -> String {
     let axes = |a: Axes| format!("Axes::{a:?}");
-    let function = |f: &TimeFunction<f64>| function_expr(f).unwrap_or_default();
+    let function = super::time_function::function_expr;
     match force {
         Force::Point {
             body,
@@ -138,40 +117,4 @@ fn force_expr(force: &Force<f64>) -> String {
         // `tree::Forces::add` refuses these: the link's spring, damping and limit carry them.
         Force::RotationalSpringDamper { .. } | Force::JointLimit { .. } => String::new(),
     }
-}
-
-/// A `TimeFunction<Scalar>` expression, `None` for the forms not written yet.
-fn function_expr(function: &TimeFunction<f64>) -> Option<String> {
-    Some(match function {
-        TimeFunction::Constant(c) => format!("TimeFunction::Constant(s({}))", lit(*c)),
-        TimeFunction::Ramp {
-            start,
-            initial,
-            slope,
-        } => format!(
-            "TimeFunction::Ramp {{ start: s({}), initial: s({}), slope: s({}) }}",
-            lit(*start),
-            lit(*initial),
-            lit(*slope)
-        ),
-        TimeFunction::Sine {
-            offset,
-            amplitude,
-            omega,
-            phase,
-        } => format!(
-            "TimeFunction::Sine {{ offset: s({}), amplitude: s({}), omega: s({}), phase: s({}) }}",
-            lit(*offset),
-            lit(*amplitude),
-            lit(*omega),
-            lit(*phase)
-        ),
-        TimeFunction::Table { points, len } => {
-            let points: Vec<String> = (points.iter().take(*len))
-                .map(|(t, f)| format!("(s({}), s({}))", lit(*t), lit(*f)))
-                .collect();
-            format!("TimeFunction::table(&[{}])?", points.join(", "))
-        }
-        TimeFunction::Cubic(_) | TimeFunction::Piecewise(_) | TimeFunction::Integral { .. } => return None,
-    })
 }

@@ -11,13 +11,21 @@ use std::fmt::Write;
 
 /// The `ferrodyn_kernel::rigid` names the loop lines use (none without loops).
 pub(super) fn rigid_names(tree: &SceneTree) -> Vec<&'static str> {
-    match tree.loops.is_empty() {
+    let mut names = match tree.loops.is_empty() {
         true => Vec::new(),
-        false if tree.stabilization == Stabilization::default() => {
-            vec!["BodyRef", "Frame", "Joint", "JointKind"]
-        }
-        false => vec!["BodyRef", "Frame", "Joint", "JointKind", "Stabilization"],
+        false => vec!["BodyRef", "Frame", "Joint", "JointKind"],
+    };
+    if writes_stabilization(tree) {
+        names.push("Stabilization");
     }
+    names
+}
+
+/// Whether the tree has constraint rows (loops, drives, couplings) and projection settings
+/// other than the default.
+fn writes_stabilization(tree: &SceneTree) -> bool {
+    let rows = !(tree.loops.is_empty() && tree.drives.is_empty() && tree.couplings.is_empty());
+    rows && tree.stabilization != Stabilization::default()
 }
 
 /// Writes the `add_to` lines closing the tree's loops, after its links (nothing without loops).
@@ -25,10 +33,15 @@ pub(super) fn close_loops(out: &mut String, tree: &SceneTree) {
     for (_, joint) in &tree.loops {
         let _ = writeln!(out, "    b.close_loop({})?;", joint_expr(joint));
     }
+}
+
+/// Writes the scene's projection settings after the constraint rows (loops, drives,
+/// couplings), where it has rows and changes the settings.
+pub(super) fn stabilization(out: &mut String, tree: &SceneTree) {
     // The default settings depend on the scalar (the f32 projection tolerance is wider): a
     // scene that keeps them gets `Stabilization::default()` of the export's scalar.
     let st = tree.stabilization;
-    if !tree.loops.is_empty() && st != Stabilization::default() {
+    if writes_stabilization(tree) {
         let _ = writeln!(
             out,
             "    b.set_stabilization(Stabilization {{ baumgarte_alpha: s({}), baumgarte_beta: s({}), project: {}, projection_tolerance: s({}), max_projection_iterations: {} }});",
@@ -74,19 +87,25 @@ fn frame(frame: &Frame<f64>) -> String {
 }
 
 /// The capacities type of an exported tree with `forces` force elements, and what it counts:
-/// `Fixed<slots>` for a tree without loops or force elements (as it always was), else
-/// `Fixed<slots, loop joints, forces, loop rows, dense workspace>`.
+/// `Fixed<slots>` for a tree without constraint rows or force elements (as it always was),
+/// else `Fixed<slots, loop joints, forces, constraint rows, dense workspace>`, the rows being
+/// the loop rows and one per drive and coupling (`tree::Model::constraint_rows`).
 pub fn capacities(model: &TreeModel, forces: usize) -> (String, String) {
     let slots = model.slots();
     let slots_doc = format!("max(links, ⌈(positions + velocities) / 2⌉) = {slots}");
-    if model.loops().is_empty() && forces == 0 {
+    if model.constraint_rows() == 0 && forces == 0 {
         return (format!("Fixed<{slots}>"), slots_doc);
     }
-    let (joints, rows, workspace) = (model.loops().len(), model.loop_rows(), model.loop_workspace());
+    let (joints, rows, workspace) = (
+        model.loops().len(),
+        model.constraint_rows(),
+        model.loop_workspace(),
+    );
+    let coordinate_rows = model.coordinate_rows().len();
     (
         format!("Fixed<{slots}, {joints}, {forces}, {rows}, {workspace}>"),
         format!(
-            "slots {slots_doc}; {joints} loop-closing joints; {forces} force elements; {rows} loop rows; {workspace} reals of dense loop matrices (nv(nv+1)/2 + 2·m·nv + m(m+1)/2 + m + nv)"
+            "slots {slots_doc}; {joints} loop-closing joints; {forces} force elements; {rows} constraint rows ({coordinate_rows} of drives and couplings); {workspace} reals of dense loop matrices (nv(nv+1)/2 + 2·m·nv + m(m+1)/2 + m + nv)"
         ),
     )
 }

@@ -307,12 +307,13 @@ fn check_prints_one_capacity_type_the_one_export_writes() {
         ),
         "{pendulum}"
     );
-    // A drive is a row on the tree (it kept the scene Cartesian before): check names it and
-    // why the tree does not export yet.
+    // A drive is a row on the tree (it kept the scene Cartesian before): check names it, and
+    // the target line counts its coordinate row in the capacities the export writes.
     let crank = check("scenes/driven_crank.toml");
     assert!(
         crank.contains("  drive \"motor\": joint \"bearing\"'s coordinate follows its function (1 row on the tree's coordinates)")
-            && crank.contains("not exportable yet (drive \"motor\" is a coordinate row on the tree"),
+            && crank.contains("): Fixed<1, 0, 0, 1, 6>, 1 link, 1 DOF")
+            && crank.contains(", 1 coordinate row (drives)"),
         "{crank}"
     );
 }

@@ -97,6 +97,44 @@ fn a_scene_with_force_elements_steps_with_them_in_its_firmware() {
 }
 
 #[test]
+fn a_scene_with_force_elements_and_contact_steps_with_both_in_its_firmware() {
+    // The sprung hopper: the suspension's spring-damper and the foot's contact load the links
+    // at every stage, the spring-damper's first, as `ferrodyn run` sums them (a pair of
+    // external forces); the contacts are shown the initial state first (scene-plant's
+    // run_forced_contact checks the digests under QEMU).
+    let dir = temp_dir("hopper_sprung");
+    let scene = scene_path("hopper_sprung.toml");
+    export_firmware(
+        &scene,
+        "mps2-an386",
+        "f32",
+        &Overrides::default(),
+        &dir,
+        None,
+        false,
+    )
+    .unwrap();
+    let main = read(&dir, "src/main.rs");
+    for expected in [
+        "let mut contacts = scene::contacts(model).map_err(Error::Build)?;",
+        "model.accept(data, &mut contacts).map_err(Error::Step)?;",
+        "let mut forces = scene::forces(model).map_err(Error::Build)?;",
+        "let stepped = model.step_with(data, &mut integrator, dt, &mut (&mut forces, &mut contacts));",
+    ] {
+        assert!(main.contains(expected), "missing `{expected}` in\n{main}");
+    }
+    let module = read(&dir, "src/scene.rs");
+    assert!(module.contains("pub const CONTACT_PAIRS: usize = 1;"), "{module}");
+    assert_eq!(
+        module
+            .matches("    forces.add(model, Force::SpringDamper {")
+            .count(),
+        1
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn a_second_export_keeps_the_rig_and_needs_force() {
     let scene = scene_path("hil_arm.toml");
     let dir = temp_dir("again");
@@ -138,11 +176,13 @@ fn bad_parts_kernels_and_scenes_are_one_clear_error() {
         kernel.contains("--kernel-path / is not the Ferrodyn kernel"),
         "{kernel}"
     );
-    // A driven tree: the reason `export rust` gives, naming the drive.
-    let crank = error(&scene_path("driven_crank.toml"), "mps2-an386", None);
+    // An implicit integrator: the reason `export rust` gives, naming it.
+    let hub = error(&scene_path("spinning_beam.toml"), "mps2-an386", None);
     assert!(
-        crank.contains("drive \"motor\": export: a drive on the tree"),
-        "{crank}"
+        hub.contains(
+            "spinning_beam.toml: simulation: export: integrator hht: a firmware steps at a fixed period"
+        ),
+        "{hub}"
     );
     assert!(!dir.exists(), "nothing written on an error");
 }

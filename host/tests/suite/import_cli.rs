@@ -112,3 +112,49 @@ fn a_refused_feature_is_one_error_with_file_and_line() {
     );
     assert_eq!(err.lines().count(), 1, "{err}");
 }
+
+#[test]
+fn position_servos_put_one_servo_input_on_each_moving_joint() {
+    let dir = common::scratch_dir("import_cli", "servos");
+    let model = dir.join("arm.urdf");
+    std::fs::write(&model, ARM).unwrap();
+    let out = dir.join("arm.toml");
+    let (model, out_path) = (model.to_str().unwrap(), out.to_str().unwrap());
+    let import = ferrodyn(&["import", model, "-o", out_path, "--position-servos", "50,2"]);
+    let notes = String::from_utf8_lossy(&import.stderr);
+    assert!(import.status.success(), "{notes}");
+    assert!(notes.contains("2 position servo inputs"), "{notes}");
+    // The written scene loads with a servo of the given gains on the shoulder and the elbow
+    // (the tool mount is fixed: no coordinate to serve).
+    let scene = ferrodyn_host::scene::Scene::load(&out).unwrap();
+    let served: Vec<(&str, &str)> = scene
+        .inputs
+        .iter()
+        .map(|i| (i.name.as_str(), scene.joints[i.value.joint].name.as_str()))
+        .collect();
+    assert_eq!(served, [("shoulder.servo", "shoulder"), ("elbow.servo", "elbow")]);
+    for input in &scene.inputs {
+        let gains = ferrodyn_kernel::tree::Servo::Position { kp: 50.0, kd: 2.0 };
+        assert_eq!(input.value.servo, gains);
+    }
+    // It runs in joint coordinates with its servos (their law: host/tests/suite/servo.rs).
+    let run = ferrodyn(&[
+        "run",
+        out_path,
+        "--end",
+        "0.5",
+        "--out",
+        dir.join("o").to_str().unwrap(),
+        "--force",
+    ]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    // Gains that are not KP,KD with kp > 0 are one error naming the flag.
+    for bad in ["50", "0,1", "50,-1", "a,b"] {
+        let import = ferrodyn(&["import", model, "-o", out_path, "--position-servos", bad]);
+        let message = String::from_utf8_lossy(&import.stderr);
+        assert!(
+            !import.status.success() && message.contains("--position-servos"),
+            "{bad}: {message}"
+        );
+    }
+}

@@ -497,16 +497,16 @@ function = { table = [[0.0, 0.0], [1.0, 2.0]] }
         assert!(code.contains(expected), "missing `{expected}` in\n{code}");
     }
     assert_eq!(code.matches("forces.add(").count(), 3);
-    // A time function the export does not write yet: one error naming the force and its line.
+    // Every time function of the kernel exports, a smooth ramp as its two pieces (a cubic
+    // with the harmonic term, then the cruise line; export/time_function.rs).
     let smooth = text.replace(
         "function = { table = [[0.0, 0.0], [1.0, 2.0]] }",
         "function = { smooth_ramp = { duration = 1.0, slope = 2.0 } }",
     );
-    let message = rust_module(&parse(&smooth), Precision::F32)
-        .unwrap_err()
-        .to_string();
+    let code = rust_module(&parse(&smooth), Precision::F32).unwrap();
     assert!(
-        message.contains("force \"twist\"") && message.contains("does not export to Rust yet"),
-        "{message}"
+        code.contains("function: TimeFunction::Piecewise(ferrodyn_kernel::Piecewise { pieces: [ferrodyn_kernel::Piece { start: s(0.0), "),
+        "{code}"
     );
+    assert!(code.contains("], len: 2 }) })?;"), "{code}");
 }
