@@ -37,6 +37,15 @@ pub(super) fn module(scene: &Scene, precision: Precision, method: &str) -> Resul
             .source
             .error(Some(coupling.line), Some(coupling.item()), kind));
     }
+    if let Some(tendon) = scene.tendons.first() {
+        let kind = ErrorKind::Invalid {
+            field: "export",
+            reason:
+                "a tendon on the tree; trees with tendons do not export to Rust yet (they run on the host)"
+                    .into(),
+        };
+        return Err(scene.source.error(Some(tendon.line), Some(tendon.item()), kind));
+    }
     if let Some(drive) = parts.tree.drives.first() {
         let joint = &scene.joints[drive.joint];
         let kind = ErrorKind::Invalid {

@@ -27,6 +27,7 @@ mod import_cli;
 mod import_corpus;
 mod import_dynamics;
 mod import_free_motion;
+mod import_tendons;
 mod interrupt;
 mod joint_limits;
 mod outputs_plot;
