@@ -119,6 +119,9 @@ fn mass_matrix_and_bias_of_imported_robots() {
         // Couplings (mimic joints) are rows on the tree: crba and mj_fullM are the unconstrained
         // M, so every joint is compared free.
         scene.couplings.clear();
+        // Tendon springs and dampers are passive forces, which MuJoCo's bias forces leave out
+        // (import_tendons compares them).
+        scene.tendons.clear();
         // Servo ports (position, velocity actuators) would turn the unit inputs into set-points.
         scene.inputs.clear();
         let Ok(Choice::Tree(links)) = choose(&scene) else {

@@ -10,8 +10,9 @@
 //! (massless), or a scene `fixed` joint.
 //!
 //! A joint `<equality>` of degree 1 is a `[[coupling]]` (`equality`), a fixed tendon a
-//! `[[tendon]]` (`tendon`). Refused by name with the line: spatial tendons, composites, flexes, other equalities, a free joint among others, mesh or
-//! height-field geoms a body's mass comes from, `<frame>`, `<replicate>`.
+//! `[[tendon]]` (`tendon`). Refused by name with the line: spatial tendons, composites, flexes,
+//! other equalities, a free joint among others, mesh or height-field geoms a body's mass comes
+//! from, `<frame>`, `<replicate>`.
 
 mod document;
 mod equality;
@@ -88,7 +89,7 @@ pub fn import(
                     }
                 }
             }
-            "tendon" => later.push(at),
+            "equality" | "tendon" => later.push(at),
             "deformable" if !model.children(at).is_empty() => {
                 let first = model.children(at)[0];
                 return Err(first.refused(format!(
@@ -702,8 +703,9 @@ impl<'a, 'i> Builder<'_, 'a, 'i> {
                         .cloned(),
                     gear,
                 ),
-                Some(Some(terms)) if tag == "motor" && terms.len() == 1 => {
-                    let (joint, c) = terms[0].clone();
+                Some(Some(terms)) if tag == "motor" && terms.iter().filter(|t| t.1 != 0.0).count() == 1 => {
+                    let on = terms.iter().find(|t| t.1 != 0.0);
+                    let (joint, c) = on.cloned().unwrap_or_default();
                     (self.joints.get(&joint).cloned(), gear * c)
                 }
                 Some(_) => {
