@@ -7,11 +7,10 @@ use super::convert::Rule;
 use super::error::ItemName;
 use super::error::SceneError;
 use super::format::{RawLength, RawScene};
-use super::limit::{DEFAULT_LIMIT_DAMPING, DEFAULT_LIMIT_STIFFNESS};
+use super::limit::end_stops;
 use super::types::{Named, TendonSpec};
 use ferrodyn_kernel::rigid::{Joint, JointKind};
 use ferrodyn_kernel::tree::TENDON_TERMS;
-use ferrodyn_kernel::JointLimit;
 use toml::Spanned;
 
 /// The tendons of `raw`, each over distinct revolute or prismatic joints.
@@ -77,42 +76,7 @@ pub(super) fn validate(
                 return Err(c.invalid(&span, "rest_length", reason));
             }
         };
-        let limit = match &r.limits {
-            None => {
-                for (field, value) in [
-                    ("limit_stiffness", &r.limit_stiffness),
-                    ("limit_damping", &r.limit_damping),
-                ] {
-                    if let Some(v) = value {
-                        let reason = "applies only with limits = [lower, upper]".into();
-                        return Err(c.invalid(&v.span(), field, reason));
-                    }
-                }
-                None
-            }
-            Some(range) => {
-                let [lower, upper] = *range.get_ref();
-                if !(lower.is_finite() && upper.is_finite() && lower <= upper) {
-                    let reason = format!(
-                        "[{lower}, {upper}] is not a range: give finite [lower, upper] with lower ≤ upper"
-                    );
-                    return Err(c.invalid(&range.span(), "limits", reason));
-                }
-                let k = c.number_or(
-                    "limit_stiffness",
-                    &r.limit_stiffness,
-                    Rule::Positive,
-                    DEFAULT_LIMIT_STIFFNESS,
-                )?;
-                let d = c.number_or(
-                    "limit_damping",
-                    &r.limit_damping,
-                    Rule::NonNegative,
-                    DEFAULT_LIMIT_DAMPING,
-                )?;
-                Some(JointLimit::new(lower, upper, k, d))
-            }
-        };
+        let limit = end_stops(c, r.limits.as_ref(), &r.limit_stiffness, &r.limit_damping)?;
         tendons.push(Named {
             name: r.name.get_ref().clone(),
             kind: "tendon",

@@ -10,6 +10,7 @@
 //! Joint dampers, joint limits, tendon limits (MuJoCo's are constraints, not end stops) and
 //! ports are removed; joints in link order.
 
+use crate::common::Rng;
 use ferrodyn_host::compile::{choose, tree_parts, Choice};
 use ferrodyn_host::import::{import, ImportOptions};
 use ferrodyn_kernel::integrators::Rk4;
@@ -28,26 +29,13 @@ fn list(v: &[f64]) -> String {
     format!("[{}]", items.join(", "))
 }
 
-/// A small deterministic generator (xorshift64*), values in [−1, 1).
-struct Seeded(u64);
-
-impl Seeded {
-    fn next(&mut self) -> f64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        let bits = self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11;
-        bits as f64 / (1u64 << 52) as f64 - 1.0
-    }
-}
-
 #[test]
 #[ignore = "needs MuJoCo to compare with (.ci/import)"]
 fn tendon_forces_and_motion_of_imported_models() {
     let models = std::env::var("FERRODYN_TENDON_MODELS").expect("FERRODYN_TENDON_MODELS");
     let out = std::env::var("FERRODYN_TENDON_OUT").expect("FERRODYN_TENDON_OUT");
     let mut json = String::new();
-    let mut random = Seeded(0x9e37_79b9_7f4a_7c15);
+    let mut random = Rng(0x9e37_79b9_7f4a_7c15);
     for path in std::fs::read_to_string(models).unwrap().lines() {
         let imported = import(Path::new(path), &ImportOptions::default()).unwrap_or_else(|e| panic!("{e}"));
         let mut scene = imported.scene;
