@@ -44,7 +44,10 @@ for line in open(sys.argv[1]):
         mujoco.mj_fullM(model, data, m)
         m_ref, b_ref = m[np.ix_(vadr, vadr)], data.qfrc_bias[vadr]
         em = np.abs(np.array(s["M"]) - m_ref).max() / np.abs(m_ref).max()
-        eb = np.abs(np.array(s["b"]) - b_ref).max() / max(np.abs(b_ref).max(), 1e-300)
+        # b relative to its own size, or to the weights' scale |M| |g| where it vanishes (a
+        # point mass sliding across gravity: b = 0 in MuJoCo, 1e-16 here).
+        b_scale = max(np.abs(b_ref).max(), np.abs(m_ref).max() * np.linalg.norm(model.opt.gravity), 1e-300)
+        eb = np.abs(np.array(s["b"]) - b_ref).max() / b_scale
         model_m, model_b = max(model_m, em), max(model_b, eb)
     count += 1
     note = f" (armature {armature:g} set to 0)" if armature else ""

@@ -48,6 +48,7 @@ pub fn rigid_scene(model: &RigidModel, simulation: Simulation, name: &str) -> Sc
         sensors: Vec::new(),
         inputs: Vec::new(),
         couplings: Vec::new(),
+        tendons: Vec::new(),
         contact: None,
         notes: Vec::new(),
         output: OutputSpec {

@@ -20,6 +20,8 @@ pub enum Item {
     Material,
     /// A contact pair of a shape on a tree link with the ground ([`crate::contact`]).
     Contact(usize),
+    /// A fixed tendon of a tree ([`crate::tree::Tendon`]).
+    Tendon(usize),
 }
 
 /// A fixed capacity of a model (one const generic parameter of [`Fixed`](crate::Fixed) each).
@@ -212,6 +214,7 @@ impl core::fmt::Display for Item {
             Item::Element(i) => write!(f, "element {i}"),
             Item::Material => write!(f, "material"),
             Item::Contact(i) => write!(f, "contact pair {i}"),
+            Item::Tendon(i) => write!(f, "tendon {i}"),
         }
     }
 }

@@ -128,12 +128,14 @@ fn tree_report(scene: &Scene, links: &[TreeLink], mirror: RigidModel) -> Result<
     println!("spanning tree: {}", edges.join(", "));
     let parts = tree_parts_on(scene, links, mirror)?;
     let model = &parts.model;
-    let (fixed, _) = capacities(model, parts.forces.elements().len());
+    // Force elements and tendons take one forces list each.
+    let (fixed, _) = capacities(model, parts.forces.elements().len().max(model.tendons().len()));
     let capacities = format!(
         "pub type Capacities = ferrodyn_kernel::{fixed}; // {}, {} DOF",
         count(links.len(), "link", "links"),
         model.velocity_count()
     );
+    tendons_report(scene);
     if is_open(&parts) {
         return Ok((capacities, parts));
     }
@@ -211,6 +213,30 @@ fn coordinate_rows_report(scene: &Scene, links: &[TreeLink], parts: &TreeParts, 
     }
 }
 
+/// The tendons on the tree, one line each: name, length and spring.
+fn tendons_report(scene: &Scene) {
+    for tendon in &scene.tendons {
+        let t = &tendon.value;
+        let terms: Vec<String> = t
+            .terms
+            .iter()
+            .map(|&(joint, c)| format!("{c} × joint \"{}\"", scene.joints[joint].name))
+            .collect();
+        let limit = t
+            .limit
+            .map_or(String::new(), |l| format!(", limits [{}, {}]", l.lower, l.upper));
+        println!(
+            "  tendon \"{}\": length = {}; spring k = {}, rest {}…{}, damping {}{limit}",
+            tendon.name,
+            terms.join(" + "),
+            t.stiffness,
+            t.rest.0,
+            t.rest.1,
+            t.damping
+        );
+    }
+}
+
 /// What the scene needs on `core` once exported (`ferrodyn export rust`).
 fn target_report(scene: &Scene, core: Core) -> Result<()> {
     if !scene.flexibles.is_empty() && scene.bodies.is_empty() {
@@ -235,6 +261,14 @@ fn target_report(scene: &Scene, core: Core) -> Result<()> {
             return Ok(());
         }
     };
+    if let Some(tendon) = scene.tendons.first() {
+        println!(
+            "target {}: not exportable yet (tendon \"{}\": tendons do not export to Rust yet)",
+            core.name(),
+            tendon.name
+        );
+        return Ok(());
+    }
     let extra = LoopsAndForces {
         joints: parts.model.loops().len(),
         rows: parts.model.constraint_rows(),

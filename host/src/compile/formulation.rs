@@ -154,7 +154,7 @@ pub fn choose(scene: &Scene) -> Result<Choice, SceneError> {
     }
 }
 
-/// `choice`, unless it is Cartesian and the scene has couplings, inputs or bodies that run in
+/// `choice`, unless it is Cartesian and the scene has couplings, inputs, tendons or bodies that run in
 /// joint coordinates only (massless, singular inertia): an error naming the first of them and
 /// why the scene is Cartesian.
 fn with_inputs(scene: &Scene, choice: Choice) -> Result<Choice, SceneError> {
@@ -175,7 +175,11 @@ fn with_inputs(scene: &Scene, choice: Choice) -> Result<Choice, SceneError> {
     };
     let coupling = scene.couplings.first().map(|c| (c.item(), c.line));
     let input = scene.inputs.first().map(|i| (i.item(), i.line));
-    if let Some(error) = first("couplings", coupling).or_else(|| first("inputs", input)) {
+    let tendon = scene.tendons.first().map(|t| (t.item(), t.line));
+    let first_error = first("couplings", coupling)
+        .or_else(|| first("inputs", input))
+        .or_else(|| first("tendons", tendon));
+    if let Some(error) = first_error {
         return Err(error);
     }
     if let Some((body, why)) = crate::scene::first_tree_only(&scene.bodies) {

@@ -53,6 +53,7 @@ pub fn scene_place(scene: &Scene, item: Item) -> Option<(ItemName, usize)> {
         Item::Body(i) => scene.bodies.get(i).map(|b| (b.item(), b.line)),
         Item::Joint(i) => scene.joints.get(i).map(|j| (j.item(), j.line)),
         Item::Force(i) => scene.forces.get(i).map(|f| (f.item(), f.line)),
+        Item::Tendon(i) => scene.tendons.get(i).map(|t| (t.item(), t.line)),
         _ => None,
     }
 }

@@ -9,14 +9,14 @@
 //! which are the link's axes at zero coordinates).
 
 use super::formulation::{driven_link, link_of_joints, loop_joints, TreeLink};
-use crate::scene::{ContactSpec, Scene, SceneError};
+use crate::scene::{ContactSpec, ItemName, Scene, SceneError};
 use crate::storage::{Growable, RigidData, RigidModel, TreeData, TreeForces, TreeModel};
 use ferrodyn_kernel::math::{Mat3, Quat, Vec3};
 use ferrodyn_kernel::rigid::{
     assemble, joint_coordinate, Axes, Body, BodyRef, DrivenCoordinate, Force, Frame, Joint, JointKind,
     MassProperties, Stabilization,
 };
-use ferrodyn_kernel::tree::{Link, Model};
+use ferrodyn_kernel::tree::{Link, Model, Tendon};
 use ferrodyn_kernel::TimeFunction;
 use ferrodyn_kernel::{Dynamics, JointLimit, KernelError, Storage};
 
@@ -56,6 +56,8 @@ pub struct SceneTree {
     pub drives: Vec<TreeDrive>,
     /// The scene's couplings as coordinate rows (after the drives).
     pub couplings: Vec<TreeCoupling>,
+    /// The scene's tendons on the links' coordinates (scene order).
+    pub tendons: Vec<Tendon<f64>>,
     /// How the loops' drift is projected away (the scene's, as the Cartesian model's).
     pub stabilization: Stabilization<f64>,
 }
@@ -119,6 +121,10 @@ impl SceneTree {
             let coupled = builder.couple(c.follower, c.leader, c.multiplier, c.offset);
             let joint = scene.couplings[c.coupling].value.joint;
             coupled.map_err(|e| super::kernel_error(scene, rename_loop(e, joint)))?;
+        }
+        for (index, tendon) in self.tendons.iter().enumerate() {
+            let added = builder.add_tendon(*tendon);
+            added.map_err(|e| super::kernel_error(scene, rename_tendon(e, index)))?;
         }
         builder.set_stabilization(self.stabilization);
         builder.build().map_err(|e| super::kernel_error(scene, e))
@@ -192,6 +198,7 @@ pub fn tree_parts_on(scene: &Scene, links: &[TreeLink], mirror: RigidModel) -> R
     // input value (the data).
     let link_of = link_of_joints(links, scene.joints.len());
     tree.couplings = tree_couplings(scene, links, &link_of, (&mirror, &mirror_data))?;
+    tree.tendons = tree_tendons(scene, links, &link_of, (&mirror, &mirror_data))?;
     for input in &scene.inputs {
         let link = link_of.get(input.value.joint).copied().flatten();
         if let Some(link) = link.and_then(|k| tree.links.get_mut(k)) {
@@ -289,49 +296,59 @@ fn tree_model(scene: &Scene, links: &[TreeLink], model: &RigidModel, data: &Rigi
         loops: Vec::new(),
         drives: Vec::new(),
         couplings: Vec::new(),
+        tendons: Vec::new(),
         stabilization: *model.stabilization(),
     }
 }
 
-/// The scene's couplings on the tree's coordinates. A joint's scene coordinate is θ = θ₀ + s q
-/// (θ₀ at the assembled state, s = −1 where the link's body is the joint's body i: the tree
-/// turns the child about z_i), so θ_j = m θ_i + c becomes q_j = s_j m s_i q_i + s_j (m θ₀_i +
-/// c − θ₀_j). A coupled joint that closes a loop has no coordinate: an error naming it.
+/// Scene joint `joint`'s place on the tree: its link, the scene coordinate θ₀ at the assembled
+/// state and the sign s of θ = θ₀ + s q (s = −1 where the link's body is the joint's body i:
+/// the tree turns the child about z_i). A joint that closes a loop has no coordinate: an error
+/// naming `item` (at `line`), which `needs` it.
+fn joint_on_tree(
+    scene: &Scene,
+    (links, link_of): (&[TreeLink], &[Option<usize>]),
+    (model, data): (&RigidModel, &RigidData),
+    joint: usize,
+    (item, line, needs): (ItemName, usize, &str),
+) -> Result<(usize, f64, f64), SceneError> {
+    let link = link_of.get(joint).copied().flatten().ok_or_else(|| {
+        let kind = crate::scene::ErrorKind::Invalid {
+            field: "joint",
+            reason: format!(
+                "joint \"{}\" closes a loop on the tree and has no coordinate of its own {needs}",
+                scene.joints[joint].name
+            ),
+        };
+        scene.source.error(Some(line), Some(item), kind)
+    })?;
+    let (start, _) = joint_coordinate(model, data, joint).unwrap_or((0.0, 0.0));
+    let sign = if model.joints()[joint].body_i == BodyRef::Body(links[link].body) {
+        -1.0
+    } else {
+        1.0
+    };
+    Ok((link, start, sign))
+}
+
+/// The scene's couplings on the tree's coordinates ([`joint_on_tree`]): θ_j = m θ_i + c
+/// becomes q_j = s_j m s_i q_i + s_j (m θ₀_i + c − θ₀_j).
 fn tree_couplings(
     scene: &Scene,
     links: &[TreeLink],
     link_of: &[Option<usize>],
-    (model, data): (&RigidModel, &RigidData),
+    mirror: (&RigidModel, &RigidData),
 ) -> Result<Vec<TreeCoupling>, SceneError> {
-    let placed = |coupling: &crate::scene::Named<crate::scene::CouplingSpec>, joint: usize| {
-        let link = link_of.get(joint).copied().flatten().ok_or_else(|| {
-            let kind = crate::scene::ErrorKind::Invalid {
-                field: "joint",
-                reason: format!(
-                    "joint \"{}\" closes a loop on the tree and has no coordinate of its own to couple",
-                    scene.joints[joint].name
-                ),
-            };
-            scene
-                .source
-                .error(Some(coupling.line), Some(coupling.item()), kind)
-        })?;
-        let (start, _) = joint_coordinate(model, data, joint).unwrap_or((0.0, 0.0));
-        let sign = if model.joints()[joint].body_i == BodyRef::Body(links[link].body) {
-            -1.0
-        } else {
-            1.0
-        };
-        Ok((link, start, sign))
-    };
     scene
         .couplings
         .iter()
         .enumerate()
         .map(|(index, coupling)| {
             let c = coupling.value;
-            let (follower, start_j, s_j) = placed(coupling, c.joint)?;
-            let (leader, start_i, s_i) = placed(coupling, c.follows)?;
+            let place = (coupling.item(), coupling.line, "to couple");
+            let (follower, start_j, s_j) =
+                joint_on_tree(scene, (links, link_of), mirror, c.joint, place.clone())?;
+            let (leader, start_i, s_i) = joint_on_tree(scene, (links, link_of), mirror, c.follows, place)?;
             let multiplier = s_j * c.multiplier * s_i;
             let offset = s_j * (c.multiplier * start_i + c.offset - start_j);
             Ok(TreeCoupling {
@@ -341,6 +358,41 @@ fn tree_couplings(
                 multiplier,
                 offset,
             })
+        })
+        .collect()
+}
+
+/// The scene's tendons on the tree's coordinates ([`joint_on_tree`]): L = Σ cᵢ θᵢ = Σ cᵢ θ₀ᵢ +
+/// Σ (cᵢ sᵢ) qᵢ, with the spring, damper and end stops as the scene gives them.
+fn tree_tendons(
+    scene: &Scene,
+    links: &[TreeLink],
+    link_of: &[Option<usize>],
+    mirror: (&RigidModel, &RigidData),
+) -> Result<Vec<Tendon<f64>>, SceneError> {
+    scene
+        .tendons
+        .iter()
+        .map(|tendon| {
+            let spec = &tendon.value;
+            let mut on_tree = Vec::with_capacity(spec.terms.len());
+            for &(joint, coefficient) in &spec.terms {
+                let place = (tendon.item(), tendon.line, "for a tendon");
+                let (link, start, sign) = joint_on_tree(scene, (links, link_of), mirror, joint, place)?;
+                on_tree.push((link, coefficient * sign, coefficient * start));
+            }
+            let offset = on_tree.iter().map(|t| t.2).sum();
+            let mut kernel = Tendon::new(offset)
+                .with_spring(spec.stiffness, spec.rest.0, spec.rest.1)
+                .with_damping(spec.damping);
+            if let Some(limit) = spec.limit {
+                kernel = kernel.with_limit(limit);
+            }
+            // The scene checked the number of joints against the kernel's capacity.
+            Ok(on_tree
+                .into_iter()
+                .try_fold(kernel, |t, (link, c, _)| t.with_term(link, c))
+                .unwrap_or(kernel))
         })
         .collect()
 }
@@ -680,6 +732,22 @@ fn rename_loop(e: ferrodyn_kernel::BuildError, index: usize) -> ferrodyn_kernel:
         },
         BuildError::ZeroLengthAxis { .. } => BuildError::ZeroLengthAxis {
             item: Item::Joint(index),
+        },
+        other => other,
+    }
+}
+
+/// A tree build error names tendon k as the kernel counts them; the scene's is the same.
+fn rename_tendon(e: ferrodyn_kernel::BuildError, index: usize) -> ferrodyn_kernel::BuildError {
+    use ferrodyn_kernel::{BuildError, Item};
+    match e {
+        BuildError::CapacityExceeded { .. } => e,
+        BuildError::NonFinite { .. } => BuildError::NonFinite {
+            item: Item::Tendon(index),
+        },
+        BuildError::InvalidParameter { reason, .. } => BuildError::InvalidParameter {
+            item: Item::Tendon(index),
+            reason,
         },
         other => other,
     }

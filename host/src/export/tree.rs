@@ -27,6 +27,15 @@ pub(super) fn module(scene: &Scene, precision: Precision, method: &str) -> Resul
         }
     };
     let parts = tree_parts(scene, &links)?;
+    if let Some(tendon) = scene.tendons.first() {
+        let kind = ErrorKind::Invalid {
+            field: "export",
+            reason:
+                "a tendon on the tree; trees with tendons do not export to Rust yet (they run on the host)"
+                    .into(),
+        };
+        return Err(scene.source.error(Some(tendon.line), Some(tendon.item()), kind));
+    }
     let contacts = super::tree_contact::pairs(scene, &parts)?;
     let ports = ports(scene, &links, &parts);
     // `Servo` only where a link has one: the modules of scenes without servos stay as they were.

@@ -119,6 +119,25 @@ pub struct DraftCoupling {
     pub offset: f64,
 }
 
+/// A fixed tendon (MJCF `<tendon><fixed>`): length Σ cᵢ θᵢ over scene joint coordinates.
+#[derive(Clone, Debug)]
+pub struct DraftTendon {
+    /// Its name.
+    pub name: String,
+    /// Line of the model element.
+    pub line: usize,
+    /// The joints and their coefficients.
+    pub terms: Vec<(String, f64)>,
+    /// Spring stiffness.
+    pub stiffness: f64,
+    /// Damping.
+    pub damping: f64,
+    /// The band the spring is slack in (a rest length when both ends are equal).
+    pub rest: [f64; 2],
+    /// The range of the length, with the default end stops.
+    pub limits: Option<[f64; 2]>,
+}
+
 /// An actuator port on a joint: a force, or a position servo's set-point.
 #[derive(Clone, Debug)]
 pub struct DraftInput {
@@ -175,6 +194,8 @@ pub struct Draft {
     pub inputs: Vec<DraftInput>,
     /// Couplings between joints.
     pub couplings: Vec<DraftCoupling>,
+    /// Fixed tendons.
+    pub tendons: Vec<DraftTendon>,
     /// Sensors.
     pub sensors: Vec<DraftSensor>,
 }
@@ -406,6 +427,26 @@ impl Draft {
                     name(&c.follows),
                     num(c.multiplier),
                     num(c.offset)
+                ),
+            );
+        }
+        for t in &self.tendons {
+            let joints: Vec<String> = t.terms.iter().map(|(j, _)| name(j)).collect();
+            let coefficients: Vec<String> = t.terms.iter().map(|(_, c)| num(*c)).collect();
+            let limits = t.limits.map_or(String::new(), |[lower, upper]| {
+                format!("limits = [{}, {}]\n", num(lower), num(upper))
+            });
+            w.table(
+                t.line,
+                format_args!(
+                    "[[tendon]]\nname = {}\njoints = [{}]\ncoefficients = [{}]\nstiffness = {}\ndamping = {}\nrest_length = [{}, {}]\n{limits}",
+                    name(&t.name),
+                    joints.join(", "),
+                    coefficients.join(", "),
+                    num(t.stiffness),
+                    num(t.damping),
+                    num(t.rest[0]),
+                    num(t.rest[1])
                 ),
             );
         }

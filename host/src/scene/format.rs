@@ -41,6 +41,9 @@ pub struct RawScene {
     /// `[[coupling]]` tables.
     #[serde(default)]
     pub coupling: Vec<Spanned<RawCoupling>>,
+    /// `[[tendon]]` tables.
+    #[serde(default)]
+    pub tendon: Vec<Spanned<RawTendon>>,
     /// `[[shape]]` tables (contact geometry).
     #[serde(default)]
     pub shape: Vec<Spanned<RawShape>>,
@@ -66,6 +69,41 @@ pub struct RawCoupling {
     pub multiplier: Option<Num>,
     /// c, rad or m (default 0).
     pub offset: Option<Num>,
+}
+
+/// `[[tendon]]`: a fixed tendon, length L = Σ cᵢ θᵢ over revolute and prismatic joints, with a
+/// spring-damper and end stops on L.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawTendon {
+    /// Unique tendon name.
+    pub name: Spanned<String>,
+    /// The joints whose coordinates make the length.
+    pub joints: Spanned<Vec<String>>,
+    /// Their coefficients cᵢ, one per joint.
+    pub coefficients: Spanned<Vec<f64>>,
+    /// Spring stiffness (N/m of tendon length; default 0).
+    pub stiffness: Option<Num>,
+    /// Damping (N·s/m; default 0).
+    pub damping: Option<Num>,
+    /// The spring's rest length, or the band [lower, upper] it is slack in (default 0).
+    pub rest_length: Option<Spanned<RawLength>>,
+    /// [lower, upper] of the length, with end stops.
+    pub limits: Option<Spanned<[f64; 2]>>,
+    /// End-stop stiffness of the limits.
+    pub limit_stiffness: Option<Num>,
+    /// End-stop damping of the limits.
+    pub limit_damping: Option<Num>,
+}
+
+/// A length, or a band [lower, upper] of lengths.
+#[derive(Debug, Deserialize, Clone, Copy)]
+#[serde(untagged)]
+pub enum RawLength {
+    /// One length.
+    One(f64),
+    /// [lower, upper].
+    Band([f64; 2]),
 }
 
 /// `[[input]]`: an actuator port on a joint (torque on a revolute joint, force on a

@@ -10,8 +10,9 @@ use ferrodyn_kernel::JointLimit;
 use super::checker::Checker;
 use super::convert::Rule;
 use super::error::{ErrorKind, ItemName, SceneError};
-use super::format::RawScene;
+use super::format::{Num, RawScene};
 use super::types::Named;
+use toml::Spanned;
 
 /// End-stop stiffness when a joint gives none (N·m/rad on a revolute joint, N/m on a prismatic
 /// one): a 1 kg·m² link stopped at 100 rad/s² sinks 0.01 rad into its stop.
@@ -34,18 +35,7 @@ pub(super) fn limits(
         let name = r.name.get_ref();
         c.item = Some(ItemName::new("joint", name));
         let Some(range) = &r.limits else {
-            for (field, value) in [
-                ("limit_stiffness", &r.limit_stiffness),
-                ("limit_damping", &r.limit_damping),
-            ] {
-                if let Some(v) = value {
-                    return Err(c.invalid(
-                        &v.span(),
-                        field,
-                        "applies only with limits = [lower, upper]".into(),
-                    ));
-                }
-            }
+            end_stops(c, None, &r.limit_stiffness, &r.limit_damping)?;
             continue;
         };
         let Some(joint) = joints.iter().position(|j| j.kind == "joint" && j.name == *name) else {
@@ -61,28 +51,10 @@ pub(super) fn limits(
             );
             return Err(c.invalid(&range.span(), "limits", reason));
         }
-        let [lower, upper] = *range.get_ref();
-        if !(lower.is_finite() && upper.is_finite() && lower <= upper) {
-            let reason =
-                format!("[{lower}, {upper}] is not a range: give finite [lower, upper] with lower ≤ upper");
-            return Err(c.invalid(&range.span(), "limits", reason));
-        }
-        let stiffness = c.number_or(
-            "limit_stiffness",
-            &r.limit_stiffness,
-            Rule::Positive,
-            DEFAULT_LIMIT_STIFFNESS,
-        )?;
-        let damping = c.number_or(
-            "limit_damping",
-            &r.limit_damping,
-            Rule::NonNegative,
-            DEFAULT_LIMIT_DAMPING,
-        )?;
-        let value = Force::JointLimit {
-            joint,
-            limit: JointLimit::new(lower, upper, stiffness, damping),
+        let Some(limit) = end_stops(c, Some(range), &r.limit_stiffness, &r.limit_damping)? else {
+            continue;
         };
+        let value = Force::JointLimit { joint, limit };
         value
             .validate(first + forces.len(), &kernel_joints, usize::MAX)
             .map_err(|e| c.error(&range.span(), ErrorKind::Kernel(e)))?;
@@ -94,4 +66,38 @@ pub(super) fn limits(
         });
     }
     Ok(forces)
+}
+
+/// The end stops of `range` (finite, lower ≤ upper) with `stiffness` and `damping` (the
+/// defaults when absent; a joint's or a tendon's `limit_stiffness` and `limit_damping`), or,
+/// without a range, `None`, and an error for either given alone.
+pub(super) fn end_stops(
+    c: &Checker,
+    range: Option<&Spanned<[f64; 2]>>,
+    stiffness: &Option<Num>,
+    damping: &Option<Num>,
+) -> Result<Option<JointLimit<f64>>, SceneError> {
+    let Some(range) = range else {
+        for (field, value) in [("limit_stiffness", stiffness), ("limit_damping", damping)] {
+            if let Some(v) = value {
+                let reason = "applies only with limits = [lower, upper]".into();
+                return Err(c.invalid(&v.span(), field, reason));
+            }
+        }
+        return Ok(None);
+    };
+    let [lower, upper] = *range.get_ref();
+    if !(lower.is_finite() && upper.is_finite() && lower <= upper) {
+        let reason =
+            format!("[{lower}, {upper}] is not a range: give finite [lower, upper] with lower ≤ upper");
+        return Err(c.invalid(&range.span(), "limits", reason));
+    }
+    let stiffness = c.number_or(
+        "limit_stiffness",
+        stiffness,
+        Rule::Positive,
+        DEFAULT_LIMIT_STIFFNESS,
+    )?;
+    let damping = c.number_or("limit_damping", damping, Rule::NonNegative, DEFAULT_LIMIT_DAMPING)?;
+    Ok(Some(JointLimit::new(lower, upper, stiffness, damping)))
 }

@@ -28,6 +28,7 @@ mod input;
 mod integrator;
 mod items;
 mod limit;
+mod tendon;
 mod types;
 mod validate;
 
@@ -40,7 +41,7 @@ pub use inertia::principal_moments;
 pub use limit::{DEFAULT_LIMIT_DAMPING, DEFAULT_LIMIT_STIFFNESS};
 pub use types::{
     BodySpec, ContactSpec, CouplingSpec, FlexContactSpec, FlexibleSpec, InputSpec, NameMaps, Named,
-    OutputSpec, Scene, Simulation,
+    OutputSpec, Scene, Simulation, TendonSpec,
 };
 pub(crate) use validate::body_or_stand_in;
 pub use validate::{first_tree_only, joint_coordinates_only};

@@ -12,6 +12,7 @@ use ferrodyn_kernel::flex::Fixity;
 use ferrodyn_kernel::math::Vec3;
 use ferrodyn_kernel::rigid::{Body, Force, Joint, JointKind};
 use ferrodyn_kernel::tree::Servo;
+use ferrodyn_kernel::JointLimit;
 
 /// A validated item with its name and the line it was declared on.
 #[derive(Debug, Clone)]
@@ -45,6 +46,23 @@ pub struct CouplingSpec {
     pub multiplier: f64,
     /// c (rad or m).
     pub offset: f64,
+}
+
+/// A fixed tendon (`[[tendon]]`): length L = Σ cᵢ θᵢ over the scene coordinates θᵢ of
+/// revolute and prismatic joints (as `limits` measures them), a spring slack in the band
+/// `rest` = [l₀, l₁], a damper on L̇ and end stops on L.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TendonSpec {
+    /// The joints (index) and their coefficients cᵢ.
+    pub terms: Vec<(usize, f64)>,
+    /// Spring stiffness (N/m of tendon length, ≥ 0).
+    pub stiffness: f64,
+    /// The band of lengths the spring is slack in (l₀ = l₁: a rest length).
+    pub rest: (f64, f64),
+    /// Damping (N·s/m, ≥ 0).
+    pub damping: f64,
+    /// The range of L with its end stops.
+    pub limit: Option<JointLimit<f64>>,
 }
 
 /// An actuator input on a joint (`[[input]]`).
@@ -173,6 +191,8 @@ pub struct Scene {
     pub inputs: Vec<Named<InputSpec>>,
     /// Couplings between joints in file order.
     pub couplings: Vec<Named<CouplingSpec>>,
+    /// Fixed tendons in file order.
+    pub tendons: Vec<Named<TendonSpec>>,
     /// Contact shapes and materials (`None`: no `[[shape]]`).
     pub contact: Option<ContactSpec>,
     /// What the checks noted about values taken other than as a rigid body's or as written

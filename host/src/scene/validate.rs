@@ -13,7 +13,7 @@ use super::convert::{self, Rule};
 use super::error::{ErrorKind, ItemName, SceneError, Source};
 use super::format::*;
 use super::types::{BodySpec, FlexibleSpec, Named, OutputSpec, Scene, Simulation};
-use super::{contact, coupling, flexible, force, inertia, input, integrator, limit};
+use super::{contact, coupling, flexible, force, inertia, input, integrator, limit, tendon};
 use crate::sensor::{EncoderZero, Sensor, SensorKind};
 use crate::spec::formulation::{Formulation, FORMULATION_NAMES};
 use crate::spec::IntegratorSpec;
@@ -57,6 +57,7 @@ pub(super) fn validate(source: Source, text: &str) -> Result<Scene, SceneError> 
     let sensors = sensors(&mut c, &raw, names, &joints, &bodies, &flexibles)?;
     let inputs = input::validate(&mut c, &raw, &joint_names, &joints)?;
     let couplings = coupling::validate(&mut c, &raw, &joint_names, &joints)?;
+    let tendons = tendon::validate(&mut c, &raw, &joint_names, &joints)?;
     let in_contact = raw.flexible.iter().any(|f| f.get_ref().contact.is_some());
     let contact = contact::validate(
         &mut c,
@@ -77,6 +78,7 @@ pub(super) fn validate(source: Source, text: &str) -> Result<Scene, SceneError> 
         sensors,
         inputs,
         couplings,
+        tendons,
         contact,
         notes,
         output: OutputSpec {

@@ -12,6 +12,7 @@
 //! dampers, limits and servo ports are removed first: Pinocchio's rnea has neither, and MuJoCo's bias forces
 //! leave the passive forces out.
 
+use crate::common::Rng;
 use ferrodyn_host::compile::{choose, tree_parts, Choice};
 use ferrodyn_host::import::{import, ImportOptions, DROPPED_INERTIA};
 use ferrodyn_host::scene::Scene;
@@ -24,18 +25,6 @@ use std::path::Path;
 
 /// Configurations per model.
 const SAMPLES: usize = 10;
-
-/// xorshift64*: reproducible numbers in [−1, 1).
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> f64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        let x = self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11;
-        2.0 * (x as f64 / (1u64 << 53) as f64) - 1.0
-    }
-}
 
 /// The accelerations of `scene`'s tree at (q, v) under generalized forces `tau`, joints in link
 /// order (one coordinate each).
@@ -118,6 +107,9 @@ fn mass_matrix_and_bias_of_imported_robots() {
         // Couplings (mimic joints) are rows on the tree: crba and mj_fullM are the unconstrained
         // M, so every joint is compared free.
         scene.couplings.clear();
+        // Tendon springs and dampers are passive forces, which MuJoCo's bias forces leave out
+        // (import_tendons compares them).
+        scene.tendons.clear();
         // Servo ports (position, velocity actuators) would turn the unit inputs into set-points.
         scene.inputs.clear();
         let Ok(Choice::Tree(links)) = choose(&scene) else {

@@ -371,3 +371,49 @@ fn sensor_on_the_wrong_joint_or_without_a_target() {
         "sensor_body.toml:36: sensor \"tip\": body \"hand\" does not exist (bodies: upper_arm, forearm)"
     );
 }
+
+#[test]
+fn a_tendon_runs_on_the_tree_and_its_errors_name_it() {
+    // A tendon on the elbow runs in joint coordinates; in Cartesian ones it is refused by name,
+    // and so are a ball joint in it, an unknown joint, a count mismatch and a bad rest band.
+    let tendon = |body: &str| format!("{ARM}\n[[tendon]]\nname = \"strap\"\n{body}");
+    let ok = tendon("joints = [\"elbow\"]\ncoefficients = [0.5]\nstiffness = 10.0\nrest_length = [0.0, 0.1]\nlimits = [-1.0, 1.0]\n");
+    let scene = Scene::load(&write("tendon_ok.toml", &ok)).unwrap();
+    assert_eq!(scene.tendons[0].value.rest, (0.0, 0.1));
+    ferrodyn_host::compile::compile(&scene).unwrap();
+    let cartesian = ok.replace("step = 1e-3", "step = 1e-3\nformulation = \"cartesian\"");
+    let scene = Scene::load(&write("tendon_cartesian.toml", &cartesian)).unwrap();
+    let e = ferrodyn_host::compile::compile(&scene).err().unwrap().to_string();
+    assert!(
+        e.contains("tendon \"strap\": joint: tendons act on joint coordinates, and this scene is in Cartesian coordinates"),
+        "{e}"
+    );
+    let bad = |name: &str, body: &str| error_of(name, &tendon(body));
+    let e = bad(
+        "tendon_ball.toml",
+        "joints = [\"shoulder\"]\ncoefficients = [1.0]\n",
+    );
+    assert!(
+        e.starts_with("tendon_ball.toml:36: tendon \"strap\": joints:"),
+        "{e}"
+    );
+    assert!(e.contains("a tendon spans revolute or prismatic joints"), "{e}");
+    let e = bad(
+        "tendon_unknown.toml",
+        "joints = [\"knee\"]\ncoefficients = [1.0]\n",
+    );
+    assert!(e.contains("tendon \"strap\"") && e.contains("knee"), "{e}");
+    let e = bad(
+        "tendon_count.toml",
+        "joints = [\"elbow\"]\ncoefficients = [1.0, 2.0]\n",
+    );
+    assert!(e.contains("2 coefficients for 1 joints"), "{e}");
+    let e = bad(
+        "tendon_band.toml",
+        "joints = [\"elbow\"]\ncoefficients = [1.0]\nrest_length = [0.2, 0.1]\n",
+    );
+    assert!(
+        e.contains("rest_length: give a finite length or [lower, upper]"),
+        "{e}"
+    );
+}

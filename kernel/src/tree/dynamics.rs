@@ -8,6 +8,7 @@ use super::planar::{self, PlanarLink, PlanarWork, Plane};
 use super::servo::{joint_force, spring_energy};
 use super::shape::LinkShape;
 use super::spatial::{Spatial, SpatialInertia, Sym3};
+use super::tendon::{self, Tendon};
 use super::{Data, Link, Model, MultiJoint, TreeJoint};
 use crate::dynamics::check_state;
 use crate::math::{Mat3, Quat, Vec3};
@@ -82,6 +83,8 @@ pub(crate) struct LinkWork<R> {
     parent_coupling: R,
     /// q̈ of a 1-DOF joint.
     joint_acceleration: R,
+    /// The fixed tendons' generalized force on a 1-DOF joint (zero without tendons).
+    pub(super) tendon_force: R,
 }
 
 impl<R: Real> Default for LinkMotion<R> {
@@ -109,6 +112,7 @@ impl<R: Real> Default for LinkWork<R> {
             acceleration: Spatial::ZERO,
             parent_coupling: R::ZERO,
             joint_acceleration: R::ZERO,
+            tendon_force: R::ZERO,
         }
     }
 }
@@ -559,7 +563,14 @@ fn scalar_pivot<R: Real>(
     }
     w.inertia_axis = u;
     w.inverse_pivot = R::ONE / pivot;
-    w.drive = joint_force(link, q, rate, input) - axis.dot(w.bias_force);
+    let force = joint_force(link, q, rate, input);
+    // Added only where a tendon pulls, so trees without tendons keep their bits.
+    let force = if w.tendon_force == R::ZERO {
+        force
+    } else {
+        force + w.tendon_force
+    };
+    w.drive = force - axis.dot(w.bias_force);
     Ok(())
 }
 
@@ -825,6 +836,8 @@ struct TreeSystem<'a, R> {
     loads: Option<LinkLoads<'a, R>>,
     /// Joints closing loops on the tree, as constraint rows ([`super::loops`]).
     loops: Option<Loops<'a, R>>,
+    /// Fixed tendons on the joint coordinates ([`super::tendon`]).
+    tendons: &'a [Tendon<R>],
 }
 
 /// What the planar algorithm of a planar tree reads and writes.
@@ -862,6 +875,7 @@ impl<R: Real> OdeSystem<R> for TreeSystem<'_, R> {
         } else {
             position_rates(self.links, q, rate, dq);
         }
+        tendon_forces(self.tendons, q, rate, self.work);
         if let Some(planar) = self.planar.as_mut() {
             planar_accelerations(
                 t,
@@ -927,6 +941,22 @@ impl<R: Real> OdeSystem<R> for TreeSystem<'_, R> {
             None => Ok(0),
         }
     }
+}
+
+/// Writes the fixed tendons' generalized forces at coordinates `q` and rates `rate` into the
+/// links' work (nothing to do without tendons: the forces stay zero).
+fn tendon_forces<R: Real>(tendons: &[Tendon<R>], q: &[R], rate: &[R], work: &mut [LinkWork<R>]) {
+    if tendons.is_empty() {
+        return;
+    }
+    for w in work.iter_mut() {
+        w.tendon_force = R::ZERO;
+    }
+    tendon::load(tendons, q, rate, |link, force| {
+        if let Some(w) = work.get_mut(link) {
+            w.tendon_force += force;
+        }
+    });
 }
 
 /// Where the quaternion of a joint sits among its position coordinates, if it has one.
@@ -1147,6 +1177,7 @@ fn step_tree<R: Real, St: Storage, I: Integrator<R>>(
         planar: planar_tree(model, &mut data.planar),
         loads,
         loops: Loops::of(model, &mut data.loops),
+        tendons: &model.tendons,
     };
     let k = data.stages.each_mut().map(|s| s.as_flattened_mut());
     let stats = clock.step(
@@ -1257,6 +1288,9 @@ pub fn energy<R: Real, St: Storage>(model: &Model<R, St>, data: &Data<R, St>) ->
         energy.potential -= link.mass * model.gravity.dot(m.pose.point(link.cg));
     }
     energy.potential += spring_energy(model, data);
+    if !model.tendons.is_empty() {
+        energy.potential += tendon::energy(&model.tendons, data.positions());
+    }
     energy
 }
 
@@ -1292,6 +1326,7 @@ pub fn accelerations_with<R: Real, St: Storage>(
         sides: &mut data.sides,
         wrench: &mut data.wrench,
     });
+    tendon_forces(&model.tendons, q, rate, &mut data.work);
     if let Some(mut planar) = planar_tree(model, &mut data.planar) {
         planar_accelerations(
             data.clock.time,

@@ -4,6 +4,7 @@ use super::coordinate_rows::{CoordinateLaw, CoordinateRow};
 use super::planar::{plane_of, PlanarLink, Plane};
 use super::servo::Servo;
 use super::shape::LinkShape;
+use super::tendon::Tendon;
 use crate::math::{Mat3, Vec3};
 use crate::rigid::{Body, BodyRef, Joint, JointKind, Stabilization};
 use crate::storage::{full, List, Storage};
@@ -336,6 +337,8 @@ pub struct Model<R: Real, St: Storage> {
     /// Rows linear in the joint coordinates: couplings and drives ([`Builder::couple`],
     /// [`Builder::drive`]), after the loop rows.
     pub(crate) coordinate_rows: St::Rows<CoordinateRow<R>>,
+    /// Fixed tendons on the joint coordinates ([`Builder::add_tendon`]), in the forces list.
+    pub(crate) tendons: St::Forces<Tendon<R>>,
     /// Projection onto the loops' constraint manifold after every step.
     pub(crate) stabilization: Stabilization<R>,
 }
@@ -350,6 +353,7 @@ impl<R: Real, St: Storage> Clone for Model<R, St> {
             planar: self.planar.clone(),
             loops: self.loops.clone(),
             coordinate_rows: self.coordinate_rows.clone(),
+            tendons: self.tendons.clone(),
             stabilization: self.stabilization,
         }
     }
@@ -362,6 +366,7 @@ impl<R: Real, St: Storage> core::fmt::Debug for Model<R, St> {
             .field("gravity", &self.gravity)
             .field("loops", &&*self.loops)
             .field("coordinate_rows", &&*self.coordinate_rows)
+            .field("tendons", &&*self.tendons)
             .finish()
     }
 }
@@ -378,6 +383,7 @@ impl<R: Real, St: Storage> Model<R, St> {
                 planar: List::empty(),
                 loops: List::empty(),
                 coordinate_rows: List::empty(),
+                tendons: List::empty(),
                 stabilization: Stabilization::default(),
             },
             positions: 0,
@@ -423,6 +429,10 @@ impl<R: Real, St: Storage> Model<R, St> {
     /// The coordinate rows (couplings and drives), in the order added.
     pub fn coordinate_rows(&self) -> &[CoordinateRow<R>] {
         &self.coordinate_rows
+    }
+    /// The fixed tendons, in the order added.
+    pub fn tendons(&self) -> &[Tendon<R>] {
+        &self.tendons
     }
     /// Number of constraint rows: the loop rows, then one per coordinate row.
     pub fn constraint_rows(&self) -> usize {
@@ -494,10 +504,11 @@ impl<R: Real, St: Storage> Builder<R, St> {
     /// joint has one coordinate (a floating base alone needs 7: see [`Model::slots`]).
     pub fn add_link(&mut self, link: Link<R>) -> Result<usize, BuildError> {
         let index = self.model.links.len();
-        if !self.model.loops.is_empty() || !self.model.coordinate_rows.is_empty() {
+        let model = &self.model;
+        if !model.loops.is_empty() || !model.coordinate_rows.is_empty() || !model.tendons.is_empty() {
             return Err(BuildError::InvalidParameter {
                 item: Item::Body(index),
-                reason: "links are added before the joints closing loops, couplings and drives",
+                reason: "links are added before the joints closing loops, couplings, drives and tendons",
             });
         }
         let link = link.validated(index)?;
@@ -601,6 +612,18 @@ impl<R: Real, St: Storage> Builder<R, St> {
         };
         self.push_coordinate_row(link, law, (0, 0))
     }
+    /// Adds a fixed tendon on the links' revolute and prismatic coordinates (the `tendon`
+    /// module); added after every link; returns its index (errors name it tendon k). Needs the
+    /// forces capacity.
+    pub fn add_tendon(&mut self, tendon: Tendon<R>) -> Result<usize, BuildError> {
+        let index = self.model.tendons.len();
+        let tendon = tendon.placed(index, &self.model)?;
+        self.model
+            .tendons
+            .try_push(tendon)
+            .map_err(|_| full::<_, St::Forces<Tendon<R>>>(Capacity::Forces, index + 1))?;
+        Ok(index)
+    }
     /// Where link `link`'s one coordinate sits in q and v, or why it has none.
     fn one_coordinate(&self, link: usize) -> Result<(usize, usize), BuildError> {
         let item = Item::Joint(link);
@@ -666,7 +689,12 @@ impl<R: Real, St: Storage> Builder<R, St> {
                 reason: "a massless link must carry a link with mass (its joint would move no inertia: M singular)",
             });
         }
-        model.plane = plane_of(&model.links, model.gravity);
+        // Tendons load joints through the general algorithm's link work, not the planar one's.
+        model.plane = if model.tendons.is_empty() {
+            plane_of(&model.links, model.gravity)
+        } else {
+            None
+        };
         model.planar.clear();
         if let Some(plane) = model.plane {
             for link in model.links.iter() {

@@ -227,10 +227,15 @@ impl<'a, 'i> Model<'a, 'i> {
     /// An attribute of `node` (tag `tag`), or its class default: the element's `class`, else
     /// the nearest enclosing body's `childclass`, else `main`.
     pub fn attr(&self, at: &At<'a, 'i>, name: &str) -> Option<String> {
+        self.attr_in(at, at.node.tag_name().name(), name)
+    }
+
+    /// [`Self::attr`] with the defaults of element `tag` (a `<fixed>` or `<spatial>` tendon
+    /// takes the defaults' `<tendon>`).
+    pub fn attr_in(&self, at: &At<'a, 'i>, tag: &str, name: &str) -> Option<String> {
         if let Some(v) = at.node.attribute(name) {
             return Some(v.to_string());
         }
-        let tag = at.node.tag_name().name();
         let class = at
             .node
             .attribute("class")

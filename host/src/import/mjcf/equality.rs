@@ -1,6 +1,7 @@
 //! MJCF `<equality>`: `<joint joint1 joint2 polycoef>` with only the first two coefficients
-//! nonzero (q1 = c0 + c1·q2) becomes a scene `[[coupling]]` (joint1 follows joint2); connect,
-//! weld, tendon and flex equalities, a joint held to a constant (no joint2) and a polynomial of
+//! nonzero (q1 = c0 + c1·q2) becomes a scene `[[coupling]]` (joint1 follows joint2), and so
+//! does a `<tendon tendon1>` on a fixed tendon of two joints; connect, weld, other tendon and
+//! flex equalities, a joint held to a constant (no joint2) and a polynomial of
 //! higher degree are refused by name with the line. Joint coordinates are taken from the
 //! assembled pose (a joint's `ref` as 0).
 
@@ -13,6 +14,12 @@ impl<'a, 'i> Builder<'_, 'a, 'i> {
     /// The equalities of `<equality>` `at` (read after the bodies, whose joints they name).
     pub(super) fn equalities(&mut self, at: At<'a, 'i>) -> Result<(), ImportError> {
         for e in self.model.children(at) {
+            if e.node.tag_name().name() == "tendon"
+                && self.model.attr(&e, "active").as_deref() != Some("false")
+            {
+                self.tendon_equality(e)?;
+                continue;
+            }
             if e.node.tag_name().name() != "joint" {
                 return Err(e.refused(format!(
                     "<{}> inside <equality> is not modelled yet",
@@ -53,6 +60,53 @@ impl<'a, 'i> Builder<'_, 'a, 'i> {
                 offset: at(0),
             });
         }
+        Ok(())
+    }
+
+    /// `<equality><tendon tendon1>` without `tendon2` holds the tendon at its length at qpos0
+    /// plus c0 (MuJoCo's L − L(qpos0) = c0). On a tendon of two joints, c_a θ_a + c_b θ_b = c0 in
+    /// the scene's coordinates (0 at qpos0): θ_b = −(c_a / c_b) θ_a + c0 / c_b, a coupling. A
+    /// tendon of one joint or of more than two, or two tendons related, is a general linear
+    /// row the tree's coupling rows do not hold: refused by name.
+    fn tendon_equality(&mut self, e: At<'a, 'i>) -> Result<(), ImportError> {
+        let tendon = e.required("tendon1")?;
+        if e.node.attribute("tendon2").is_some() {
+            return Err(e.refused(
+                "a tendon equality between two tendons (a general linear row on the joints) is not modelled",
+            ));
+        }
+        let Some(terms) = self.tendons.get(tendon).cloned() else {
+            return Err(e.invalid(format!(
+                "tendon \"{tendon}\" does not exist (or is not a fixed tendon)"
+            )));
+        };
+        let joints = terms.len();
+        let Ok([(leader, c_a), (held, c_b)]) = <[(String, f64); 2]>::try_from(terms) else {
+            return Err(e.refused(format!(
+                "a tendon equality on tendon \"{tendon}\" of {joints} joints (a general linear row; the tree's coupling rows hold one joint to another) is not modelled"
+            )));
+        };
+        if c_b == 0.0 {
+            return Err(e.refused(format!(
+                "tendon \"{tendon}\" has a zero coefficient: its equality holds one joint to a constant (not modelled)"
+            )));
+        }
+        let c0 = self
+            .model
+            .numbers(&e, "polycoef")?
+            .and_then(|c| c.first().copied())
+            .unwrap_or(0.0);
+        self.draft.couplings.push(DraftCoupling {
+            name: self
+                .model
+                .attr(&e, "name")
+                .unwrap_or_else(|| format!("{tendon}.equality")),
+            line: e.line(),
+            joint: held,
+            follows: leader,
+            multiplier: -c_a / c_b,
+            offset: c0 / c_b,
+        });
         Ok(())
     }
 }

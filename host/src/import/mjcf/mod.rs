@@ -10,10 +10,10 @@
 //! sensors `[[sensor]]`s. A body without joints is welded to its parent: the ground's, a frame
 //! (massless), or a scene `fixed` joint.
 //!
-//! A joint `<equality>` of degree 1 is a `[[coupling]]` (`equality`). Refused by name with the
-//! line: tendons, composites, flexes, other equalities, a free joint among others,
-//! height-field geoms and primitives fitted to meshes a body's mass comes from, `<frame>`,
-//! `<replicate>`.
+//! A joint `<equality>` of degree 1 is a `[[coupling]]` (`equality`), a fixed tendon a
+//! `[[tendon]]` (`tendon`). Refused by name with the line: spatial tendons, composites, flexes,
+//! other equalities, a free joint among others, height-field geoms and primitives fitted to
+//! meshes a body's mass comes from, `<frame>`, `<replicate>`.
 
 mod balance;
 mod document;
@@ -22,6 +22,7 @@ mod inertia;
 mod mesh;
 mod mesh_mass;
 mod msh;
+mod tendon;
 
 use super::draft::{
     Draft, DraftBody, DraftGeometry, DraftInput, DraftJoint, DraftJointKind, DraftSensor, DraftShape,
@@ -70,6 +71,8 @@ pub fn import(
         },
         world: HashMap::new(),
         joints: HashMap::new(),
+        references: HashMap::new(),
+        tendons: HashMap::new(),
         sites: HashMap::new(),
         unnamed: 0,
         ground_mass: 0.0,
@@ -96,8 +99,8 @@ pub fn import(
                     }
                 }
             }
-            "equality" => later.push(at),
-            "tendon" | "deformable" if !model.children(at).is_empty() => {
+            "equality" | "tendon" => later.push(at),
+            "deformable" if !model.children(at).is_empty() => {
                 let first = model.children(at)[0];
                 return Err(first.refused(format!(
                     "<{}> inside <{}> is not modelled yet",
@@ -113,8 +116,11 @@ pub fn import(
             other => builder.report.ignore(other, at.line()),
         }
     }
+    // Tendons first: actuators and equalities name them.
+    later.sort_by_key(|at| at.node.tag_name().name() != "tendon");
     for at in later {
         match at.node.tag_name().name() {
+            "tendon" => builder.tendons(at)?,
             "actuator" => builder.actuators(at)?,
             "equality" => builder.equalities(at)?,
             _ => builder.sensors(at)?,
@@ -144,6 +150,11 @@ struct Builder<'m, 'a, 'i> {
     world: HashMap<String, Pose>,
     /// Scene joints by MJCF joint name: the scene name and its kind.
     joints: HashMap<String, (String, DraftJointKind)>,
+    /// Hinge and slide joints by MJCF name: `ref` and `springref` (rad or m), the coordinates
+    /// a tendon's length is measured in.
+    references: HashMap<String, (f64, f64)>,
+    /// Fixed tendons by MJCF name: their scene joints and coefficients.
+    tendons: HashMap<String, Vec<(String, f64)>>,
     /// Sites: carrier body and position in it.
     sites: HashMap<String, (Option<String>, Vec3<f64>)>,
     unnamed: usize,
@@ -453,6 +464,18 @@ impl<'a, 'i> Builder<'_, 'a, 'i> {
             }
         }
         let limits = self.limits(&at, kind, &name)?;
+        if matches!(kind, DraftJointKind::Revolute | DraftJointKind::Prismatic) {
+            let unit = |x: f64| {
+                if kind == DraftJointKind::Revolute {
+                    m.angle(x)
+                } else {
+                    x
+                }
+            };
+            let reference = unit(m.number(&at, "ref")?.unwrap_or(0.0));
+            let spring = unit(m.number(&at, "springref")?.unwrap_or(0.0));
+            self.references.insert(name.clone(), (reference, spring));
+        }
         self.joints.insert(name.clone(), (name.clone(), kind));
         self.draft.joints.push(DraftJoint {
             name,
@@ -735,11 +758,33 @@ impl<'a, 'i> Builder<'_, 'a, 'i> {
                 .node
                 .attribute("name")
                 .map_or_else(|| format!("actuator{k}"), str::to_string);
-            let target = a
-                .node
-                .attribute("joint")
-                .and_then(|j| self.joints.get(j))
-                .cloned();
+            let gear = m
+                .numbers(&a, "gear")?
+                .and_then(|g| g.first().copied())
+                .unwrap_or(1.0);
+            // A motor on a tendon of one joint is a motor on that joint, of gear × coefficient.
+            let on_tendon = a.node.attribute("tendon").map(|t| self.tendons.get(t).cloned());
+            let (target, gear) = match on_tendon {
+                None => (
+                    a.node
+                        .attribute("joint")
+                        .and_then(|j| self.joints.get(j))
+                        .cloned(),
+                    gear,
+                ),
+                Some(Some(terms)) if tag == "motor" && terms.iter().filter(|t| t.1 != 0.0).count() == 1 => {
+                    let on = terms.iter().find(|t| t.1 != 0.0);
+                    let (joint, c) = on.cloned().unwrap_or_default();
+                    (self.joints.get(&joint).cloned(), gear * c)
+                }
+                Some(_) => {
+                    self.report.not_modelled(
+                        "actuators on tendons (but motors on a tendon of one joint)",
+                        &name,
+                    );
+                    continue;
+                }
+            };
             let Some((joint, _)) =
                 target.filter(|(_, k)| matches!(k, DraftJointKind::Revolute | DraftJointKind::Prismatic))
             else {
@@ -747,10 +792,6 @@ impl<'a, 'i> Builder<'_, 'a, 'i> {
                     .not_modelled("actuators other than on hinge and slide joints", &name);
                 continue;
             };
-            let gear = m
-                .numbers(&a, "gear")?
-                .and_then(|g| g.first().copied())
-                .unwrap_or(1.0);
             let (position, velocity) = match tag {
                 "motor" => (None, None),
                 "position" => (

@@ -127,15 +127,14 @@ fn bodies_joints_inertia_ports_and_sensors_follow_mujoco() {
 fn tendons_equality_and_multi_joint_bodies_are_refused_with_their_line() {
     let tendon = ACROBOT.replace(
         "  <actuator>",
-        "  <tendon>\n    <fixed name=\"t\"><joint joint=\"elbow\" coef=\"1\"/></fixed>\n  </tendon>\n  <actuator>",
+        "  <tendon>\n    <spatial name=\"t\"><site site=\"tip\"/></spatial>\n  </tendon>\n  <actuator>",
     );
     let e = import(&acrobot(&tendon, "tendon"), &ImportOptions::default())
         .err()
         .unwrap();
     assert_eq!((e.kind, e.line), (ImportErrorKind::Refused, Some(23)));
     assert!(
-        e.to_string()
-            .contains("<fixed name=\"t\">: <fixed> inside <tendon>"),
+        e.to_string().contains("<spatial name=\"t\">: a <spatial> tendon"),
         "{e}"
     );
 
@@ -459,4 +458,69 @@ fn mesh_errors_name_the_mesh_or_the_geom() {
     let e = run(r#"<mesh name="m" file="bar.stl"/>"#, r#"type="box" mesh="m""#);
     assert_eq!((e.kind, e.line), (ImportErrorKind::Refused, Some(3)));
     assert!(e.reason.contains("a box fitted to a mesh"), "{e}");
+
+#[test]
+fn fixed_tendons_their_equalities_and_motors_follow_mujoco() {
+    // L = 0.5·shoulder − 2·elbow, stiffness from the <tendon> default, the elbow's ref at 30°:
+    // the scene measures joints from the assembled pose, so its lengths are MuJoCo's minus
+    // Σ c·ref = −2·(π/6). The equality holds L − L(qpos0) = 0.4: elbow = 0.25·shoulder − 0.2. A
+    // motor on a tendon of one joint (3·shoulder, gear 2) is the shoulder's motor of scale 6.
+    let text = ACROBOT
+        .replace(
+            "<geom type=\"capsule\" mass=\"1\"/>",
+            "<geom type=\"capsule\" mass=\"1\"/><tendon stiffness=\"3\"/>",
+        )
+        .replace("axis=\"0 1 0\"/>", "axis=\"0 1 0\" ref=\"30\"/>")
+        .replace(
+            "  <actuator>",
+            r#"  <tendon>
+    <fixed name="t" springlength="0.2" range="-1 1" damping="0.5"><joint joint="shoulder" coef="0.5"/><joint joint="elbow" coef="-2"/></fixed>
+    <fixed name="one"><joint joint="shoulder" coef="3"/></fixed>
+  </tendon>
+  <equality><tendon tendon1="t" polycoef="0.4"/></equality>
+  <actuator>
+    <motor name="pull" tendon="one" gear="2"/>"#,
+        );
+    let imported = import(&acrobot(&text, "tendons"), &ImportOptions::default()).unwrap();
+    let s = &imported.scene;
+    let [t, one] = &s.tendons[..] else {
+        panic!("{:?}", s.tendons)
+    };
+    let shift = 2.0 * std::f64::consts::FRAC_PI_6;
+    let joint = |name: &str| s.joints.iter().position(|j| j.name == name).unwrap();
+    assert_eq!(t.value.terms, [(joint("shoulder"), 0.5), (joint("elbow"), -2.0)]);
+    assert_eq!((t.value.stiffness, t.value.damping), (3.0, 0.5));
+    let near = |x: f64, y: f64| (x - y).abs() < 1e-15;
+    assert!(near(t.value.rest.0, 0.2 + shift) && t.value.rest.0 == t.value.rest.1);
+    let limit = t.value.limit.unwrap();
+    assert!(near(limit.lower, -1.0 + shift) && near(limit.upper, 1.0 + shift));
+    assert_eq!(one.value.rest, (0.0, 0.0));
+    let [c] = &s.couplings[..] else {
+        panic!("{:?}", s.couplings)
+    };
+    assert_eq!(
+        (c.value.joint, c.value.follows),
+        (joint("elbow"), joint("shoulder"))
+    );
+    assert_eq!((c.value.multiplier, c.value.offset), (0.25, -0.2));
+    let pull = s.inputs.iter().find(|i| i.name == "pull").unwrap();
+    assert_eq!((pull.value.joint, pull.value.scale), (joint("shoulder"), 6.0));
+    compile(s).unwrap();
+    // Spatial tendons and equalities a coupling row does not hold (one joint to a constant):
+    // refused.
+    let refused = |from: &str, to: &str, name: &str| {
+        let e = import(&acrobot(&text.replace(from, to), name), &ImportOptions::default())
+            .err()
+            .unwrap();
+        assert_eq!(e.kind, ImportErrorKind::Refused, "{e}");
+        e.to_string()
+    };
+    let spatial = refused(
+        "<fixed name=\"one\">",
+        "<spatial name=\"s\"><site site=\"tip\"/></spatial><fixed name=\"one\">",
+        "spatial",
+    );
+    assert!(spatial.contains("<spatial"), "{spatial}");
+    let single = refused("tendon1=\"t\"", "tendon1=\"one\"", "single");
+    assert!(single.contains("of 1 joints"), "{single}");
 }

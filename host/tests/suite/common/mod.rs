@@ -187,3 +187,18 @@ pub fn tree_and_cartesian(scene: &ferrodyn_host::scene::Scene) -> (Simulation, S
     cartesian.simulation.formulation = ferrodyn_host::spec::Formulation::Cartesian;
     (compile(scene).unwrap(), compile(&cartesian).unwrap())
 }
+
+/// xorshift64*: reproducible numbers in [−1, 1) (the seeded states of the comparisons with
+/// peers).
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// The next number in [−1, 1).
+    pub fn next(&mut self) -> f64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        let x = self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11;
+        2.0 * (x as f64 / (1u64 << 53) as f64) - 1.0
+    }
+}
