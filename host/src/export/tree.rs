@@ -4,7 +4,7 @@
 
 use super::rust::{header, lit, mat3, vec3, Input, Kind, Output, Ports, Precision, MODEL_FN};
 use crate::compile::{choose, tree_parts, Choice, LinkBody, SceneTree, TreeLink, TreeParts};
-use crate::scene::{Scene, SceneError};
+use crate::scene::{ErrorKind, Scene, SceneError};
 use crate::sensor::{EncoderZero, SensorKind};
 use ferrodyn_kernel::rigid::{joint_angle, BodyRef};
 use ferrodyn_kernel::tree::{MultiJoint, Servo, TreeJoint};

@@ -458,6 +458,7 @@ fn mesh_errors_name_the_mesh_or_the_geom() {
     let e = run(r#"<mesh name="m" file="bar.stl"/>"#, r#"type="box" mesh="m""#);
     assert_eq!((e.kind, e.line), (ImportErrorKind::Refused, Some(3)));
     assert!(e.reason.contains("a box fitted to a mesh"), "{e}");
+}
 
 #[test]
 fn fixed_tendons_their_equalities_and_motors_follow_mujoco() {
