@@ -320,7 +320,7 @@ fn target_report(scene: &Scene, core: Core) -> Result<()> {
     let mix = LinkMix::of(&model);
     for (double, name) in [(false, "f32"), (true, "f64")] {
         let needs = tree_needs(core, n, dof, motion, &mix, double, integrator);
-        let mut needs = with_loops_and_forces(needs, core, (n, dof), double, extra, integrator);
+        let mut needs = with_loops_and_forces(needs, core, dof, double, extra, integrator);
         needs.instructions = needs
             .instructions
             .map(|i| i + contact_instructions(core, double, contact_pairs, integrator).unwrap_or(0.0));

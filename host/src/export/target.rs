@@ -76,11 +76,11 @@ pub struct TreeNeeds {
 /// (stiffness and rest: 8 B in f32, 16 B in f64), its optional limit (`Option<JointLimit>`),
 /// its 4-byte shape and its planar constants,
 /// 32 B in f32, 64 B in f64; the data a planar workspace per link, 124 B in f32, 248 B in f64,
-/// whether the tree is planar or not: the capacity is fixed. The fixed part holds the (empty)
-/// loop-joint and coordinate-row lists and the projection settings of the model and the data's
-/// loop rows.
-const MODEL_BYTES: [(usize, usize, usize); 2] = [(104, 180, 0), (196, 348, 0)];
-const DATA_BYTES: [(usize, usize, usize); 2] = [(136, 600, 4), (224, 1208, 0)];
+/// whether the tree is planar or not: the capacity is fixed, and a tendon force per link. The
+/// fixed part holds the (empty) loop-joint, coordinate-row and tendon lists and the projection
+/// settings of the model and the data's loop rows.
+const MODEL_BYTES: [(usize, usize, usize); 2] = [(108, 180, 0), (204, 348, 0)];
+const DATA_BYTES: [(usize, usize, usize); 2] = [(136, 608, 0), (224, 1216, 0)];
 /// Stack of building the tree in place and stepping it: the 1-link figure and the steepest
 /// measured growth per slot (f32, f64), from the exported scenes on the Cortex-M4F (hil_arm and
 /// servo_arm 1 slot, skew_tree 3, chain5 5, the ball-jointed arm 5: docs/firmware.md).
@@ -402,13 +402,13 @@ pub struct LoopsAndForces {
     pub forces: usize,
 }
 
-/// `needs` of a tree of `slots` slots and `dof` degrees of freedom ([`tree_needs`]) with its
+/// `needs` of a tree of `dof` degrees of freedom ([`tree_needs`]) with its
 /// loops and force elements `extra` added: their bytes (exact, `size_of` on thumbv7em) and their
 /// instructions per step (`loop_instructions`); `needs` itself for a tree without either.
 pub fn with_loops_and_forces(
     needs: TreeNeeds,
     core: Core,
-    (slots, dof): (usize, usize),
+    dof: usize,
     double: bool,
     extra: LoopsAndForces,
     integrator: &IntegratorSpec,
@@ -420,9 +420,8 @@ pub fn with_loops_and_forces(
     // The data's loop rows: per row a `ConstraintRow` (60 / 120 B), its multiplier and its
     // pivot order (a usize); the dense matrices one real each; the lists' lengths (each
     // padded to the real's alignment), the rank and the held flag: 21 / 33 B; in a struct of
-    // its own, rounded to its alignment (4 / 8 B: 24 / 40 B without loops). The f32
-    // data is 8-aligned (its u64 step count): an odd slot count's data has 4 B of tail padding
-    // the loop data fills.
+    // its own, rounded to its alignment (4 / 8 B: 24 / 40 B without loops); the data is
+    // 8-aligned (its u64 step count).
     let (joint, row, real, fixed): (usize, usize, usize, usize) = match double {
         false => (384, 60, 4, 21),
         true => (752, 120, 8, 33),
@@ -430,12 +429,13 @@ pub fn with_loops_and_forces(
     let (m, s) = (extra.rows, extra.workspace);
     let empty = fixed.next_multiple_of(real);
     let loop_data = (fixed + m * (row + real + 4) + s * real).next_multiple_of(real);
-    let tail = if double { 0 } else { 4 * (slots % 2) };
-    let data_bytes = (needs.data_bytes - tail + loop_data - empty).next_multiple_of(8);
+    let data_bytes = (needs.data_bytes + loop_data - empty).next_multiple_of(8);
     // The model's coordinate-row list has the loop rows' capacity too (`tree::CoordinateRow`:
-    // 296 B in f32, 576 B in f64, each).
-    let coordinate_row = if double { 576 } else { 296 };
-    let model_bytes = needs.model_bytes + extra.joints * joint + extra.rows * coordinate_row;
+    // 296 B in f32, 576 B in f64, each), and its tendon list the forces capacity
+    // (`tree::Tendon`: 300 B in f32, 472 B in f64, each).
+    let (coordinate_row, tendon) = if double { (576, 472) } else { (296, 300) };
+    let model_bytes =
+        needs.model_bytes + extra.joints * joint + extra.rows * coordinate_row + extra.forces * tendon;
     // Stack: the loop rows' evaluation and projection frames, the four-bar's measured growth
     // over the loop-free bound on the Cortex-M4F (f32 +1,274 B, f64 +3,974 B; the M7 takes
     // less), rounded up; and the force elements the firmware keeps on its stack
@@ -512,13 +512,13 @@ mod tests {
         let measured: [(bool, [usize; 8], [usize; 8]); 2] = [
             (
                 false,
-                [284, 464, 644, 824, 1004, 1184, 1364, 1544],
-                [744, 1344, 1952, 2552, 3160, 3760, 4368, 4968],
+                [288, 468, 648, 828, 1008, 1188, 1368, 1548],
+                [744, 1352, 1960, 2568, 3176, 3784, 4392, 5000],
             ),
             (
                 true,
-                [544, 896, 1240, 1592, 1936, 2288, 2632, 2984],
-                [1432, 2640, 3848, 5056, 6264, 7472, 8680, 9888],
+                [552, 904, 1248, 1600, 1944, 2296, 2640, 2992],
+                [1440, 2656, 3872, 5088, 6304, 7520, 8736, 9952],
             ),
         ];
         for (double, model, data) in measured {
@@ -801,14 +801,20 @@ mod tests {
                 workspace: 59,
                 forces,
             };
-            let needs = with_loops_and_forces(base, core, (3, 3), double, extra, &RK4);
+            let needs = with_loops_and_forces(base, core, 3, double, extra, &RK4);
             let estimate = needs.instructions.unwrap();
             assert!(
                 (estimate / instructions - 1.0).abs() < 0.10,
                 "{core:?} f64 {double}, {forces} forces: {estimate} vs {instructions}"
             );
             // The firmware's SIZE lines (size_of_val of the model and data on thumbv7em).
-            let bytes = if double { (4_872, 4_976) } else { (2_508, 2_528) };
+            // The tendon list has the forces capacity: slider_crank_spring's model is larger.
+            let bytes = match (double, forces) {
+                (false, 0) => (2_512, 2_536),
+                (true, 0) => (4_880, 5_000),
+                (false, _) => (2_812, 2_536),
+                (true, _) => (5_352, 5_000),
+            };
             assert_eq!((needs.model_bytes, needs.data_bytes), bytes);
             // Its STACK lines on the M4F (the M7's are smaller): four_bar 4,376 / 9,176 B,
             // slider_crank_spring 4,416 / 9,384 B.
@@ -822,21 +828,29 @@ mod tests {
         }
         // size_of on thumbv7em of other loop capacities (rustc's layout, read from a const
         // array-length error): Fixed<slots, joints, forces, rows, workspace> (the forces capacity
-        // sizes the `tree::Forces` list alone, not the model or data).
-        for (double, [slots, joints, rows, workspace], model, data) in [
-            (false, [3, 2, 10, 100], 4_372, 3_032),
-            (true, [3, 2, 10, 100], 8_504, 5_968),
-            (false, [3, 1, 6, 60], 2_804, 2_600),
-            (true, [3, 1, 6, 60], 5_448, 5_120),
-            (false, [4, 1, 5, 59], 2_688, 3_128),
-            (true, [4, 1, 5, 59], 5_224, 6_184),
-            (false, [2, 1, 3, 30], 1_736, 1_672),
+        // sizes the `tree::Forces` list and the model's tendon list; a drive's row without
+        // loops: driven_crank).
+        for (double, [slots, joints, forces, rows, workspace], model, data) in [
+            (false, [3, 2, 0, 10, 100], 4_376, 3_040),
+            (true, [3, 2, 0, 10, 100], 8_512, 5_992),
+            (false, [3, 1, 0, 6, 60], 2_808, 2_608),
+            (true, [3, 1, 0, 6, 60], 5_456, 5_144),
+            (false, [4, 1, 0, 5, 59], 2_692, 3_144),
+            (true, [4, 1, 0, 5, 59], 5_232, 6_216),
+            (false, [2, 1, 0, 3, 30], 1_740, 1_680),
+            (true, [2, 1, 0, 3, 30], 3_384, 3_288),
+            (false, [1, 0, 0, 1, 6], 584, 840),
+            (true, [1, 0, 0, 1, 6], 1_128, 1_616),
+            (false, [2, 0, 0, 1, 11], 764, 1_464),
+            (true, [2, 0, 0, 1, 11], 1_480, 2_872),
+            (false, [3, 0, 2, 0, 0], 1_248, 1_960),
+            (true, [3, 0, 2, 0, 0], 2_192, 3_872),
         ] {
             let extra = LoopsAndForces {
                 joints,
                 rows,
                 workspace,
-                forces: 0,
+                forces,
             };
             let base = tree_needs(
                 Core::CortexM4F,
@@ -847,7 +861,7 @@ mod tests {
                 double,
                 &RK4,
             );
-            let needs = with_loops_and_forces(base, Core::CortexM4F, (slots, slots), double, extra, &RK4);
+            let needs = with_loops_and_forces(base, Core::CortexM4F, slots, double, extra, &RK4);
             assert_eq!(
                 (needs.model_bytes, needs.data_bytes),
                 (model, data),
