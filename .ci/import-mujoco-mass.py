@@ -25,6 +25,15 @@ TOLERANCE = 1e-9
 MESH_AXES = 1e-6
 
 
+def scene_name(label):
+    """A MuJoCo name as the importer writes it (host/src/import/draft.rs `name`): characters the
+    scenes' name rule refuses become '_', a leading '-' or '.' gets a '_', cut at 64."""
+    out = "".join(ch if ch.isalnum() or ch in "_-." else "_" for ch in label)
+    if not out or out[0] in "-.":
+        out = "_" + out
+    return out[:64]
+
+
 def bodies_with_mesh_mass(model):
     """The bodies holding a mesh geom with mass."""
     return {
@@ -61,6 +70,7 @@ for line in open(sys.argv[1]):
         if not label:
             unnamed += 1
             label = f"body{unnamed}"
+        label = scene_name(label)
         mass = model.body_mass[b]
         mine = ours.get(label)
         if mine is None or mine["mass"] == 0.0:
