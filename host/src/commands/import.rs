@@ -7,7 +7,7 @@ use std::path::Path;
 
 /// Imports the model at `model` and writes its scene to `out` (or standard output), with a
 /// position servo input of gains `servos` (kp, kd) on each joint when given
-/// ([`super::import_servos`]); the notes (what was left out) go to standard error.
+/// (`commands::import_servos`); the notes (what was left out) go to standard error.
 pub fn import_model(
     model: &Path,
     options: &ImportOptions,
