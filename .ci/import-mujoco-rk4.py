@@ -20,6 +20,8 @@ import xml.etree.ElementTree as ET
 import mujoco
 import numpy as np
 
+from mujoco_joints import addresses, without_joint_passive_forces
+
 TOLERANCE = 1e-6
 failed = []
 for line in open(sys.argv[1]):
@@ -28,8 +30,6 @@ for line in open(sys.argv[1]):
     if case["model"].endswith(".xml"):
         model = mujoco.MjModel.from_xml_path(case["model"])
         model.opt.disableflags |= mujoco.mjtDisableBit.mjDSBL_ACTUATION
-        model.jnt_stiffness[:] = 0.0
-        model.opt.density = model.opt.viscosity = 0.0
     else:
         tree = ET.parse(case["model"])
         for link in tree.getroot().iter("link"):
@@ -51,16 +51,13 @@ for line in open(sys.argv[1]):
     # on our side too, so both run the mimicking joint free.
     model.opt.disableflags |= (mujoco.mjtDisableBit.mjDSBL_CONTACT | mujoco.mjtDisableBit.mjDSBL_LIMIT
                                | mujoco.mjtDisableBit.mjDSBL_EQUALITY)
-    model.dof_damping[:] = 0.0
-    model.dof_frictionloss[:] = 0.0
-    model.dof_armature[:] = 0.0
-    ids = [mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_JOINT, j) for j in case["joints"]]
+    without_joint_passive_forces(model)
+    found = addresses(model, case["joints"])
     free = 6 if "base" in case else 0
-    if any(i < 0 for i in ids) or model.nv != len(ids) + free:
+    if found is None or model.nv != len(case["joints"]) + free:
         failed.append(f"{name}: joints {case['joints']} not all in MuJoCo's model (nv {model.nv})")
         continue
-    qadr = [model.jnt_qposadr[i] for i in ids]
-    vadr = [model.jnt_dofadr[i] for i in ids]
+    qadr, vadr = found
     data = mujoco.MjData(model)
     mujoco.mj_setConst(model, data)
     data.qpos[:] = model.qpos0
@@ -85,7 +82,7 @@ for line in open(sys.argv[1]):
         base = f"; free base: |Δposition| {position:.1e} m, |Δquaternion| {turn:.1e} (it moved {moved:.2f} m)"
         if max(position, turn) > TOLERANCE:
             failed.append(f"{name}: base position {position:.1e} m, quaternion {turn:.1e}")
-    print(f"{name}: {len(ids)} joints, {case['steps']} RK4 steps of {case['step']} s: max |Δq| {diff:.1e} rad (joints moved up to {travel:.2f} rad){base}")
+    print(f"{name}: {len(qadr)} joints, {case['steps']} RK4 steps of {case['step']} s: max |Δq| {diff:.1e} rad (joints moved up to {travel:.2f} rad){base}")
     if diff > TOLERANCE:
         failed.append(f"{name}: {diff:.1e} rad")
 print(f"free motion against MuJoCo {mujoco.__version__} RK4: {len(failed)} above 1e-6 rad")

@@ -11,6 +11,8 @@ import sys
 import mujoco
 import numpy as np
 
+from mujoco_joints import addresses, without_joint_passive_forces
+
 FORCE_TOLERANCE = 1e-9
 MOTION_TOLERANCE = 1e-6
 failed = []
@@ -24,17 +26,12 @@ for line in open(sys.argv[1]):
         | mujoco.mjtDisableBit.mjDSBL_LIMIT
     )
     model.opt.gravity[:] = 0.0
-    model.opt.density = model.opt.viscosity = 0.0
-    model.jnt_stiffness[:] = 0.0
-    model.dof_damping[:] = 0.0
-    model.dof_frictionloss[:] = 0.0
-    model.dof_armature[:] = 0.0
-    ids = [mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_JOINT, j) for j in case["joints"]]
-    if any(i < 0 for i in ids) or model.nv != len(ids):
+    without_joint_passive_forces(model)
+    found = addresses(model, case["joints"])
+    if found is None or model.nv != len(case["joints"]):
         failed.append(f"{name}: joints {case['joints']} not all in MuJoCo's model (nv {model.nv})")
         continue
-    qadr = [model.jnt_qposadr[i] for i in ids]
-    vadr = [model.jnt_dofadr[i] for i in ids]
+    qadr, vadr = found
     data = mujoco.MjData(model)
     mujoco.mj_setConst(model, data)
     worst, scale = 0.0, 0.0
@@ -51,7 +48,7 @@ for line in open(sys.argv[1]):
         theirs = data.qfrc_passive[vadr]
         scale = max(scale, np.abs(theirs).max())
         worst = max(worst, np.abs(ours - theirs).max() / max(np.abs(theirs).max(), 1e-300))
-    print(f"{name}: {len(ids)} joints, {model.ntendon} tendons: tendon forces at {len(case['states'])} states (up to {scale:.2f}) worst relative difference {worst:.1e}")
+    print(f"{name}: {len(qadr)} joints, {model.ntendon} tendons: tendon forces at {len(case['states'])} states (up to {scale:.2f}) worst relative difference {worst:.1e}")
     if worst > FORCE_TOLERANCE:
         failed.append(f"{name}: tendon forces off by {worst:.1e} relative")
     model.opt.integrator = mujoco.mjtIntegrator.mjINT_RK4
