@@ -22,6 +22,10 @@ import numpy as np
 
 from common import best_time
 
+# The MuJoCo comparison helpers .ci/import's scripts share (joints by our names, passive off).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".ci"))
+from mujoco_joints import addresses, without_joint_passive_forces  # noqa: E402
+
 
 def summary(folder):
     def best(engine, key):
@@ -59,16 +63,11 @@ def main():
     model.opt.integrator = mujoco.mjtIntegrator.mjINT_RK4
     model.opt.timestep = ours["step"]
     model.opt.gravity[:] = ours["gravity"]
-    model.opt.density = model.opt.viscosity = 0.0
-    model.jnt_stiffness[:] = 0.0
-    model.dof_damping[:] = 0.0
-    model.dof_frictionloss[:] = 0.0
-    model.dof_armature[:] = 0.0
-    ids = [mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_JOINT, j) for j in ours["joints"]]
-    if any(i < 0 for i in ids) or model.nv != len(ids):
+    without_joint_passive_forces(model)
+    found = addresses(model, ours["joints"])
+    if found is None or model.nv != len(ours["joints"]):
         sys.exit(f"{path}: joints {ours['joints']} not all in MuJoCo's model (nv {model.nv})")
-    qadr = [model.jnt_qposadr[i] for i in ids]
-    vadr = [model.jnt_dofadr[i] for i in ids]
+    qadr, vadr = found
     data = mujoco.MjData(model)
     mujoco.mj_setConst(model, data)
 

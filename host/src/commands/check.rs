@@ -11,11 +11,11 @@ use crate::compile::{
     Choice, TreeLink, TreeParts,
 };
 use crate::dae::HostMethod;
-use crate::export::contact_pair_count;
 use crate::export::target::{
     contact_instructions, tree_needs, with_loops_and_forces, Core, LinkMix, LoopsAndForces, Motion,
 };
 use crate::export::tree_loops::capacities;
+use crate::export::{contact_pair_count, refuse_tendons};
 
 use crate::limits::{output_bytes_per_time, run_size_warnings};
 use crate::scene::{Named, Scene};
@@ -261,12 +261,8 @@ fn target_report(scene: &Scene, core: Core) -> Result<()> {
             return Ok(());
         }
     };
-    if let Some(tendon) = scene.tendons.first() {
-        println!(
-            "target {}: not exportable yet (tendon \"{}\": tendons do not export to Rust yet)",
-            core.name(),
-            tendon.name
-        );
+    if let Err(e) = refuse_tendons(scene) {
+        println!("target {}: not exportable yet ({e})", core.name());
         return Ok(());
     }
     let extra = LoopsAndForces {

@@ -19,4 +19,5 @@ pub mod tree_loops;
 mod tree_rows;
 
 pub use rust::{rust_module, Precision};
+pub use tree::refuse_tendons;
 pub use tree_contact::contact_pair_count;

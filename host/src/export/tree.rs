@@ -27,15 +27,7 @@ pub(super) fn module(scene: &Scene, precision: Precision, method: &str) -> Resul
         }
     };
     let parts = tree_parts(scene, &links)?;
-    if let Some(tendon) = scene.tendons.first() {
-        let kind = ErrorKind::Invalid {
-            field: "export",
-            reason:
-                "a tendon on the tree; trees with tendons do not export to Rust yet (they run on the host)"
-                    .into(),
-        };
-        return Err(scene.source.error(Some(tendon.line), Some(tendon.item()), kind));
-    }
+    refuse_tendons(scene)?;
     let contacts = super::tree_contact::pairs(scene, &parts)?;
     let ports = ports(scene, &links, &parts);
     // `Servo` only where a link has one: the modules of scenes without servos stay as they were.
@@ -306,4 +298,18 @@ fn ports(scene: &Scene, links: &[TreeLink], parts: &TreeParts) -> Ports {
         outputs,
         prelude,
     }
+}
+
+/// Tendons run on the host only: the first one is named (export and `check --target` share
+/// this refusal).
+pub fn refuse_tendons(scene: &Scene) -> Result<(), SceneError> {
+    let Some(tendon) = scene.tendons.first() else {
+        return Ok(());
+    };
+    let kind = ErrorKind::Invalid {
+        field: "export",
+        reason: "a tendon on the tree; trees with tendons do not export to Rust yet (they run on the host)"
+            .into(),
+    };
+    Err(scene.source.error(Some(tendon.line), Some(tendon.item()), kind))
 }

@@ -169,6 +169,12 @@ fn relabel(scene: &mut Scene, path: &Path, text: &str, written: &Written) {
     for i in &mut scene.inputs {
         i.line = line(i.line);
     }
+    for c in &mut scene.couplings {
+        c.line = line(c.line);
+    }
+    for t in &mut scene.tendons {
+        t.line = line(t.line);
+    }
 }
 
 /// The scene at `path`: a scene file, or a model file imported with the default options (its

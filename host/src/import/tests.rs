@@ -238,6 +238,9 @@ fn a_mimic_joint_is_a_coupling_that_holds_on_the_tree() {
         ),
         ("slide.mimic", 2.0, 0.1)
     );
+    // Later errors about the coupling name the `<mimic>` element's line in the model file.
+    let mimic_line = mimic.lines().position(|l| l.contains("<mimic")).unwrap() + 1;
+    assert_eq!(coupling.line, mimic_line);
     let out = path.with_file_name("written/mimic.toml");
     std::fs::create_dir_all(out.parent().unwrap()).unwrap();
     let text = imported.toml(&out);

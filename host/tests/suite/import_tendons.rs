@@ -12,6 +12,7 @@
 
 use crate::common::Rng;
 use ferrodyn_host::compile::{choose, tree_parts, Choice};
+use ferrodyn_host::export::{refuse_tendons, rust_module, Precision};
 use ferrodyn_host::import::{import, ImportOptions};
 use ferrodyn_kernel::integrators::Rk4;
 use ferrodyn_kernel::math::Vec3;
@@ -101,4 +102,20 @@ fn tendon_forces_and_motion_of_imported_models() {
         .unwrap();
     }
     std::fs::write(out, json).unwrap();
+}
+
+/// Tendons run on the host only: `export rust` refuses the first one by its name and line in
+/// the model file (`check --target` prints the same refusal through `refuse_tendons`).
+#[test]
+fn export_refuses_a_tree_with_tendons_naming_the_first() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/suite/models/tendon_chain.xml");
+    let imported = import(&path, &ImportOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    let error = rust_module(&imported.scene, Precision::F64).expect_err("a tree with tendons exported");
+    let text = error.to_string();
+    assert!(
+        text.contains("coupled") && text.contains("do not export"),
+        "{text}"
+    );
+    assert!(text.contains("tendon_chain.xml:30"), "{text}");
+    assert_eq!(refuse_tendons(&imported.scene).unwrap_err().to_string(), text);
 }
