@@ -265,12 +265,7 @@ fn target_report(scene: &Scene, core: Core) -> Result<()> {
         println!("target {}: not exportable yet ({e})", core.name());
         return Ok(());
     }
-    let extra = LoopsAndForces {
-        joints: parts.model.loops().len(),
-        rows: parts.model.constraint_rows(),
-        workspace: parts.model.loop_workspace(),
-        forces: parts.forces.elements().len(),
-    };
+    let extra = LoopsAndForces::of(&parts.model, parts.forces.elements().len(), contact_pairs);
     // The mirror symmetry that keeps a motion in a plane is not looked for with loads on it.
     let motion = match extra.forces + contact_pairs {
         0 => Motion::of(&parts.model, &parts.initial_data()?),
@@ -286,7 +281,7 @@ fn target_report(scene: &Scene, core: Core) -> Result<()> {
         let joints = count(extra.joints, "loop joint", "loop joints");
         elements.push_str(&format!(", {joints} ({rows})"));
     }
-    // Drives and couplings: one coordinate row each, priced as loop rows (the same solve).
+    // Drives and couplings: one coordinate row each, solved with the loop rows.
     let coordinate_rows = model.coordinate_rows().len();
     if coordinate_rows > 0 {
         let rows = count(coordinate_rows, "coordinate row", "coordinate rows");
@@ -316,7 +311,7 @@ fn target_report(scene: &Scene, core: Core) -> Result<()> {
     let mix = LinkMix::of(&model);
     for (double, name) in [(false, "f32"), (true, "f64")] {
         let needs = tree_needs(core, n, dof, motion, &mix, double, integrator);
-        let mut needs = with_loops_and_forces(needs, core, dof, double, extra, integrator);
+        let mut needs = with_loops_and_forces(needs, core, double, extra, integrator);
         needs.instructions = needs
             .instructions
             .map(|i| i + contact_instructions(core, double, contact_pairs, integrator).unwrap_or(0.0));
