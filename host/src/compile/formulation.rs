@@ -4,7 +4,7 @@
 //! spherical; a body joined to nothing above it is a floating base on a free joint; a fixed
 //! joint welds its body into the link it hangs from) span trees, and nothing in the scene acts
 //! on Cartesian bodies; Cartesian coordinates otherwise. The joints cut from the spanning tree
-//! (the one whose cuts cost the fewest rows: [`spanning`]) close loops, and every distance joint
+//! (the one whose cuts cost the fewest rows: `spanning`) close loops, and every distance joint
 //! is one: they become constraint rows on the tree's coordinates ([`loop_joints`]). The reason
 //! is kept for `check` and the run's header, and `formulation = "tree"` turns it into an error
 //! naming the item.

@@ -43,7 +43,7 @@ pub(super) struct Spanning {
     pub tree: Vec<bool>,
 }
 
-/// The spanning tree of `scene`'s joints with the fewest loop rows ([module docs](self)).
+/// The spanning tree of `scene`'s joints with the fewest loop rows (the module docs).
 pub(super) fn spanning_tree(scene: &Scene) -> Spanning {
     let joints_at = JointsAt::new(scene);
     let grown = grow(scene, &joints_at, None);
@@ -184,7 +184,7 @@ fn joint_graph(scene: &Scene, joints_at: &JointsAt) -> Vec<GraphJoint> {
 }
 
 /// The joints something acts on through their own coordinate, which only a tree joint has:
-/// the joints a drive can drive ([`super::drives_joint`]), couplings' joints, inputs', tendons',
+/// the joints a drive can drive (`drives_joint`), couplings' joints, inputs', tendons',
 /// and those with a joint spring or limit.
 fn kept_joints(scene: &Scene, joints_at: &JointsAt) -> Vec<bool> {
     let mut kept = vec![false; scene.joints.len()];
