@@ -7,8 +7,8 @@
 use super::count;
 use crate::check::{dof_report, joint_reactions, joint_violations, redundant_note, redundant_rows, settle};
 use crate::compile::{
-    choose, compile, compile_chosen, flexible_model, mirror_model, tree_parts, tree_parts_on, Capacities,
-    Choice, TreeLink, TreeParts,
+    choose, compile, compile_chosen, fewest_loop_rows, flexible_model, mirror_model, tree_parts,
+    tree_parts_on, Capacities, Choice, TreeLink, TreeParts,
 };
 use crate::dae::HostMethod;
 use crate::export::target::{
@@ -127,6 +127,7 @@ fn tree_report(scene: &Scene, links: &[TreeLink], mirror: RigidModel) -> Result<
         .collect();
     println!("spanning tree: {}", edges.join(", "));
     let parts = tree_parts_on(scene, links, mirror)?;
+    loop_rows_report(scene, &parts);
     let model = &parts.model;
     // Force elements and tendons take one forces list each.
     let (fixed, _) = capacities(model, parts.forces.elements().len().max(model.tendons().len()));
@@ -168,6 +169,41 @@ fn tree_report(scene: &Scene, links: &[TreeLink], mirror: RigidModel) -> Result<
     let coordinate_rows = redundant.get(model.loop_rows()..).unwrap_or_default();
     coordinate_rows_report(scene, links, &parts, coordinate_rows);
     Ok((capacities, parts))
+}
+
+/// One line for a tree with loops: its loop rows, the joints cut (and distance joints) that
+/// make them, and that the spanning tree was chosen for the fewest of them
+/// (`compile::fewest_loop_rows`), with the joints that must stay on the tree taken into account
+/// when they cost rows.
+fn loop_rows_report(scene: &Scene, parts: &TreeParts) {
+    let loops = &parts.tree.loops;
+    if loops.is_empty() {
+        return;
+    }
+    let rows: usize = loops.iter().map(|(_, joint)| joint.kind.rows()).sum();
+    let joints: Vec<String> = loops
+        .iter()
+        .map(|&(index, joint)| {
+            let cut = match joint.kind {
+                JointKind::Distance { .. } => "",
+                _ => " cut",
+            };
+            format!(
+                "{} joint \"{}\"{cut}",
+                joint.kind.name(),
+                scene.joints[index].name
+            )
+        })
+        .collect();
+    let fewest = fewest_loop_rows(scene);
+    let choice = if rows <= fewest {
+        "the fewest rows".to_string()
+    } else {
+        format!(
+            "the fewest rows that keep on the tree the joints drives, couplings, inputs, tendons, joint springs and limits act on ({fewest} without them)"
+        )
+    };
+    println!("loop rows: {rows} ({}; {choice})", joints.join(", "));
 }
 
 /// Whether the tree is open: no joint closing a loop, no drive or coupling row on its

@@ -3,17 +3,21 @@
 //! bodies and the joints the tree model has (revolute, prismatic, cylindrical, universal,
 //! spherical; a body joined to nothing above it is a floating base on a free joint; a fixed
 //! joint welds its body into the link it hangs from) span trees, and nothing in the scene acts
-//! on Cartesian bodies; Cartesian coordinates otherwise. A joint whose two bodies the tree
-//! already holds closes a loop, and every distance joint is one: they become constraint rows on
-//! the tree's coordinates ([`loop_joints`]). The reason is kept for `check` and the run's header, and `formulation = "tree"`
-//! turns it into an error naming the item.
+//! on Cartesian bodies; Cartesian coordinates otherwise. The joints cut from the spanning tree
+//! (the one whose cuts cost the fewest rows: `spanning`) close loops, and every distance joint
+//! is one: they become constraint rows on the tree's coordinates ([`loop_joints`]). The reason
+//! is kept for `check` and the run's header, and `formulation = "tree"` turns it into an error
+//! naming the item.
 
 use crate::scene::{ErrorKind, ItemName, Scene, SceneError};
 use crate::spec::{Formulation, IntegratorSpec};
-use ferrodyn_kernel::rigid::{BodyRef, DrivenCoordinate, Force, Joint, JointKind};
+use ferrodyn_kernel::rigid::{DrivenCoordinate, Force, JointKind};
 use ferrodyn_kernel::JointLimit;
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+
+mod spanning;
+
+pub use spanning::fewest_loop_rows;
+use spanning::spanning_tree;
 
 /// A body moved by one tree link: the joint that carries it, the link it hangs from, and the
 /// bodies welded to it (fixed joints), whose mass the link carries.
@@ -221,7 +225,7 @@ fn tree_links(scene: &Scene) -> Result<Vec<TreeLink>, Blocker> {
             });
         }
     }
-    let (mut links, _) = grow(scene);
+    let mut links = spanning_tree(scene).links;
     let link_of = link_of_joints(&links, scene.joints.len());
     for (index, joint) in scene.joints.iter().enumerate() {
         if matches!(joint.value.kind, JointKind::Driving { .. })
@@ -293,152 +297,11 @@ fn in_tree(kind: &JointKind<f64>) -> bool {
     )
 }
 
-/// Links grown from the ground through the joints, parents first (file order among the joints
-/// that reach a new body in the same pass); a fixed joint welds the body it reaches to the link
-/// (or the ground) it reaches it from. When no joint reaches further, the first body not
-/// reached yet becomes a floating base and growth goes on from it.
-///
-/// The passes over the joints are not made one by one (a chain in reverse file order would take
-/// n passes of n joints): a joint is visited when one of its bodies is reached, in the pass and
-/// at the place a full scan would reach it (the same pass when it comes after the joint that
-/// reached the body, the next one otherwise), so the links come out in the same order in time
-/// linear in the bodies and joints (a heap of the pending visits: n log n).
-fn grow(scene: &Scene) -> (Vec<TreeLink>, Vec<usize>) {
-    let joints_at = JointsAt::new(scene);
-    // The link each body is on: Some(None) for the ground, Some(Some(k)) for link k, None if
-    // the body is not reached yet.
-    let mut link_of: Vec<Option<Option<usize>>> = vec![None; scene.bodies.len()];
-    let mut links: Vec<TreeLink> = Vec::with_capacity(scene.bodies.len());
-    // Distance joints never carry a link: they are loop rows (a body held by them alone is a
-    // floating base). Drives carry none either: they are coordinate rows on the joint they
-    // drive ([`driven_link`]).
-    let mut used: Vec<bool> = scene
-        .joints
-        .iter()
-        .map(|j| {
-            matches!(
-                j.value.kind,
-                JointKind::Distance { .. } | JointKind::Driving { .. }
-            )
-        })
-        .collect();
-    let mut loops = Vec::new();
-    let reached = |link_of: &[Option<Option<usize>>], side: BodyRef| match side {
-        BodyRef::Ground => Some(None),
-        BodyRef::Body(b) => link_of[b],
-    };
-    // Pending visits as (pass, joint), the earliest first; the first pass visits the joints on
-    // the ground.
-    let mut visits: BinaryHeap<Reverse<(usize, usize)>> = scene
-        .joints
-        .iter()
-        .enumerate()
-        .filter(|(_, j)| j.value.body_i == BodyRef::Ground || j.value.body_j == BodyRef::Ground)
-        .map(|(index, _)| Reverse((0, index)))
-        .collect();
-    let (mut pass, mut unreached) = (0, 0);
-    loop {
-        let Some(Reverse((at, index))) = visits.pop() else {
-            // No joint reaches further: the first body not reached yet is a floating base, and
-            // the next pass visits its joints.
-            while link_of.get(unreached).is_some_and(Option::is_some) {
-                unreached += 1;
-            }
-            if unreached == link_of.len() {
-                let distance = scene
-                    .joints
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, j)| matches!(j.value.kind, JointKind::Distance { .. }));
-                loops.extend(distance.map(|(index, _)| index));
-                return (links, loops);
-            }
-            link_of[unreached] = Some(Some(links.len()));
-            links.push(TreeLink::new(unreached, None, None));
-            pass += 1;
-            visits.extend(joints_at.at(unreached).iter().map(|&k| Reverse((pass, k))));
-            continue;
-        };
-        pass = at;
-        if used[index] {
-            continue;
-        }
-        let joint = &scene.joints[index];
-        let (i, j) = (joint.value.body_i, joint.value.body_j);
-        let (parent, child) = match (reached(&link_of, i), reached(&link_of, j)) {
-            (Some(_), Some(_)) => {
-                // Both bodies are on the tree already: the joint closes a loop.
-                used[index] = true;
-                loops.push(index);
-                continue;
-            }
-            (Some(parent), None) => (parent, j),
-            (None, Some(parent)) => (parent, i),
-            (None, None) => continue,
-        };
-        let BodyRef::Body(body) = child else { continue };
-        used[index] = true;
-        // The joints of the body reached: later in this pass, or in the next one.
-        let next = |k: usize| Reverse((if k > index { at } else { at + 1 }, k));
-        visits.extend(joints_at.at(body).iter().map(|&k| next(k)));
-        if joint.value.kind == JointKind::Fixed {
-            link_of[body] = Some(parent);
-            if let Some(link) = parent.and_then(|k| links.get_mut(k)) {
-                link.welded.push(body);
-            }
-            continue;
-        }
-        link_of[body] = Some(Some(links.len()));
-        links.push(TreeLink::new(body, Some(index), parent));
-    }
-}
-
-/// The joints at each body (indices, in file order), in one list.
-struct JointsAt {
-    /// Body b's joints are `joints[start[b]..start[b + 1]]`.
-    start: Vec<usize>,
-    joints: Vec<usize>,
-}
-
-impl JointsAt {
-    fn new(scene: &Scene) -> Self {
-        let bodies = |j: &Joint<f64>| {
-            [j.body_i, j.body_j].into_iter().filter_map(|side| match side {
-                BodyRef::Body(b) => Some(b),
-                BodyRef::Ground => None,
-            })
-        };
-        let mut start = vec![0; scene.bodies.len() + 1];
-        for joint in &scene.joints {
-            for b in bodies(&joint.value) {
-                start[b + 1] += 1;
-            }
-        }
-        for b in 0..scene.bodies.len() {
-            start[b + 1] += start[b];
-        }
-        let mut filled = start.clone();
-        let mut joints = vec![0; start[scene.bodies.len()]];
-        for (index, joint) in scene.joints.iter().enumerate() {
-            for b in bodies(&joint.value) {
-                joints[filled[b]] = index;
-                filled[b] += 1;
-            }
-        }
-        Self { start, joints }
-    }
-
-    /// The joints at `body`.
-    fn at(&self, body: usize) -> &[usize] {
-        &self.joints[self.start[body]..self.start[body + 1]]
-    }
-}
-
 /// The joints closing loops on the tree of `links` that [`choose`] picked for `scene` (in
 /// the order the tree grows, distance joints last): each becomes constraint rows on the tree's
 /// coordinates.
 pub fn loop_joints(scene: &Scene) -> Vec<usize> {
-    grow(scene).1
+    spanning_tree(scene).loops
 }
 
 /// The link whose joint scene drive `drive` moves: the link of the revolute (a rotation drive)
@@ -446,31 +309,36 @@ pub fn loop_joints(scene: &Scene) -> Vec<usize> {
 /// frame on the drive's body i) is the drive's z_i, in body i's coordinates. `None` if the
 /// tree has no such link.
 pub fn driven_link(scene: &Scene, links: &[TreeLink], drive: usize) -> Option<usize> {
-    let d = &scene.joints.get(drive)?.value;
+    links
+        .iter()
+        .position(|link| link.joint.is_some_and(|joint| drives_joint(scene, drive, joint)))
+}
+
+/// Whether scene drive `drive` can drive scene joint `joint`: a revolute (a rotation drive) or
+/// prismatic (a translation drive) joint between the drive's two bodies whose axis (z of its
+/// frame on the drive's body i) is the drive's z_i, in body i's coordinates.
+fn drives_joint(scene: &Scene, drive: usize, joint: usize) -> bool {
+    let (Some(d), Some(j)) = (scene.joints.get(drive), scene.joints.get(joint)) else {
+        return false;
+    };
+    let (d, j) = (&d.value, &j.value);
     let JointKind::Driving { coordinate, .. } = d.kind else {
-        return None;
+        return false;
     };
     let wanted = match coordinate {
         DrivenCoordinate::Rotation => JointKind::Revolute,
         DrivenCoordinate::Translation => JointKind::Prismatic,
     };
-    let axis_i = d.frame_i.axes.column(2);
-    links.iter().position(|link| {
-        let Some(j) = link.joint.and_then(|j| scene.joints.get(j)) else {
-            return false;
-        };
-        let j = &j.value;
-        // The joint's frame on the drive's body i (its frames' z axes coincide when assembled).
-        let frame = match (
-            j.body_i == d.body_i && j.body_j == d.body_j,
-            j.body_i == d.body_j && j.body_j == d.body_i,
-        ) {
-            (true, _) => &j.frame_i,
-            (_, true) => &j.frame_j,
-            _ => return false,
-        };
-        j.kind == wanted && frame.axes.column(2).cross(axis_i).norm() <= 1e-9
-    })
+    // The joint's frame on the drive's body i (its frames' z axes coincide when assembled).
+    let frame = match (
+        j.body_i == d.body_i && j.body_j == d.body_j,
+        j.body_i == d.body_j && j.body_j == d.body_i,
+    ) {
+        (true, _) => &j.frame_i,
+        (_, true) => &j.frame_j,
+        _ => return false,
+    };
+    j.kind == wanted && frame.axes.column(2).cross(d.frame_i.axes.column(2)).norm() <= 1e-9
 }
 
 /// What keeps `integrator` from the tree, if anything. BDF1/2, generalized-α, HHT and Newmark

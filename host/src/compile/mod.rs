@@ -28,7 +28,7 @@ pub use flexible::{
     attachments, body_of_nodes, coupled_data, coupled_model, element_ranges, flexible_model,
     initial_flex_state, initial_rates, node_ranges,
 };
-pub use formulation::{choose, link_of_joints, Blocker, Choice, TreeLink};
+pub use formulation::{choose, fewest_loop_rows, link_of_joints, Blocker, Choice, TreeLink};
 pub use rigid::{kernel_error, mirror_model, rigid_model};
 pub use tree::{tree_parts, tree_parts_on, LinkBody, SceneTree, TreeDrive, TreeParts};
 

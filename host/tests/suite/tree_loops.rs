@@ -2,7 +2,8 @@
 //! coordinates) against the Cartesian model of the same scene (`formulation = "cartesian"`:
 //! 6 coordinates per body and every joint a constraint, an independent formulation): a
 //! four-bar, a double parallelogram (redundant loop through its singular poses) and a
-//! slider-crank held by a spring, and the spatial Bennett linkage through its folded poses.
+//! slider-crank held by a spring, and a four-bar whose spanning tree is chosen to cut its ball
+//! joint (the spatial Bennett linkage: bennett.rs).
 
 use crate::common::body_difference;
 use ferrodyn_host::check::joint_reactions;
@@ -10,16 +11,16 @@ use ferrodyn_host::compile::{choose, compile, Choice};
 use ferrodyn_host::export::{rust_module, Precision};
 use ferrodyn_host::scene::Scene;
 use ferrodyn_host::simulation::Simulation;
-use ferrodyn_host::spec::{Formulation, IntegratorSpec};
-use ferrodyn_kernel::integrators::AdaptiveConfig;
+use ferrodyn_host::spec::Formulation;
 use ferrodyn_kernel::rigid::violation;
 use std::path::PathBuf;
 
+fn scenes() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../scenes")
+}
+
 fn load(name: &str) -> Scene {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../scenes")
-        .join(name);
-    Scene::load(&path).unwrap_or_else(|e| panic!("{e}"))
+    Scene::load(&scenes().join(name)).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// The largest |Φ| over every scene joint at the simulation's bodies (for a tree, its
@@ -42,22 +43,22 @@ struct Comparison {
     cartesian_phi: f64,
 }
 
-/// `name` compiled with `formulation` and step `dt`.
-fn simulation(name: &str, formulation: Formulation, dt: f64) -> Simulation {
-    let mut scene = load(name);
+/// `scene` compiled with `formulation` and step `dt`.
+fn simulation(scene: &Scene, formulation: Formulation, dt: f64) -> Simulation {
+    let mut scene = scene.clone();
     scene.simulation.formulation = formulation;
     scene.simulation.step = dt;
     compile(&scene).unwrap()
 }
 
-/// Runs `name` for `seconds` with RK4 at step `dt` in joint coordinates (asserting `auto`
-/// chose them) and in Cartesian coordinates, and with `truncation` the Cartesian model at
-/// dt / 8.
-fn compare(name: &str, seconds: f64, dt: f64, truncation: bool) -> Comparison {
-    assert!(matches!(choose(&load(name)).unwrap(), Choice::Tree(_)), "{name}");
-    let mut tree = simulation(name, Formulation::Auto, dt);
-    let mut cartesian = simulation(name, Formulation::Cartesian, dt);
-    let mut fine = truncation.then(|| simulation(name, Formulation::Cartesian, dt / 8.0));
+/// Runs `scene` (called `name`) for `seconds` with RK4 at step `dt` in joint coordinates
+/// (asserting `auto` chose them) and in Cartesian coordinates, and with `truncation` the
+/// Cartesian model at dt / 8.
+fn compare_scene(name: &str, scene: &Scene, seconds: f64, dt: f64, truncation: bool) -> Comparison {
+    assert!(matches!(choose(scene).unwrap(), Choice::Tree(_)), "{name}");
+    let mut tree = simulation(scene, Formulation::Auto, dt);
+    let mut cartesian = simulation(scene, Formulation::Cartesian, dt);
+    let mut fine = truncation.then(|| simulation(scene, Formulation::Cartesian, dt / 8.0));
     assert!(
         tree.labels.description.contains("joint coordinates"),
         "{}",
@@ -90,31 +91,94 @@ fn compare(name: &str, seconds: f64, dt: f64, truncation: bool) -> Comparison {
 #[test]
 fn a_four_bar_and_a_sprung_slider_crank_move_as_the_cartesian_model() {
     for name in ["four_bar.toml", "slider_crank_spring.toml"] {
-        let run = compare(name, 2.0, 1e-3, true);
-        assert!(run.tree_phi <= 1e-10, "{name}: tree |Φ| {:e}", run.tree_phi);
-        assert!(
-            run.cartesian_phi <= 1e-10,
-            "{name}: Cartesian |Φ| {:e}",
-            run.cartesian_phi
-        );
-        // At 1 ms their fast cranks leave each formulation ~5e-6 from its converged trajectory
-        // (the Cartesian model against itself at an eighth of the step): the two formulations
-        // differ by less than that error of either.
-        assert!(
-            run.difference <= run.truncation,
-            "{name}: difference {:e}, Cartesian truncation {:e}",
-            run.difference,
-            run.truncation
-        );
-        // Where the step makes RK4's error small, they agree to 1e-9.
-        let run = compare(name, 2.0, 1e-3 / 16.0, false);
-        assert!(
-            run.difference <= 1e-9,
-            "{name} at 1/16 ms: difference {:e}",
-            run.difference
-        );
-        assert!(run.tree_phi <= 1e-10, "{name}: tree |Φ| {:e}", run.tree_phi);
+        moves_as_the_cartesian_model(name, &load(name));
     }
+}
+
+/// Asserts that `scene` (called `name`) moves in joint coordinates as its Cartesian model over
+/// 2 s of RK4, with its loops closed to 1e-10.
+fn moves_as_the_cartesian_model(name: &str, scene: &Scene) {
+    let run = compare_scene(name, scene, 2.0, 1e-3, true);
+    assert!(run.tree_phi <= 1e-10, "{name}: tree |Φ| {:e}", run.tree_phi);
+    assert!(
+        run.cartesian_phi <= 1e-10,
+        "{name}: Cartesian |Φ| {:e}",
+        run.cartesian_phi
+    );
+    // At 1 ms the fast cranks leave each formulation ~5e-6 from its converged trajectory (the
+    // Cartesian model against itself at an eighth of the step): the two formulations differ by
+    // less than that error of either.
+    assert!(
+        run.difference <= run.truncation,
+        "{name}: difference {:e}, Cartesian truncation {:e}",
+        run.difference,
+        run.truncation
+    );
+    // Where the step makes RK4's error small, they agree to 1e-9.
+    let run = compare_scene(name, scene, 2.0, 1e-3 / 16.0, false);
+    assert!(
+        run.difference <= 1e-9,
+        "{name} at 1/16 ms: difference {:e}",
+        run.difference
+    );
+    assert!(run.tree_phi <= 1e-10, "{name}: tree |Φ| {:e}", run.tree_phi);
+}
+
+/// Asserts that `ferrodyn check` of the scene at `path` succeeds and prints every line of
+/// `expected`.
+fn check_prints(path: &std::path::Path, expected: &[&str]) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ferrodyn"))
+        .arg("check")
+        .arg(path)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    for expected in expected {
+        assert!(text.contains(expected), "missing `{expected}` in\n{text}");
+    }
+}
+
+/// The four-bar of scenes/four_bar.toml with its first joint, the crank's ground pivot, a ball
+/// joint: the linkage stays planar (the other three revolutes hold it), and one DOF.
+fn ball_four_bar() -> (PathBuf, Scene) {
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("four_bar_ball_first.toml");
+    let text = std::fs::read_to_string(scenes().join("four_bar.toml"))
+        .unwrap()
+        .replace(
+            "name = \"crank_pivot\"\ntype = \"revolute\"",
+            "name = \"crank_pivot\"\ntype = \"spherical\"",
+        );
+    assert!(text.contains("type = \"spherical\""));
+    std::fs::write(&path, &text).unwrap();
+    let scene = Scene::parse(&path, &text).unwrap_or_else(|e| panic!("{e}"));
+    (path, scene)
+}
+
+#[test]
+fn a_four_bar_with_its_ball_joint_listed_first_cuts_the_ball_joint_and_moves_as_the_cartesian_model() {
+    // Grown in file order the ball joint would carry the crank and the rocker's ground pivot
+    // would close the loop: a revolute's 5 rows. The spanning tree chosen cuts the ball joint:
+    // 3 rows (its out-of-plane row redundant), the three revolutes carry the links.
+    let (path, scene) = ball_four_bar();
+    let Choice::Tree(links) = choose(&scene).unwrap() else {
+        panic!("not a tree")
+    };
+    let names: Vec<&str> = links
+        .iter()
+        .map(|l| scene.joints[l.joint.unwrap()].name.as_str())
+        .collect();
+    assert_eq!(names, ["rocker_pivot", "rocker_pin", "crank_pin"]);
+    check_prints(
+        &path,
+        &[
+        "spanning tree: \"rocker_pivot\" (ground → \"rocker\"), \"rocker_pin\" (\"rocker\" → \"coupler\"), \"crank_pin\" (\"coupler\" → \"crank\")",
+        "loop rows: 3 (spherical joint \"crank_pivot\" cut; the fewest rows)",
+        "  loop closed by joint \"crank_pivot\": spherical (3 rows on the tree's coordinates); redundant row 2 (zero multiplier)",
+        ],
+    );
+    // The same motion as the Cartesian model (18 rows, one redundant), held as the four-bar's.
+    moves_as_the_cartesian_model("four-bar with a ball joint", &scene);
 }
 
 #[test]
@@ -122,7 +186,7 @@ fn the_double_parallelogram_moves_as_the_cartesian_model_and_passes_its_flat_pos
     // Until the cranks first lie flat (t ≈ 0.546 s) the two formulations agree to 1e-9 at
     // 1 ms (RK4's own error is below that here).
     let name = "double_parallelogram.toml";
-    let run = compare(name, 0.5, 1e-3, false);
+    let run = compare_scene(name, &load(name), 0.5, 1e-3, false);
     assert!(run.difference <= 1e-9, "difference {:e}", run.difference);
     assert!(
         run.tree_phi.max(run.cartesian_phi) <= 1e-10,
@@ -180,73 +244,6 @@ fn a_loop_joints_reactions_equal_the_cartesian_models() {
     }
 }
 
-/// What a 10 s run of the Bennett linkage in joint coordinates showed.
-struct Swing {
-    max_phi: f64,
-    /// Largest |E(t) − E(0)| and the largest kinetic energy, J.
-    drift: f64,
-    max_kinetic: f64,
-    /// Passages of link 1 through the folded poses (θ1 crossing 0 or π).
-    folds: usize,
-}
-
-fn swing(integrator: &str, dt: f64) -> Swing {
-    let mut scene = load("bennett.toml");
-    scene.simulation.integrator = IntegratorSpec::from_name(integrator, AdaptiveConfig::default()).unwrap();
-    scene.simulation.step = dt;
-    assert!(matches!(choose(&scene).unwrap(), Choice::Tree(_)));
-    let mut sim = compile(&scene).unwrap();
-    let e0 = sim.energy().unwrap().total();
-    let side = |sim: &Simulation| sim.body_pose(0).0.y > 0.0;
-    let mut last = side(&sim);
-    let mut run = Swing {
-        max_phi: 0.0,
-        drift: 0.0,
-        max_kinetic: 0.0,
-        folds: 0,
-    };
-    for _ in 0..(10.0 / dt).round() as usize {
-        sim.step()
-            .unwrap_or_else(|e| panic!("{integrator} at t = {}: {e:#}", sim.time()));
-        run.max_phi = run.max_phi.max(closure(&sim));
-        let energy = sim.energy().unwrap();
-        run.drift = run.drift.max((energy.total() - e0).abs());
-        run.max_kinetic = run.max_kinetic.max(energy.kinetic);
-        let now = side(&sim);
-        run.folds += usize::from(now != last);
-        last = now;
-    }
-    println!(
-        "bennett in joint coordinates, {integrator} {dt:e} s: {} fold passages, max |Φ| {:.2e}, energy drift {:.2e} of {:.3} J kinetic",
-        run.folds, run.max_phi, run.drift, run.max_kinetic
-    );
-    run
-}
-
-#[test]
-fn the_bennett_linkage_swings_through_its_folded_poses_in_joint_coordinates() {
-    for (integrator, dt) in [("rk4", 1e-3), ("dopri45", 1e-3), ("rk4", 5e-4)] {
-        let run = swing(integrator, dt);
-        assert!(run.folds >= 10, "{integrator}: only {} fold passages", run.folds);
-        assert!(run.max_phi <= 1e-9, "{integrator}: max |Φ| {:e}", run.max_phi);
-        // A conservative system: energy kept to the truncation error. In joint coordinates it
-        // is concentrated on the steps that cross a folded pose: RK4 at 1 ms loses up to
-        // 3·10⁻⁵ of the kinetic energy there (seen 3.9e-5 J of 1.27 J), 2000× less at 0.5 ms;
-        // the Cartesian model's bound (host/tests/suite/bennett.rs) holds from 0.5 ms and with
-        // DOPRI45.
-        let bound = match (integrator, dt) {
-            ("rk4", 1e-3) => 1e-4,
-            _ => 1e-7,
-        };
-        assert!(
-            run.drift <= bound * run.max_kinetic,
-            "{integrator} {dt}: energy drift {:e} of {} J",
-            run.drift,
-            run.max_kinetic
-        );
-    }
-}
-
 #[test]
 fn a_tree_with_a_loop_exports_its_closing_joint_and_the_capacities_of_its_rows() {
     // The four-bar on the tree: 3 revolute links (nv = 3), the rocker's ground pivot closing
@@ -274,23 +271,19 @@ fn a_tree_with_a_loop_exports_its_closing_joint_and_the_capacities_of_its_rows()
 
 #[test]
 fn check_prints_the_spanning_tree_the_loop_rows_and_the_redundant_ones_by_joint_name() {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../scenes/four_bar.toml");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ferrodyn"))
-        .arg("check")
-        .arg(&path)
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{text}");
-    for expected in [
+    check_prints(
+        &scenes().join("four_bar.toml"),
+        &[
         "formulation: joint coordinates (tree): 3 joints form an open tree from the ground",
         "spanning tree: \"crank_pivot\" (ground → \"crank\"), \"crank_pin\" (\"crank\" → \"coupler\"), \"rocker_pin\" (\"coupler\" → \"rocker\")",
+        // Every joint of the loop is a revolute: any one cut costs 5 rows, and file order cuts
+        // the last.
+        "loop rows: 5 (revolute joint \"rocker_pivot\" cut; the fewest rows)",
         // The planar loop's three out-of-plane rows (z offset, tilts about x and y), as the
         // Cartesian model's check names the same joint's rows 2, 3, 4 (host/tests/suite/four_bar.rs).
         "  loop closed by joint \"rocker_pivot\": revolute (5 rows on the tree's coordinates); redundant rows 2, 3, 4 (zero multipliers)",
-    ] {
-        assert!(text.contains(expected), "missing `{expected}` in\n{text}");
-    }
+        ],
+    );
 }
 
 #[test]
@@ -314,26 +307,39 @@ fn a_loop_the_projection_cannot_close_is_an_error_naming_the_scene_joint() {
 }
 
 #[test]
-fn a_limit_on_a_loop_closing_joint_keeps_the_scene_cartesian_naming_it() {
-    // The tree's end stops are forces on its own joint coordinates; a loop joint has none.
+fn a_limit_keeps_its_joint_on_the_tree_and_a_loop_of_limited_joints_stays_cartesian_naming_one() {
+    // The tree's end stops are forces on its own joint coordinates; a loop joint has none. A
+    // limit on the joint file order would cut keeps it on the tree: the spanning tree cuts
+    // another revolute of the loop (the same 5 rows), the last of the tree grown in file order.
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../scenes/four_bar.toml");
-    let text = std::fs::read_to_string(&path).unwrap().replace(
-        "name = \"rocker_pivot\"\n",
-        "name = \"rocker_pivot\"\nlimits = [-0.5, 0.5]\n",
-    );
-    let scene = Scene::parse(&path, &text).unwrap_or_else(|e| panic!("{e}"));
+    let limited = |joints: &[&str]| {
+        let mut text = std::fs::read_to_string(&path).unwrap();
+        for joint in joints {
+            let name = format!("name = \"{joint}\"\n");
+            text = text.replace(&name, &format!("{name}limits = [-10.0, 10.0]\n"));
+        }
+        Scene::parse(&path, &text).unwrap_or_else(|e| panic!("{e}"))
+    };
+    let scene = limited(&["rocker_pivot"]);
+    let Choice::Tree(links) = choose(&scene).unwrap() else {
+        panic!("{}", choose(&scene).unwrap().describe())
+    };
+    let carried = |name: &str| {
+        links
+            .iter()
+            .find(|l| l.joint.is_some_and(|j| scene.joints[j].name == name))
+    };
+    assert!(carried("rocker_pivot").is_some_and(|l| l.limit.is_some()));
+    assert!(carried("rocker_pin").is_none(), "{links:?}");
+    // Every joint of the loop limited: one must close it, and the scene stays Cartesian,
+    // naming it.
+    let scene = limited(&["crank_pivot", "crank_pin", "rocker_pin", "rocker_pivot"]);
     let why = choose(&scene).unwrap().describe();
     assert!(
-        why.contains("\"rocker_pivot\"")
+        why.starts_with("Cartesian coordinates")
+            && why.contains("\"rocker_pivot\"")
             && why.contains("closes a loop on the tree")
             && why.contains("joint limits"),
         "{why}"
     );
-    // The other links' limits stay on the tree.
-    let text = std::fs::read_to_string(&path).unwrap().replace(
-        "name = \"crank_pivot\"\n",
-        "name = \"crank_pivot\"\nlimits = [-10.0, 10.0]\n",
-    );
-    let scene = Scene::parse(&path, &text).unwrap_or_else(|e| panic!("{e}"));
-    assert!(matches!(choose(&scene).unwrap(), Choice::Tree(_)));
 }
