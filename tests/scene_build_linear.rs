@@ -2,7 +2,8 @@
 //! 4n rods makes at most 4.4 times the allocations and holds at most 4.4 times the peak heap
 //! of a chain of n, where a quadratic pass over the items (a list rebuilt per item, a table
 //! re-read per item) would give 16 times; and the peak heap per body stays under its measured
-//! value (8.5 kB, was 10.8 kB before the check built its models once). Counted, not timed:
+//! value (8.5 kB, was 10.8 kB before the check built its models once), as do the bytes it
+//! allocates in all (the pages the system fills with zeros: 20 kB a body). Counted, not timed:
 //! the same on every machine. Times are measured by `benches/scene_check.sh` and
 //! `benches/scene_build.rs` (docs/performance.md, "Scene build").
 
@@ -18,12 +19,16 @@ use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 struct Counting;
 
 static CALLS: AtomicUsize = AtomicUsize::new(0);
+/// Bytes ever allocated (a realloc counts its growth): what the process writes fresh pages
+/// for, so what the system's zero-filling of pages costs.
+static TOTAL: AtomicUsize = AtomicUsize::new(0);
 static LIVE: AtomicUsize = AtomicUsize::new(0);
 static PEAK: AtomicUsize = AtomicUsize::new(0);
 
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         CALLS.fetch_add(1, Relaxed);
+        TOTAL.fetch_add(layout.size(), Relaxed);
         let live = LIVE.fetch_add(layout.size(), Relaxed) + layout.size();
         PEAK.fetch_max(live, Relaxed);
         unsafe { System.alloc(layout) }
@@ -34,6 +39,7 @@ unsafe impl GlobalAlloc for Counting {
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         CALLS.fetch_add(1, Relaxed);
+        TOTAL.fetch_add(new_size.saturating_sub(layout.size()), Relaxed);
         let live = LIVE.fetch_add(new_size, Relaxed) + new_size;
         PEAK.fetch_max(live, Relaxed);
         LIVE.fetch_sub(layout.size(), Relaxed);
@@ -44,17 +50,29 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
 
-/// Allocation calls and peak heap above the start (bytes) of `ferrodyn check` of `n` rods in
-/// `shape`, the file written first (its text freed before the check).
-fn check_counts(n: usize, shape: Shape) -> (usize, usize) {
+/// What a check allocates: calls, peak heap above the start and bytes in all (bytes).
+#[derive(Clone, Copy, Debug)]
+struct Counts {
+    calls: usize,
+    peak: usize,
+    total: usize,
+}
+
+/// The [`Counts`] of `ferrodyn check` of `n` rods in `shape`, the file written first (its
+/// text freed before the check).
+fn check_counts(n: usize, shape: Shape) -> Counts {
     let dir = std::env::temp_dir().join(format!("ferrodyn-linear-{}-{n}-{shape:?}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("rods.toml");
     std::fs::write(&path, rods(n, shape)).unwrap();
-    let (calls, base) = (CALLS.load(Relaxed), LIVE.load(Relaxed));
+    let (calls, base, total) = (CALLS.load(Relaxed), LIVE.load(Relaxed), TOTAL.load(Relaxed));
     PEAK.store(base, Relaxed);
     ferrodyn::host::commands::check(&path, false, false, None).unwrap();
-    let counts = (CALLS.load(Relaxed) - calls, PEAK.load(Relaxed) - base);
+    let counts = Counts {
+        calls: CALLS.load(Relaxed) - calls,
+        peak: PEAK.load(Relaxed) - base,
+        total: TOTAL.load(Relaxed) - total,
+    };
     std::fs::remove_dir_all(&dir).unwrap();
     counts
 }
@@ -64,12 +82,13 @@ fn checking_four_times_the_bodies_costs_four_times_the_allocations_and_memory() 
     // n = 1,500 rods parse on one thread; 6,000 (12,000 tables) on every core.
     const N: usize = 1_500;
     for shape in [Shape::Chain, Shape::Star] {
-        let (calls, peak) = check_counts(N, shape);
-        let (calls4, peak4) = check_counts(4 * N, shape);
+        let (one, four) = (check_counts(N, shape), check_counts(4 * N, shape));
+        let (calls, calls4, peak, peak4) = (one.calls, four.calls, one.peak, four.peak);
         let (call_ratio, peak_ratio) = (calls4 as f64 / calls as f64, peak4 as f64 / peak as f64);
         println!(
-            "{shape:?}: {calls} → {calls4} allocations ({call_ratio:.2}×), peak heap {peak} → {peak4} B ({peak_ratio:.2}×), {:.0} B a body",
-            peak4 as f64 / (4 * N) as f64
+            "{shape:?}: {calls} → {calls4} allocations ({call_ratio:.2}×), peak heap {peak} → {peak4} B ({peak_ratio:.2}×), {:.0} B a body, {:.0} B allocated a body",
+            peak4 as f64 / (4 * N) as f64,
+            four.total as f64 / (4 * N) as f64
         );
         // Linear: 4× plus what does not grow with n; quadratic: 16×.
         assert!(
@@ -81,6 +100,11 @@ fn checking_four_times_the_bodies_costs_four_times_the_allocations_and_memory() 
             "{shape:?}: peak heap ×{peak_ratio:.2}"
         );
         assert!(peak4 < 4 * N * PEAK_PER_BODY, "{shape:?}: {peak4} B");
+        assert!(
+            four.total < 4 * N * ALLOCATED_PER_BODY,
+            "{shape:?}: {} B allocated",
+            four.total
+        );
     }
 }
 
@@ -88,3 +112,10 @@ fn checking_four_times_the_bodies_costs_four_times_the_allocations_and_memory() 
 /// (most of it the kernel's Cartesian mirror, its data and the tree's data, which the
 /// simulation holds), 10,800 before.
 const PEAK_PER_BODY: usize = 9_000;
+
+/// Largest number of bytes a check allocates in all, per body: measured 20,128 for the chain
+/// of 6,000 rods (19,913 for the star); about 3.5 kB more before the tree's parts assembled the
+/// mirror data the joints' violation at t0 was read from (a second Cartesian data, 2.7 kB a
+/// body) and the capacities counted over a copy of the scene's joints (0.8 kB each; dhat on
+/// 10⁴ rods: 30.4 → 26.9 kB a body). Either comes back above this bound.
+const ALLOCATED_PER_BODY: usize = 20_800;

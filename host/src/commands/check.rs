@@ -106,8 +106,12 @@ pub fn check(path: &Path, with_settle: bool, with_motion: bool, target: Option<&
 /// hangs from to its own), and the joints closing loops on it with their rows on the tree's
 /// coordinates and the redundant ones at the initial state, by joint name.
 /// Returns the tree's capacity type as `ferrodyn export` writes it, and the tree's parts (on
-/// `mirror`, the scene's Cartesian mirror).
-fn tree_report(scene: &Scene, links: &[TreeLink], mirror: RigidModel) -> Result<(String, TreeParts)> {
+/// `mirror`, the scene's Cartesian mirror, and its fresh `data`, which they assemble).
+fn tree_report(
+    scene: &Scene,
+    links: &[TreeLink],
+    (mirror, data): (RigidModel, RigidData),
+) -> Result<(String, TreeParts)> {
     let names = scene.name_maps();
     let body_of = |link: Option<usize>| {
         link.and_then(|k| links.get(k))
@@ -126,7 +130,7 @@ fn tree_report(scene: &Scene, links: &[TreeLink], mirror: RigidModel) -> Result<
         })
         .collect();
     println!("spanning tree: {}", edges.join(", "));
-    let parts = tree_parts_on(scene, links, mirror)?;
+    let parts = tree_parts_on(scene, links, mirror, data)?;
     loop_rows_report(scene, &parts);
     let model = &parts.model;
     // Force elements and tendons take one forces list each.
@@ -386,10 +390,9 @@ fn check_rigid(scene: &Scene, choice: Choice) -> Result<Option<String>> {
     let mut data = mirror.new_data();
     let (dof, at_t0, tree) = match &choice {
         Choice::Tree(links) => {
-            // The joints at t0 first: the tree's parts assemble the mirror's state.
+            // The joints at t0 first: the tree's parts assemble the mirror's state in `data`.
             let at_t0 = joint_violations(&mirror, &data);
-            drop(data);
-            let (capacities, parts) = tree_report(scene, links, mirror)?;
+            let (capacities, parts) = tree_report(scene, links, (mirror, data))?;
             let dof = match is_open(&parts) {
                 // The Cartesian rank (a factorization of Φ_q M⁻¹ Φ_qᵀ) would only confirm it.
                 true => format!(

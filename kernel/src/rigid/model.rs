@@ -62,8 +62,12 @@ pub fn skyline_entries<R: Real>(joints: &[Joint<R>]) -> usize {
 }
 
 /// [`skyline_entries`] in time linear in the joints, with `first_at` as scratch: one entry per
-/// body (at least as many as the joints' body indices reach), overwritten.
-pub fn skyline_entries_in<R: Real>(joints: &[Joint<R>], first_at: &mut [usize]) -> usize {
+/// body (at least as many as the joints' body indices reach), overwritten. The joints may be
+/// any iterator over them (a host reads them from its scene's items without copying them).
+pub fn skyline_entries_in<'a, R: Real + 'a>(
+    joints: impl IntoIterator<Item = &'a Joint<R>>,
+    first_at: &mut [usize],
+) -> usize {
     let (mut entries, mut start) = (0, 0);
     // first_at[b]: the first row of the first joint at body b (the earliest joint coupled to a
     // later one through b starts there).
