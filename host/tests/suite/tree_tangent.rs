@@ -259,3 +259,33 @@ fn cost_of_the_analytic_matrix_against_the_finite_difference() {
         );
     }
 }
+
+#[test]
+fn a_bad_tangent_setting_is_an_error_naming_the_key_and_its_line() {
+    let scene = |integrator: &str, tangent: &str| {
+        spring_chain(2, (10.0, 0.0), integrator, 1e-3, 0.01).replacen(
+            "\n[[body]]",
+            &format!("\n[simulation.implicit]\ntangent = \"{tangent}\"\n\n[[body]]"),
+            1,
+        )
+    };
+    let error = |text: &str| {
+        Scene::parse(Path::new("inline.toml"), text)
+            .map(|_| ())
+            .unwrap_err()
+            .to_string()
+    };
+    let unknown = error(&scene("bdf2", "exact"));
+    assert!(
+        unknown.contains("tangent") && unknown.contains("'exact'") && unknown.contains("finite-difference"),
+        "{unknown}"
+    );
+    assert!(unknown.contains("inline.toml:7"), "{unknown}");
+    let hht = error(&scene("hht", "analytic"));
+    assert!(hht.contains("tangent") && hht.contains("not hht"), "{hht}");
+    let fine = parse_inline(&scene("generalized-alpha", "finite-difference"));
+    match fine.simulation.integrator {
+        IntegratorSpec::Dae(spec) => assert_eq!(spec.tangent, TangentChoice::FiniteDifference),
+        other => panic!("{other:?}"),
+    }
+}
