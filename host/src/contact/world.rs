@@ -236,6 +236,13 @@ impl ContactWorld {
         &self.points
     }
 
+    /// The Hertz stiffness K, Flores factor χ and material of shapes `a` and `b`, where a
+    /// contact between them was evaluated (an implicit tangent linearizes those contacts).
+    pub fn pair_law(&self, a: usize, b: usize) -> Option<(f64, f64, ContactMaterial)> {
+        let law = self.laws.get(&(a.min(b), a.max(b)))?;
+        Some((law.stiffness, law.chi, law.material))
+    }
+
     /// Candidate shape pairs of the broad phase at the last evaluation.
     pub fn candidate_pairs(&self) -> &[(usize, usize)] {
         &self.pairs

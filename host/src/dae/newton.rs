@@ -1,16 +1,27 @@
-//! Newton–Raphson for the implicit step equations, with a finite-difference iteration matrix
-//! that is factorized by dense LU and kept across iterations and steps while it still makes
+//! Newton–Raphson for the implicit step equations. The iteration matrix is the system's
+//! analytic one where the step equation has it ([`super::tangent`]), else a finite difference;
+//! it is factorized by dense LU and kept across iterations and steps while it still makes
 //! Newton contract (modified Newton).
 
-use crate::spec::NewtonSettings;
+use crate::spec::{NewtonSettings, TangentChoice};
 use faer::linalg::solvers::{PartialPivLu, Solve};
 use faer::Mat;
 use ferrodyn_kernel::KernelError;
+
+/// One step's implicit equation R(x) = 0 over a velocity-sized unknown.
+pub(crate) trait StepEquation {
+    /// Writes R(x) into `r`.
+    fn residual(&mut self, x: &[f64], r: &mut [f64]) -> Result<(), KernelError>;
+    /// Writes the analytic ∂R/∂x at `x` into `out` (n × n); `false` where there is none.
+    fn matrix(&mut self, x: &[f64], out: &mut Mat<f64>) -> Result<bool, KernelError>;
+}
 
 /// A Newton solver that remembers its factorized iteration matrix.
 #[derive(Default)]
 pub(crate) struct Newton {
     pub settings: NewtonSettings,
+    /// Where the iteration matrix comes from.
+    pub tangent: TangentChoice,
     lu: Option<PartialPivLu<f64>>,
     /// The step size (times the method's coefficient) the matrix was built for: another one
     /// needs a new matrix.
@@ -19,10 +30,15 @@ pub(crate) struct Newton {
     pub history: Vec<f64>,
     /// Iteration matrices built so far.
     pub jacobians: u64,
+    /// Of those, the ones built analytically.
+    pub analytic: u64,
     /// Newton corrections (solves with the iteration matrix) over all converged solves.
     pub iterations: u64,
     /// Converged solves (steps).
     pub solves: u64,
+    /// With [`TangentChoice::Compared`]: max |J_analytic − J_fd| / max |J_fd| of the first
+    /// comparison and the largest over the run.
+    pub differences: Option<(f64, f64)>,
 }
 
 /// Smallest fraction of a Newton update the backtracking tries (2⁻¹⁰).
@@ -33,9 +49,10 @@ fn norm(x: &[f64]) -> f64 {
 }
 
 impl Newton {
-    pub fn new(settings: NewtonSettings) -> Self {
+    pub fn new(settings: NewtonSettings, tangent: TangentChoice) -> Self {
         Self {
             settings,
+            tangent,
             ..Self::default()
         }
     }
@@ -45,19 +62,18 @@ impl Newton {
         self.lu = None;
     }
 
-    /// Solves R(x) = 0 from the guess in `x`; `residual` writes R(x). `step` keys the kept
-    /// matrix: the step size times whatever coefficient of the method scales it. Returns the
-    /// residual evaluations used. The last evaluation is at the returned `x`.
+    /// Solves R(x) = 0 from the guess in `x`. `step` keys the kept matrix: the step size times
+    /// whatever coefficient of the method scales it. Returns the residual evaluations used. The
+    /// last evaluation is at the returned `x`.
     pub fn solve(
         &mut self,
         x: &mut [f64],
         step: f64,
-        mut residual: impl FnMut(&[f64], &mut [f64]) -> Result<(), KernelError>,
+        equation: &mut impl StepEquation,
     ) -> Result<u32, KernelError> {
         let n = x.len();
         let mut r = vec![0.0; n];
-        let mut probe = vec![0.0; n];
-        residual(x, &mut r)?;
+        equation.residual(x, &mut r)?;
         let mut evaluations = 1;
         if self.lu_step != step {
             self.lu = None;
@@ -82,8 +98,9 @@ impl Newton {
             }
             // A kept matrix that no longer contracts by 4× is refreshed at the current iterate.
             if self.lu.is_none() || slow {
-                self.lu = Some(self.iteration_matrix(x, &r, &mut probe, &mut residual)?);
-                evaluations += n as u32;
+                let (matrix, used) = self.iteration_matrix(x, &r, equation)?;
+                evaluations += used;
+                self.lu = Some(matrix.partial_piv_lu());
                 self.lu_step = step;
             }
             let Some(lu) = &self.lu else { break };
@@ -101,7 +118,7 @@ impl Newton {
                 for (i, (xi, bi)) in x.iter_mut().zip(&base).enumerate() {
                     *xi = bi + fraction * dx[(i, 0)];
                 }
-                residual(x, &mut r)?;
+                equation.residual(x, &mut r)?;
                 evaluations += 1;
                 if norm(&r) < size || fraction < MIN_STEP_FRACTION {
                     break;
@@ -118,27 +135,59 @@ impl Newton {
         })
     }
 
-    /// ∂R/∂x by forward differences, factorized.
+    /// ∂R/∂x at `x` (where R(x) = `r`) as [`Newton::tangent`] says, and the residual
+    /// evaluations it took. The equation's last evaluation is at `x` again afterwards, so a
+    /// system that linearizes what it last evaluated sees `x`.
     fn iteration_matrix(
         &mut self,
         x: &[f64],
         r: &[f64],
-        probe: &mut [f64],
-        residual: &mut impl FnMut(&[f64], &mut [f64]) -> Result<(), KernelError>,
-    ) -> Result<PartialPivLu<f64>, KernelError> {
+        equation: &mut impl StepEquation,
+    ) -> Result<(Mat<f64>, u32), KernelError> {
         let n = x.len();
+        let mut analytic = Mat::<f64>::zeros(n, n);
+        let has_analytic =
+            self.tangent != TangentChoice::FiniteDifference && equation.matrix(x, &mut analytic)?;
+        self.jacobians += 1;
+        if has_analytic && self.tangent == TangentChoice::Analytic {
+            self.analytic += 1;
+            return Ok((analytic, 0));
+        }
+        let mut used = n as u32;
+        let mut probe = vec![0.0; n];
         let mut shifted = x.to_vec();
-        let mut jacobian = Mat::<f64>::zeros(n, n);
+        let mut difference = Mat::<f64>::zeros(n, n);
         for j in 0..n {
             let delta = f64::EPSILON.sqrt() * x[j].abs().max(1.0);
             shifted[j] = x[j] + delta;
-            residual(&shifted, probe)?;
+            equation.residual(&shifted, &mut probe)?;
             shifted[j] = x[j];
             for i in 0..n {
-                jacobian[(i, j)] = (probe[i] - r[i]) / delta;
+                difference[(i, j)] = (probe[i] - r[i]) / delta;
             }
         }
-        self.jacobians += 1;
-        Ok(jacobian.partial_piv_lu())
+        if !has_analytic {
+            return Ok((difference, used));
+        }
+        // Compared: the analytic matrix is used, its distance from the difference recorded.
+        let (mut apart, mut size) = (0.0_f64, 0.0_f64);
+        for j in 0..n {
+            for i in 0..n {
+                apart = apart.max((analytic[(i, j)] - difference[(i, j)]).abs());
+                size = size.max(difference[(i, j)].abs());
+            }
+        }
+        let relative = apart / size.max(f64::MIN_POSITIVE);
+        self.differences = Some(match self.differences {
+            Some((first, largest)) => (first, largest.max(relative)),
+            None => (relative, relative),
+        });
+        // Back to the state at x for what follows (the contacts remember their last
+        // evaluation).
+        let mut again = vec![0.0; n];
+        equation.residual(x, &mut again)?;
+        used += 1;
+        self.analytic += 1;
+        Ok((analytic, used))
     }
 }

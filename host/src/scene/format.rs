@@ -640,4 +640,7 @@ pub struct RawImplicit {
     pub max_halvings: Option<Spanned<i64>>,
     /// Generalized-α spectral radius at infinity ρ∞ ∈ [0, 1] (default 0.8).
     pub rho_inf: Option<Num>,
+    /// Where BDF's and generalized-α's iteration matrix comes from: "analytic" (default),
+    /// "finite-difference" or "compared".
+    pub tangent: Option<Spanned<String>>,
 }

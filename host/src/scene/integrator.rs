@@ -7,7 +7,7 @@ use super::checker::Checker;
 use super::error::SceneError;
 use super::format::{Num, RawImplicit};
 use crate::spec::integrator::{integrator_names, DAE_NAMES, DEFAULT_ALPHA, HHT_NAMES};
-use crate::spec::{HhtOptions, ImplicitSpec, IntegratorSpec, InvalidOption};
+use crate::spec::{HhtOptions, ImplicitSpec, IntegratorSpec, InvalidOption, TangentChoice};
 use ferrodyn_kernel::integrators::{AdaptiveConfig, Method};
 use toml::Spanned;
 
@@ -63,8 +63,13 @@ fn settings(
         modified_newton: None,
         max_halvings: None,
         rho_inf: None,
+        tangent: None,
     };
     let r = raw.map_or(&empty, |r| r.get_ref());
+    if let Some(v) = &r.tangent {
+        let reason = format!("applies to bdf1, bdf2 and generalized-alpha, not {name}");
+        return Err(c.invalid(&v.span(), "tangent", reason));
+    }
     if let Some(v) = &r.rho_inf {
         let reason = format!("applies to generalized-alpha, not {name}");
         return Err(c.invalid(&v.span(), "rho_inf", reason));
@@ -167,6 +172,16 @@ fn dae_settings(
             return Err(c.invalid(&v.span(), "rho_inf", format!("{rho} must be in [0, 1]")));
         }
         spec.rho_inf = rho;
+    }
+    if let Some(v) = &r.tangent {
+        spec.tangent = TangentChoice::from_name(v.get_ref()).ok_or_else(|| {
+            let names = TangentChoice::NAMES.join(", ");
+            c.invalid(
+                &v.span(),
+                "tangent",
+                format!("'{}' is not one of {names}", v.get_ref()),
+            )
+        })?;
     }
     if let Some(v) = &r.newton_tol {
         let tol = *v.get_ref();

@@ -4,15 +4,18 @@
 //! read Cartesian bodies of any system the same way).
 
 use super::kernel::KernelSystem;
-use super::system::{ContactModel, Contacts, System};
+use super::system::{Contacts, System};
 use crate::check::DriveLoad;
 use crate::compile::{LinkBody, TreeDrive};
-use crate::storage::{RigidData, RigidModel, TreeForces, TreeModel};
+use crate::dae::tree_tangent::{SharedLoads, TreeLoads, TreeTangent};
+use crate::dae::HostMethod;
+use crate::storage::{RigidData, RigidModel, TreeData, TreeForces, TreeModel};
 use anyhow::{anyhow, bail};
 use ferrodyn_kernel::math::Quat;
 use ferrodyn_kernel::tree::{accelerations_with, link_states};
-use ferrodyn_kernel::{Dynamics, Energy, ExternalForces, ExternalLoads, Item, KernelError};
+use ferrodyn_kernel::{Dynamics, Energy, Item, KernelError};
 use std::any::Any;
+use std::cell::RefCell;
 
 /// An actuator port (`[[input]]`): the joint of link `link` gets the port value × `scale`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -39,6 +42,8 @@ pub struct TreeSystem {
     joints: Vec<Option<usize>>,
     /// The scene's drives, the tree's coordinate rows after the loop rows, in that order.
     drives: Vec<TreeDrive>,
+    /// Where an implicit method's iteration matrix evaluates the tree (made at its first step).
+    scratch: Option<TreeData>,
 }
 
 impl TreeSystem {
@@ -60,6 +65,7 @@ impl TreeSystem {
             forces: TreeForces::new(),
             joints: Vec::new(),
             drives: Vec::new(),
+            scratch: None,
         };
         system.update_mirror();
         system
@@ -130,6 +136,31 @@ impl TreeSystem {
         self
     }
 
+    /// One step of an implicit method with the tree's analytic iteration matrix
+    /// ([`TreeTangent`]), the loads shared by the step and the matrix.
+    fn step_implicit(&mut self, dt: f64) -> Result<(), KernelError> {
+        let tree = &mut self.tree;
+        let scratch = self.scratch.get_or_insert_with(|| tree.model.new_data());
+        let (model, data, method) = (&tree.model, &mut tree.data, &mut tree.method);
+        if self.forces.elements().is_empty() && tree.contact.is_none() {
+            let mut tangent = TreeTangent::new(model, scratch, None);
+            model.step(data, &mut method.with_tangent(&mut tangent), dt)?;
+            return Ok(());
+        }
+        let loads = RefCell::new(TreeLoads {
+            forces: &mut self.forces,
+            contact: tree.contact.as_mut(),
+        });
+        let mut tangent = TreeTangent::new(model, scratch, Some(&loads));
+        model.step_with(
+            data,
+            &mut method.with_tangent(&mut tangent),
+            dt,
+            &mut SharedLoads(&loads),
+        )?;
+        Ok(())
+    }
+
     /// Sets every mirror body from its link's state. Quaternions keep the sign of the previous
     /// ones, so the written orientations are continuous in time.
     fn update_mirror(&mut self) {
@@ -155,35 +186,16 @@ impl TreeSystem {
     }
 }
 
-/// Everything that loads the links at every evaluation: the force elements and the contacts.
-struct LinkLoads<'a> {
-    forces: &'a mut TreeForces,
-    contact: Option<&'a mut ContactModel>,
-}
-
-impl ExternalForces<f64> for LinkLoads<'_> {
-    fn apply(&mut self, t: f64, loads: &mut ExternalLoads<'_, f64>) {
-        self.forces.apply(t, loads);
-        if let Some(contact) = self.contact.as_mut() {
-            contact.apply(t, loads);
-        }
-    }
-    fn accept(&mut self, t: f64, state: &ExternalLoads<'_, f64>) {
-        self.forces.accept(t, state);
-        if let Some(contact) = self.contact.as_mut() {
-            contact.accept(t, state);
-        }
-    }
-}
-
 impl System for TreeSystem {
     fn step(&mut self, dt: f64) -> anyhow::Result<()> {
-        let stepped = if self.forces.elements().is_empty() {
+        let stepped = if !matches!(self.tree.method, HostMethod::Explicit(_)) {
+            self.step_implicit(dt).map_err(anyhow::Error::new)
+        } else if self.forces.elements().is_empty() {
             self.tree.step(dt)
         } else {
             let tree = &mut self.tree;
             let (model, data, method) = (&tree.model, &mut tree.data, &mut tree.method);
-            let mut loads = LinkLoads {
+            let mut loads = TreeLoads {
                 forces: &mut self.forces,
                 contact: tree.contact.as_mut(),
             };

@@ -174,6 +174,36 @@ impl Default for NewtonSettings {
     }
 }
 
+/// Where the Newton iteration matrix of a BDF or generalized-α step comes from
+/// (`[simulation.implicit] tangent`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TangentChoice {
+    /// The system's analytic matrix where it has one (a tree in joint coordinates), else the
+    /// finite difference.
+    #[default]
+    Analytic,
+    /// Forward differences of the step residual: one evaluation per velocity coordinate.
+    FiniteDifference,
+    /// Both; the analytic one is used and its largest relative distance from the finite
+    /// difference is reported (validation).
+    Compared,
+}
+
+impl TangentChoice {
+    /// The names in scene files, in the order of the variants.
+    pub const NAMES: [&'static str; 3] = ["analytic", "finite-difference", "compared"];
+
+    /// The choice called `name`.
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "analytic" => Some(Self::Analytic),
+            "finite-difference" => Some(Self::FiniteDifference),
+            "compared" => Some(Self::Compared),
+            _ => None,
+        }
+    }
+}
+
 /// Names of the BDF and generalized-α integrators in scene files and on the command line.
 pub const DAE_NAMES: [&str; 3] = ["bdf1", "bdf2", "generalized-alpha"];
 
@@ -190,6 +220,8 @@ pub struct ImplicitSpec {
     pub rho_inf: f64,
     /// Newton settings.
     pub newton: NewtonSettings,
+    /// Where the iteration matrix comes from.
+    pub tangent: TangentChoice,
 }
 
 impl ImplicitSpec {
@@ -200,6 +232,7 @@ impl ImplicitSpec {
             name,
             rho_inf: DEFAULT_RHO_INF,
             newton: NewtonSettings::default(),
+            tangent: TangentChoice::default(),
         })
     }
 }

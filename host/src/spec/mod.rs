@@ -9,7 +9,9 @@ pub mod integrator;
 
 pub use contact::{ContactMaterial, Dissipation, Elastic, Geometry, Proximity, Shape};
 pub use formulation::Formulation;
-pub use integrator::{HhtOptions, ImplicitSpec, IntegratorSpec, InvalidOption, NewtonSettings};
+pub use integrator::{
+    HhtOptions, ImplicitSpec, IntegratorSpec, InvalidOption, NewtonSettings, TangentChoice,
+};
 
 /// A description item with a value out of range, naming the item.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

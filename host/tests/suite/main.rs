@@ -47,5 +47,6 @@ mod tree_drives;
 mod tree_elements;
 mod tree_implicit;
 mod tree_loops;
+mod tree_tangent;
 mod viewer;
 mod watch;

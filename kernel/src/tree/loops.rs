@@ -118,17 +118,17 @@ pub(crate) struct Loops<'a, R> {
     joints: &'a [Joint<R>],
     coordinate_rows: &'a [CoordinateRow<R>],
     stabilization: &'a Stabilization<R>,
-    rows: &'a mut [ConstraintRow<R>],
-    lambda: &'a mut [R],
-    order: &'a mut [usize],
-    rank: &'a mut usize,
+    pub(super) rows: &'a mut [ConstraintRow<R>],
+    pub(super) lambda: &'a mut [R],
+    pub(super) order: &'a mut [usize],
+    pub(super) rank: &'a mut usize,
     held: &'a mut bool,
-    matrix: &'a mut [R],
+    pub(super) matrix: &'a mut [R],
 }
 
 /// Which loop rows a factorization keeps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Choice {
+pub(super) enum Choice {
     /// The rows chosen last, while they stay well conditioned (over a step's stages and a
     /// projection's iterations: off the manifold a redundant row keeps a pivot of the order of
     /// its distance, and taking it there would make the accelerations jump with the stage).
@@ -138,11 +138,11 @@ enum Choice {
 }
 
 /// The dense workspace cut into its matrices.
-struct Parts<'a, R> {
+pub(super) struct Parts<'a, R> {
     mass: &'a mut [R],
-    jacobian: &'a mut [R],
-    weighted: &'a mut [R],
-    schur: &'a mut [R],
+    pub(super) jacobian: &'a mut [R],
+    pub(super) weighted: &'a mut [R],
+    pub(super) schur: &'a mut [R],
     scale: &'a mut [R],
     vector: &'a mut [R],
 }
@@ -163,7 +163,7 @@ impl<'a, R: Real> Loops<'a, R> {
         })
     }
 
-    fn parts(matrix: &mut [R], nv: usize, m: usize) -> Result<Parts<'_, R>, KernelError> {
+    pub(super) fn parts(matrix: &mut [R], nv: usize, m: usize) -> Result<Parts<'_, R>, KernelError> {
         fn cut<R>(s: &mut [R], n: usize) -> Result<(&mut [R], &mut [R]), KernelError> {
             s.split_at_mut_checked(n).ok_or(KernelError::StateSizeMismatch)
         }
@@ -338,7 +338,13 @@ impl<'a, R: Real> Loops<'a, R> {
     /// Φ, Φ_q (tree coordinates, into the workspace) and, with `dynamics`, γ of every row at
     /// the coordinates `q` and the motions in `work` (and their velocity products,
     /// [`velocity_products`]).
-    fn evaluate(&mut self, t: R, links: &[Link<R>], (q, work): (&[R], &[LinkWork<R>]), dynamics: bool) {
+    pub(super) fn evaluate(
+        &mut self,
+        t: R,
+        links: &[Link<R>],
+        (q, work): (&[R], &[LinkWork<R>]),
+        dynamics: bool,
+    ) {
         let nv: usize = links.iter().map(Link::velocity_count).sum();
         let m = self.rows.len();
         let Ok(p) = Self::parts(self.matrix, nv, m) else {
@@ -405,7 +411,7 @@ impl<'a, R: Real> Loops<'a, R> {
     /// M (composite rigid bodies), its factor, M⁻¹Φ_qᵀ and the pivoted factor of the loop
     /// rows' matrix, at the motions in `work` and the Φ_q of [`Self::evaluate`], its rows kept
     /// as `choice` says.
-    fn factor(
+    pub(super) fn factor(
         &mut self,
         links: &[Link<R>],
         shapes: &[LinkShape],
@@ -471,7 +477,11 @@ fn on_path<R: Real>(links: &[Link<R>], l: usize, k: usize) -> bool {
 }
 
 /// The motion subspace of link `k`'s joint at the motions in `work`: its columns and number.
-fn columns<R: Real>(links: &[Link<R>], work: &[LinkWork<R>], k: usize) -> ([Spatial<R>; MAX_DOF], usize) {
+pub(super) fn columns<R: Real>(
+    links: &[Link<R>],
+    work: &[LinkWork<R>],
+    k: usize,
+) -> ([Spatial<R>; MAX_DOF], usize) {
     let (Some(link), Some(w)) = (links.get(k), work.get(k)) else {
         return ([Spatial::ZERO; MAX_DOF], 0);
     };
@@ -518,7 +528,12 @@ fn velocity_products<R: Real>(links: &[Link<R>], rate: &[R], work: &mut [LinkWor
 /// The joint-space mass matrix (packed lower) at the motions in `work` by the composite rigid
 /// body algorithm in world axes (Featherstone 2008, §6.2): the composite inertias need no
 /// transforms, and M_ij = S_jᵀ I^c_i S_i for joint j on the path of link i.
-fn mass_matrix<R: Real>(links: &[Link<R>], shapes: &[LinkShape], work: &mut [LinkWork<R>], mass: &mut [R]) {
+pub(super) fn mass_matrix<R: Real>(
+    links: &[Link<R>],
+    shapes: &[LinkShape],
+    work: &mut [LinkWork<R>],
+    mass: &mut [R],
+) {
     for ((link, &shape), w) in links.iter().zip(shapes).zip(work.iter_mut()) {
         w.inertia = rigid_inertia(link, shape, &w.motion.pose).0;
     }

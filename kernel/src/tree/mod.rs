@@ -61,6 +61,7 @@ mod planar;
 mod servo;
 mod shape;
 mod spatial;
+mod tangent;
 mod tendon;
 
 pub use coordinate_rows::{CoordinateLaw, CoordinateRow};
@@ -71,4 +72,5 @@ pub use loops::{loop_residual, loop_rows, redundant_loop_rows};
 pub use model::{Builder, Coordinates, Link, Model, MultiJoint, TreeJoint};
 pub use servo::Servo;
 pub use shape::{Along, InertiaShape, LinkShape};
+pub use tangent::{constrain_columns, mass_matrix_at, point_jacobian};
 pub use tendon::{Tendon, TendonTerm, TENDON_TERMS};

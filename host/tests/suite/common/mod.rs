@@ -168,6 +168,38 @@ friction_regularization = 1e-3
     )
 }
 
+/// A chain of `links` rods (1 kg, 0.5 m, along +x) on hinges about y, each hinge with a
+/// rotational spring of `stiffness` (rest angle 0) and `damping`, under gravity, released at
+/// rest straight: it sags and swings about the sag on its springs.
+pub fn spring_chain(
+    links: usize,
+    (stiffness, damping): (f64, f64),
+    integrator: &str,
+    step: f64,
+    end: f64,
+) -> String {
+    let mut text =
+        format!("[simulation]\nend_time = {end}\nstep = {step:e}\nintegrator = \"{integrator}\"\n");
+    for k in 0..links {
+        text += &format!(
+            "\n[[body]]\nid = {k}\nname = \"link{k}\"\nmass = 1.0\ninertia = {{ Ixx = 1e-4, Iyy = 0.0209, Izz = 0.0209 }}\npos = [{}, 0.0, 0.0]\n",
+            0.5 * k as f64 + 0.25
+        );
+    }
+    for k in 0..links {
+        let parent = if k == 0 {
+            "ground".to_string()
+        } else {
+            format!("link{}", k - 1)
+        };
+        let origin = if k == 0 { 0.0 } else { 0.25 };
+        text += &format!(
+            "\n[[joint]]\nname = \"hinge{k}\"\ntype = \"revolute\"\nbody_i = \"{parent}\"\nbody_j = \"link{k}\"\nframe_i = {{ origin = [{origin}, 0.0, 0.0], axis = [0.0, 1.0, 0.0] }}\nframe_j = {{ origin = [-0.25, 0.0, 0.0], axis = [0.0, 1.0, 0.0] }}\n\n[[force]]\nname = \"spring{k}\"\ntype = \"rotational_spring_damper\"\njoint = \"hinge{k}\"\nstiffness = {stiffness:e}\ndamping = {damping:e}\nrest_angle = 0.0\n"
+        );
+    }
+    text
+}
+
 /// `text` parsed as a scene file called inline.toml (a parse error panics with its message).
 pub fn parse_inline(text: &str) -> ferrodyn_host::scene::Scene {
     ferrodyn_host::scene::Scene::parse(std::path::Path::new("inline.toml"), text)
