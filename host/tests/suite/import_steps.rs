@@ -19,7 +19,7 @@ fn imported_models_step_one_second_and_lose_energy() {
         let imported = import(Path::new(path), &ImportOptions::default()).unwrap_or_else(|e| panic!("{e}"));
         let mut scene = imported.scene;
         scene.couplings.clear();
-        let (integrator, step) = (scene.simulation.integrator.clone(), scene.simulation.step);
+        let (integrator, step) = (scene.simulation.integrator, scene.simulation.step);
         let mut sim = compile(&scene).unwrap_or_else(|e| panic!("{path}: {e}"));
         let mut state = sim.state().to_vec();
         let nq = sim.position_count();
