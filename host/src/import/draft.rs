@@ -198,6 +198,13 @@ pub struct Draft {
     pub tendons: Vec<DraftTendon>,
     /// Sensors.
     pub sensors: Vec<DraftSensor>,
+    /// The integrator at the scene's step, when not RK4 (`stiff_damping`).
+    pub integrator: Option<&'static str>,
+    /// MJCF joint limits' `solreflimit` and `solimplimit`: joint name, [time constant, damping
+    /// ratio, dmax] (`stiff_damping::end_stops` turns them into end stops).
+    pub limit_solref: Vec<(String, [f64; 3])>,
+    /// End-stop stiffness and damping of a joint's limits, by joint name (absent: the defaults).
+    pub limit_stops: std::collections::HashMap<String, [f64; 2]>,
 }
 
 impl Draft {
@@ -307,7 +314,9 @@ impl Draft {
         w.table(
             1,
             format_args!(
-                "[simulation]\nend_time = 1.0\nstep = 1e-3\nintegrator = \"rk4\"\ngravity = [{}, {}, {}]\n",
+                "[simulation]\nend_time = 1.0\nstep = {}\nintegrator = \"{}\"\ngravity = [{}, {}, {}]\n",
+                num(super::stiff_damping::STEP),
+                self.integrator.unwrap_or("rk4"),
                 num(self.gravity[0]),
                 num(self.gravity[1]),
                 num(self.gravity[2])
@@ -345,8 +354,12 @@ impl Draft {
                     name(&j.body_j),
                     frame(&j.frame_i),
                     frame(&j.frame_j),
-                    j.limits
-                        .map_or(String::new(), |[lo, hi]| format!("limits = [{}, {}]\n", num(lo), num(hi)))
+                    j.limits.map_or(String::new(), |[lo, hi]| {
+                        let stops = self.limit_stops.get(&j.name).map_or(String::new(), |[k, c]| {
+                            format!("limit_stiffness = {}\nlimit_damping = {}\n", num(*k), num(*c))
+                        });
+                        format!("limits = [{}, {}]\n{stops}", num(lo), num(hi))
+                    })
                 ),
             );
         }

@@ -11,6 +11,7 @@ mod mjcf;
 mod package;
 mod pose;
 mod report;
+mod stiff_damping;
 mod urdf;
 mod xml;
 
@@ -108,7 +109,7 @@ pub fn import(path: &Path, options: &ImportOptions) -> Result<Imported, ImportEr
     })?;
     let file = XmlFile::read(path)?;
     let mut report = ImportReport::default();
-    let draft = match format {
+    let mut draft = match format {
         ModelFormat::Urdf => urdf::import(&file, options, &mut report)?,
         ModelFormat::Mjcf => mjcf::import(&file, options, &mut report)?,
     };
@@ -116,9 +117,30 @@ pub fn import(path: &Path, options: &ImportOptions) -> Result<Imported, ImportEr
         .ok()
         .and_then(|p| p.parent().map(Path::to_path_buf))
         .unwrap_or_default();
-    let written = draft.to_toml(path, &folder);
-    let mut scene = Scene::parse(path, &written.text).map_err(|e| scene_error(path, &written, e))?;
-    relabel(&mut scene, path, &file.text, &written);
+    let parse = |draft: &Draft| {
+        let written = draft.to_toml(path, &folder);
+        let mut scene = Scene::parse(path, &written.text).map_err(|e| scene_error(path, &written, e))?;
+        relabel(&mut scene, path, &file.text, &written);
+        Ok::<_, ImportError>(scene)
+    };
+    let mut scene = parse(&draft)?;
+    if !draft.limit_solref.is_empty() {
+        draft.limit_stops = stiff_damping::end_stops(&scene, &draft.limit_solref)
+            .into_iter()
+            .collect();
+        if !draft.limit_stops.is_empty() {
+            report.fact(format!(
+                "end stops of {} joint limits sized by each joint's inertia as MuJoCo's solreflimit does (docs/import.md)",
+                draft.limit_stops.len()
+            ));
+            scene = parse(&draft)?;
+        }
+    }
+    if let Some(reason) = stiff_damping::integrator_for(&scene) {
+        draft.integrator = Some(stiff_damping::IMPLICIT);
+        scene = parse(&draft)?;
+        report.fact(reason);
+    }
     for note in &scene.notes {
         report.fact(note.clone());
     }

@@ -261,7 +261,31 @@ pub fn import(
             "{collisions} <collision> geometries not imported as contact shapes (give --collision)"
         ));
     }
+    without_orphan_mimics(&mut draft, report);
     Ok(draft)
+}
+
+/// Leaves out each `<mimic>` whose followed joint is not a moving joint of the model (Alex's
+/// psyonic hands follow `index_q1`, which the file does not have): the joint moves freely, as
+/// Pinocchio 4.1 loads the file (its default reader ignores `<mimic>`; asked to read them, it
+/// refuses the file: "The parent joint of the mimic joint is not in the kinematic tree").
+fn without_orphan_mimics(draft: &mut Draft, report: &mut ImportReport) {
+    let moving = |name: &str| {
+        draft
+            .joints
+            .iter()
+            .any(|j| j.name == name && matches!(j.kind, DraftJointKind::Revolute | DraftJointKind::Prismatic))
+    };
+    let (kept, orphans): (Vec<_>, Vec<_>) = std::mem::take(&mut draft.couplings)
+        .into_iter()
+        .partition(|c| moving(&c.follows));
+    for c in orphans {
+        report.fact(format!(
+            "<mimic> of joint \"{}\" (line {}) ignored: it follows \"{}\", which is not a moving joint of the model; the joint moves freely, as Pinocchio loads the file",
+            c.joint, c.line, c.follows
+        ));
+    }
+    draft.couplings = kept;
 }
 
 fn has_mass(l: &Link) -> bool {

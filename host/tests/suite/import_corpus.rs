@@ -7,7 +7,10 @@
 //! default (needs the venv): `FERRODYN_IMPORT_CORPUS=list cargo test -p ferrodyn-host --test
 //! import_corpus -- --ignored --nocapture`. With `FERRODYN_IMPORT_SUMMARY=FILE` the table is
 //! written there too (docs/import.md takes its counts from it); `FERRODYN_IMPORT_COLLISION=1`
-//! adds a pass with collision geometry as contact shapes.
+//! adds a pass with collision geometry as contact shapes. With `FERRODYN_REFERENCE_REFUSALS=FILE`
+//! (`.ci/import-reference-refusals.py`: a path, a tab, the reference engine's error) a model we do
+//! not import that the reference refuses too is "broken in the package" (missing files, a URDF
+//! without a robot name), and the goal's share is also given over the models the reference loads.
 
 use ferrodyn_host::compile::compile;
 use ferrodyn_host::import::{import, ImportErrorKind, ImportOptions};
@@ -22,6 +25,8 @@ enum Outcome {
     Unreadable,
     /// Imported to a scene without bodies: a static arena or prop, not a robot.
     NoMovingBody,
+    /// Not imported, and the reference engine (MuJoCo, Pinocchio) refuses it too.
+    Broken,
     Skipped,
     Panicked,
 }
@@ -73,6 +78,14 @@ fn public_model_sets_import_or_are_refused_by_name() {
     let text = std::fs::read_to_string(&list).expect("the corpus list");
     let paths: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
     let mut summary = String::new();
+    let refusals: BTreeMap<String, String> = std::env::var("FERRODYN_REFERENCE_REFUSALS")
+        .ok()
+        .map(|f| std::fs::read_to_string(f).expect("the reference refusals"))
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| l.split_once('\t'))
+        .map(|(p, e)| (p.to_string(), e.to_string()))
+        .collect();
     let mut passes = vec![("default", ImportOptions::default())];
     // Collision geometry reads every mesh (about 2 minutes): on request only.
     if std::env::var_os("FERRODYN_IMPORT_COLLISION").is_some() {
@@ -88,7 +101,13 @@ fn public_model_sets_import_or_are_refused_by_name() {
         let started = std::time::Instant::now();
         for p in &paths {
             let path = Path::new(p);
-            let (o, why) = outcome(path, &options);
+            let (mut o, mut why) = outcome(path, &options);
+            if let (Outcome::Refused | Outcome::Invalid | Outcome::Unreadable, Some(reference)) =
+                (o, refusals.get(*p))
+            {
+                o = Outcome::Broken;
+                why = format!("broken in the package: {reference}; ours: {why}");
+            }
             let urdf = path.extension().is_some_and(|e| e == "urdf");
             *counts.entry((urdf, o)).or_default() += 1;
             let short: Vec<_> = path.components().rev().take(3).collect();
@@ -108,6 +127,7 @@ fn public_model_sets_import_or_are_refused_by_name() {
                 Outcome::Refused,
                 Outcome::Invalid,
                 Outcome::Unreadable,
+                Outcome::Broken,
                 Outcome::Panicked,
             ]
             .map(get)
@@ -120,10 +140,11 @@ fn public_model_sets_import_or_are_refused_by_name() {
             );
             let share = |n: usize, of: usize| 100.0 * n as f64 / of.max(1) as f64;
             summary.push_str(&format!(
-                "{name}: {models} models: imported {imported}, refused by name {}, invalid value {}, unreadable {}, no moving body {}, panicked {}; skipped (fragments) {}\n",
+                "{name}: {models} models: imported {imported}, refused by name {}, invalid value {}, unreadable {}, broken in the package (the reference refuses it too) {}, no moving body {}, panicked {}; skipped (fragments) {}\n",
                 get(Outcome::Refused),
                 get(Outcome::Invalid),
                 get(Outcome::Unreadable),
+                get(Outcome::Broken),
                 get(Outcome::NoMovingBody),
                 get(Outcome::Panicked),
                 get(Outcome::Skipped)
@@ -134,6 +155,12 @@ fn public_model_sets_import_or_are_refused_by_name() {
                 share(imported, robots),
                 share(named, models),
                 share(named, robots)
+            ));
+            let loadable = robots - get(Outcome::Broken);
+            summary.push_str(&format!(
+                "{name}: over the {loadable} with a moving body the reference engine loads: imported {:.1} %, imported or refused by name {:.1} %\n",
+                share(imported, loadable),
+                share(named, loadable)
             ));
         }
         summary.push('\n');

@@ -29,6 +29,7 @@ mod import_corpus;
 mod import_dynamics;
 mod import_free_motion;
 mod import_mass;
+mod import_steps;
 mod import_tendons;
 mod interrupt;
 mod joint_limits;

@@ -464,6 +464,23 @@ impl<'a, 'i> Builder<'_, 'a, 'i> {
             }
         }
         let limits = self.limits(&at, kind, &name)?;
+        if limits.is_some() {
+            let solref = m.array::<2>(&at, "solreflimit")?.unwrap_or([0.02, 1.0]);
+            let dmax = m
+                .numbers(&at, "solimplimit")?
+                .and_then(|v| v.get(1).copied())
+                .unwrap_or(0.95);
+            if solref[0] > 0.0 && solref[1] > 0.0 && dmax > 0.0 {
+                self.draft
+                    .limit_solref
+                    .push((name.clone(), [solref[0], solref[1], dmax]));
+            } else {
+                self.report.not_modelled(
+                    "solreflimit as direct stiffness and damping (negative values; default end stops kept)",
+                    &name,
+                );
+            }
+        }
         if matches!(kind, DraftJointKind::Revolute | DraftJointKind::Prismatic) {
             let unit = |x: f64| {
                 if kind == DraftJointKind::Revolute {

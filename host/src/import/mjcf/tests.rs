@@ -97,20 +97,20 @@ fn bodies_joints_inertia_ports_and_sensors_follow_mujoco() {
         }
     }
     assert_eq!(damping, [0.05, 0.5]);
-    // range="-90 90" in degrees on the shoulder (joint 0), the default end stops.
+    // range="-90 90" in degrees on the shoulder (joint 0); end stops as MuJoCo's default soft
+    // limit (solreflimit 0.02 1, solimplimit dmax 0.95) on the joint's effective inertia I:
+    // k = I/(0.95·0.02²), c = 2I/0.02, so k/c = 1/(2·0.95·0.02) whatever I is.
     let quarter = std::f64::consts::FRAC_PI_2;
-    assert_eq!(
-        limits,
-        [(
-            0,
-            ferrodyn_kernel::JointLimit::new(
-                -quarter,
-                quarter,
-                crate::scene::DEFAULT_LIMIT_STIFFNESS,
-                crate::scene::DEFAULT_LIMIT_DAMPING
-            )
-        )]
+    let [(0, limit)] = limits[..] else {
+        panic!("{limits:?}")
+    };
+    assert_eq!((limit.lower, limit.upper), (-quarter, quarter));
+    let ratio = limit.stiffness / limit.damping;
+    assert!(
+        (ratio - 1.0 / (2.0 * 0.95 * 0.02)).abs() < 1e-12 * ratio,
+        "{ratio}"
     );
+    assert!(limit.damping > 0.0, "{limit:?}");
     assert_eq!(s.inputs.len(), 1);
     assert_eq!(s.inputs[0].value.scale, 2.0);
     assert_eq!(s.sensors.len(), 2);
