@@ -1,7 +1,10 @@
 //! Newton–Raphson for the implicit step equations. The iteration matrix is the system's
 //! analytic one where the step equation has it ([`super::tangent`]), else a finite difference;
 //! it is factorized by dense LU and kept across iterations and steps while it still makes
-//! Newton contract (modified Newton).
+//! Newton contract (modified Newton). An analytic matrix built during the current solve that
+//! stops making Newton contract leaves out terms that matter there (the analytic matrix has no
+//! constraint curvature, Coriolis or gravity stiffness: a linkage passing a folded pose needs
+//! them), so it is replaced by the finite difference at once.
 
 use crate::spec::{NewtonSettings, TangentChoice};
 use faer::linalg::solvers::{PartialPivLu, Solve};
@@ -80,6 +83,8 @@ impl Newton {
         }
         self.history.clear();
         let mut slow = false;
+        // The kept matrix is an analytic one built during this solve (not kept from a step before).
+        let mut analytic_of_this_solve = false;
         for iteration in 0..=self.settings.max_iterations {
             let size = norm(&r);
             self.history.push(size);
@@ -98,10 +103,12 @@ impl Newton {
             }
             // A kept matrix that no longer contracts by 4× is refreshed at the current iterate.
             if self.lu.is_none() || slow {
-                let (matrix, used) = self.iteration_matrix(x, &r, equation)?;
+                let difference = slow && analytic_of_this_solve;
+                let (matrix, used, analytic) = self.iteration_matrix(x, &r, equation, difference)?;
                 evaluations += used;
                 self.lu = Some(matrix.partial_piv_lu());
                 self.lu_step = step;
+                analytic_of_this_solve = analytic;
             }
             let Some(lu) = &self.lu else { break };
             let mut dx = Mat::from_fn(n, 1, |i, _| -r[i]);
@@ -135,23 +142,26 @@ impl Newton {
         })
     }
 
-    /// ∂R/∂x at `x` (where R(x) = `r`) as [`Newton::tangent`] says, and the residual
-    /// evaluations it took. The equation's last evaluation is at `x` again afterwards, so a
-    /// system that linearizes what it last evaluated sees `x`.
+    /// ∂R/∂x at `x` (where R(x) = `r`) as [`Newton::tangent`] says (the finite difference when
+    /// `by_difference`), the residual evaluations it took and whether it is the analytic one. The
+    /// equation's last evaluation is at `x` again afterwards, so a system that linearizes what
+    /// it last evaluated sees `x`.
     fn iteration_matrix(
         &mut self,
         x: &[f64],
         r: &[f64],
         equation: &mut impl StepEquation,
-    ) -> Result<(Mat<f64>, u32), KernelError> {
+        by_difference: bool,
+    ) -> Result<(Mat<f64>, u32, bool), KernelError> {
         let n = x.len();
         let mut analytic = Mat::<f64>::zeros(n, n);
-        let has_analytic =
-            self.tangent != TangentChoice::FiniteDifference && equation.matrix(x, &mut analytic)?;
+        let has_analytic = !by_difference
+            && self.tangent != TangentChoice::FiniteDifference
+            && equation.matrix(x, &mut analytic)?;
         self.jacobians += 1;
         if has_analytic && self.tangent == TangentChoice::Analytic {
             self.analytic += 1;
-            return Ok((analytic, 0));
+            return Ok((analytic, 0, true));
         }
         let mut used = n as u32;
         let mut probe = vec![0.0; n];
@@ -167,7 +177,7 @@ impl Newton {
             }
         }
         if !has_analytic {
-            return Ok((difference, used));
+            return Ok((difference, used, false));
         }
         // Compared: the analytic matrix is used, its distance from the difference recorded.
         let (mut apart, mut size) = (0.0_f64, 0.0_f64);
@@ -188,6 +198,43 @@ impl Newton {
         equation.residual(x, &mut again)?;
         used += 1;
         self.analytic += 1;
-        Ok((analytic, used))
+        Ok((analytic, used, true))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// R(x) = A x − b with an analytic matrix that leaves out A's coupling and scale (the
+    /// identity): Newton with it alone diverges (I − A has eigenvalues below −1).
+    struct PoorTangent;
+
+    const A: [[f64; 2]; 2] = [[4.0, 1.0], [1.0, 3.0]];
+    const B: [f64; 2] = [1.0, 2.0];
+
+    impl StepEquation for PoorTangent {
+        fn residual(&mut self, x: &[f64], r: &mut [f64]) -> Result<(), KernelError> {
+            for (i, ri) in r.iter_mut().enumerate() {
+                *ri = A[i][0] * x[0] + A[i][1] * x[1] - B[i];
+            }
+            Ok(())
+        }
+        fn matrix(&mut self, _x: &[f64], out: &mut Mat<f64>) -> Result<bool, KernelError> {
+            *out = Mat::identity(2, 2);
+            Ok(true)
+        }
+    }
+
+    #[test]
+    fn an_analytic_matrix_that_does_not_contract_is_replaced_by_the_finite_difference() {
+        let mut newton = Newton::new(NewtonSettings::default(), TangentChoice::Analytic);
+        let mut x = [0.0, 0.0];
+        newton.solve(&mut x, 1e-3, &mut PoorTangent).unwrap();
+        // The exact solution of A x = b, (1/11, 7/11), to the Newton tolerance (‖R‖ ≤ 1e-10 ·
+        // (1 + ‖x‖), A's smallest eigenvalue 2.4).
+        assert!((x[0] - 1.0 / 11.0).abs() < 1e-10 && (x[1] - 7.0 / 11.0).abs() < 1e-10, "{x:?}");
+        // One analytic matrix (tried once), then the finite difference.
+        assert_eq!((newton.jacobians, newton.analytic), (2, 1));
     }
 }
