@@ -233,7 +233,10 @@ mod tests {
         newton.solve(&mut x, 1e-3, &mut PoorTangent).unwrap();
         // The exact solution of A x = b, (1/11, 7/11), to the Newton tolerance (‖R‖ ≤ 1e-10 ·
         // (1 + ‖x‖), A's smallest eigenvalue 2.4).
-        assert!((x[0] - 1.0 / 11.0).abs() < 1e-10 && (x[1] - 7.0 / 11.0).abs() < 1e-10, "{x:?}");
+        assert!(
+            (x[0] - 1.0 / 11.0).abs() < 1e-10 && (x[1] - 7.0 / 11.0).abs() < 1e-10,
+            "{x:?}"
+        );
         // One analytic matrix (tried once), then the finite difference.
         assert_eq!((newton.jacobians, newton.analytic), (2, 1));
     }

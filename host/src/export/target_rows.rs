@@ -34,7 +34,7 @@ pub struct LoopsAndForces {
     /// Reals of the dense loop matrices (`tree::Model::loop_workspace`).
     pub workspace: usize,
     /// libm calls (sin, cos, sincos) of one evaluation of every drive's time function
-    /// ([`libm_calls`]).
+    /// (`libm_calls`).
     pub drive_calls: usize,
     /// Force elements (spring-dampers, point forces, torques).
     pub forces: usize,
