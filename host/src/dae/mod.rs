@@ -175,6 +175,25 @@ impl From<Method<f64>> for HostMethod {
     }
 }
 
+impl HostMethod {
+    /// One step, the implicit methods with the analytic iteration matrix of `tangent` where
+    /// given (an explicit method has no iteration matrix).
+    fn step_with<S: OdeSystem<f64>>(
+        &mut self,
+        system: &mut S,
+        (t, h): (f64, f64),
+        y: &mut [f64],
+        stages: &mut Stages<'_, f64>,
+        tangent: Option<&mut (dyn Tangent + '_)>,
+    ) -> Result<StepStats, KernelError> {
+        match self {
+            Self::Explicit(m) => m.step(system, t, h, y, stages),
+            Self::Bdf(m) => m.step_with_tangent(system, (t, h), y, tangent),
+            Self::GeneralizedAlpha(m) => m.step_with_tangent(system, (t, h), y, tangent),
+        }
+    }
+}
+
 impl Integrator<f64> for HostMethod {
     fn step<S: OdeSystem<f64>>(
         &mut self,
@@ -184,11 +203,7 @@ impl Integrator<f64> for HostMethod {
         y: &mut [f64],
         stages: &mut Stages<'_, f64>,
     ) -> Result<StepStats, KernelError> {
-        match self {
-            Self::Explicit(m) => m.step(system, t, h, y, stages),
-            Self::Bdf(m) => m.step(system, t, h, y, stages),
-            Self::GeneralizedAlpha(m) => m.step(system, t, h, y, stages),
-        }
+        self.step_with(system, (t, h), y, stages, None)
     }
 }
 
@@ -208,11 +223,7 @@ impl Integrator<f64> for TangentStep<'_> {
         y: &mut [f64],
         stages: &mut Stages<'_, f64>,
     ) -> Result<StepStats, KernelError> {
-        let tangent = Some(&mut *self.tangent);
-        match self.method {
-            HostMethod::Explicit(m) => m.step(system, t, h, y, stages),
-            HostMethod::Bdf(m) => m.step_with_tangent(system, (t, h), y, tangent),
-            HostMethod::GeneralizedAlpha(m) => m.step_with_tangent(system, (t, h), y, tangent),
-        }
+        self.method
+            .step_with(system, (t, h), y, stages, Some(&mut *self.tangent))
     }
 }
