@@ -16,7 +16,7 @@
 //! differences (exact for forces linear in v; the velocity-squared terms cancel at v = 0) and
 //! power iteration.
 
-use crate::compile::{choose, tree_parts, Choice};
+use crate::compile::{choose, tree_parts, Choice, TreeLink, TreeParts};
 use crate::scene::Scene;
 use ferrodyn_kernel::tree::accelerations;
 use ferrodyn_kernel::Dynamics;
@@ -31,14 +31,21 @@ const RK4_LIMIT: f64 = 0.9 * 2.785;
 /// The implicit integrator taken when RK4 is unstable at [`STEP`].
 pub const IMPLICIT: &str = "bdf2";
 
-/// The fastest decay rate of the scene's velocities at its initial state (1/s) and the joint
-/// that moves most in that mode; `None` for a scene that is not a tree or cannot be evaluated
-/// (compile reports that itself).
-pub fn fastest_decay(scene: &Scene) -> Option<(f64, String)> {
+/// The scene's tree and its kernel parts; `None` for a scene that is not a tree or does not
+/// build (compile reports that itself).
+fn tree_of(scene: &Scene) -> Option<(Vec<TreeLink>, TreeParts)> {
     let Ok(Choice::Tree(links)) = choose(scene) else {
         return None;
     };
     let parts = tree_parts(scene, &links).ok()?;
+    Some((links, parts))
+}
+
+/// The fastest decay rate of the scene's velocities at its initial state (1/s) and the joint
+/// that moves most in that mode; `None` for a scene that is not a tree or cannot be evaluated
+/// (compile reports that itself).
+pub fn fastest_decay(scene: &Scene) -> Option<(f64, String)> {
+    let (links, parts) = tree_of(scene)?;
     let model = &parts.model;
     let nv = model.velocity_count();
     if nv == 0 {
@@ -84,10 +91,7 @@ pub fn fastest_decay(scene: &Scene) -> Option<(f64, String)> {
 /// The effective inertia 1/(M⁻¹)ᵢᵢ at the initial state of each one-coordinate joint named in
 /// `joints` (what MuJoCo scales a limit's constraint by: J M⁻¹ Jᵀ for the joint's own row).
 fn joint_inertias(scene: &Scene, joints: &[&str]) -> Option<Vec<(String, f64)>> {
-    let Ok(Choice::Tree(links)) = choose(scene) else {
-        return None;
-    };
-    let parts = tree_parts(scene, &links).ok()?;
+    let (links, parts) = tree_of(scene)?;
     let model = &parts.model;
     let nv = model.velocity_count();
     let mut data = model.new_data();
