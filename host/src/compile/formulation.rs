@@ -309,6 +309,15 @@ pub fn loop_joints(scene: &Scene) -> Vec<usize> {
 /// frame on the drive's body i) is the drive's z_i, in body i's coordinates. `None` if the
 /// tree has no such link.
 pub fn driven_link(scene: &Scene, links: &[TreeLink], drive: usize) -> Option<usize> {
+    // Callers ask of every scene joint: the scan over the links is for drives only (asked of
+    // all n joints of a chain it would be n² work).
+    let is_drive = scene
+        .joints
+        .get(drive)
+        .is_some_and(|d| matches!(d.value.kind, JointKind::Driving { .. }));
+    if !is_drive {
+        return None;
+    }
     links
         .iter()
         .position(|link| link.joint.is_some_and(|joint| drives_joint(scene, drive, joint)))
