@@ -7,8 +7,11 @@
 //! `Loops::constrain`) and once more in the projection after the step (`Loops::project`, which
 //! evaluates Φ, factors, and stops there when Φ is within its tolerance). Each factorization
 //! runs the tree's kinematics, Newton–Euler velocity products and composite-rigid-body mass
-//! matrix (work per link), evaluates every row (a drive's time function with its libm calls),
-//! and factors M, the rows' M⁻¹Φ_qᵀ and their pivoted LDLᵀ (work per row).
+//! matrix (work per link, and per entry of M: a link and each of its ancestors), evaluates
+//! every row (a drive's time function with its libm calls), and factors M (dense LDLᵀ: (n³ −
+//! n)/6 inner products for n coordinates), the rows' M⁻¹Φ_qᵀ (n² a row) and their pivoted
+//! LDLᵀ (work per row). Only the per-link and fixed prices are fitted; the others are the
+//! instructions QEMU's profile charges to that code, per unit of its count.
 
 use ferrodyn_kernel::tree::{CoordinateLaw, Model};
 use ferrodyn_kernel::Storage;
@@ -26,6 +29,15 @@ pub struct LoopsAndForces {
     /// Pairs of a link and one of its ancestors (the off-diagonal blocks of the joint-space
     /// mass matrix: n(n − 1)/2 for a chain of n links).
     pub ancestor_pairs: usize,
+    /// Velocity coordinates n (the order of the joint-space mass matrix).
+    pub velocities: usize,
+    /// Entries of the mass matrix's lower triangle the composite-rigid-body pass writes: for
+    /// each coordinate of a link, one per coordinate of the link itself (up to the diagonal)
+    /// and of each ancestor (`tree::loops::mass_matrix`'s inner loop).
+    pub mass_entries: usize,
+    /// Steps of the column-offset walk of that pass: for each coordinate of a link and each
+    /// ancestor j, the j links before j whose coordinates it counts.
+    pub offset_steps: usize,
     /// Joints closing loops.
     pub joints: usize,
     /// Constraint rows m: the loop rows and one per drive and coupling (coordinate rows, solved
@@ -54,18 +66,24 @@ impl LoopsAndForces {
             })
             .sum();
         let links = model.links();
-        let ancestors = |k: usize| {
-            let mut count = 0;
-            let mut at = links.get(k).and_then(|link| link.parent);
+        let (mut ancestor_pairs, mut mass_entries, mut offset_steps) = (0, 0, 0);
+        for link in links {
+            let dof = link.velocity_count();
+            mass_entries += dof * (dof + 1) / 2;
+            let mut at = link.parent;
             while let Some(parent) = at {
-                count += 1;
+                ancestor_pairs += 1;
+                mass_entries += dof * links.get(parent).map_or(0, |p| p.velocity_count());
+                offset_steps += dof * parent;
                 at = links.get(parent).and_then(|link| link.parent);
             }
-            count
-        };
+        }
         Self {
             links: links.len(),
-            ancestor_pairs: (0..links.len()).map(ancestors).sum(),
+            ancestor_pairs,
+            velocities: model.velocity_count(),
+            mass_entries,
+            offset_steps,
             joints: model.loops().len(),
             rows: model.constraint_rows(),
             workspace: model.loop_workspace(),
@@ -197,12 +215,16 @@ const FORCE_PAIR_STACK: [usize; 2] = [448, 1_152];
 fn rows_instructions(core: Core, double: bool, extra: LoopsAndForces, evaluations: f64) -> f64 {
     let n = |count: usize| count as f64;
     let price = RowPrices::of(core, double);
+    let nv = extra.velocities;
     let factorization = match extra.rows {
         0 => 0.0,
         m => {
             price.fixed
                 + price.link * n(extra.links)
-                + price.pair * n(extra.ancestor_pairs)
+                + price.mass_entry * n(extra.mass_entries)
+                + price.offset_step * n(extra.offset_steps)
+                + price.ldl_product * n((nv * nv * nv - nv) / 6)
+                + price.solve_entry * n(m * nv * nv)
                 + price.row * n(m - 1)
                 + price.libm_call * n(extra.drive_calls)
         }
@@ -218,14 +240,23 @@ fn rows_instructions(core: Core, double: bool, extra: LoopsAndForces, evaluation
     factorizations * factorization + evaluations * force * n(extra.forces)
 }
 
-/// Unit prices of a tree's rows and force elements on one core in one precision (instructions),
-/// each measured under QEMU as the difference of scenes that differ in that one thing, less
-/// the open tree's estimate, over the step's 5 factorizations (RK4) or 4 evaluations
-/// (docs/firmware.md, "What a row costs"):
-/// - `fixed`, `link`, `pair`: a factorization of one coordinate row on a chain of 1, 2 and 3
-///   links (driven_crank with a ramp drive, belt_arm's coupling, chain5's first three links
-///   with the ramp drive): `pair` each off-diagonal block of the mass matrix, its share of the
-///   dense LDLᵀ and of the rows' M⁻¹Φ_qᵀ;
+/// Unit prices of a tree's rows and force elements on one core in one precision (instructions
+/// per factorization, or per evaluation for the force elements; docs/firmware.md, "What a row
+/// costs"):
+/// - `mass_entry`, `offset_step`, `ldl_product`, `solve_entry`: the work of the
+///   composite-rigid-body pass, its column-offset walk, the mass matrix's LDLᵀ and each row's
+///   solve with it, per unit of its count ([`LoopsAndForces`]): the instructions QEMU's
+///   block profile (`firmware-examples/tools/insn_count.c`) charges to those lines of
+///   `tree::loops::mass_matrix` and `math::dense_ldl` in a 9-link arm with the Panda's
+///   kinematics and a coupled gripper (`.ci/export_firmware`'s arm7), over its 5
+///   factorizations a step and the count. In soft-float f64 the profile sees only the inline
+///   code (the library's arithmetic runs out of line): each then adds its flops (a mass entry
+///   11, an LDLᵀ product 3, a solve entry 2) at the price of a soft-float flop, fitted below;
+/// - `fixed`, `link`: the rest of a factorization (kinematics again, velocity products, the
+///   links' inertias in world axes and their composites, the rows' evaluation and pivoted
+///   factorization, the solve for λ), least squares over the rows' cost of driven_crank with
+///   a ramp drive, belt_arm's coupling, chain5's first three links with the ramp drive, and
+///   the 5- and 9-link arms with a coupled gripper (with and without the coupling, measured);
 /// - `row`: each row beyond the first (the four-bar's 5 loop rows on its 3 links: a loop row's
 ///   evaluation, its Jacobian along the path and its share of the pivoted factorization; the
 ///   f64 projection's occasional second factorization, 0.41 a step there, is in it);
@@ -239,25 +270,49 @@ fn rows_instructions(core: Core, double: bool, extra: LoopsAndForces, evaluation
 struct RowPrices {
     fixed: f64,
     link: f64,
-    pair: f64,
+    mass_entry: f64,
+    offset_step: f64,
+    ldl_product: f64,
+    solve_entry: f64,
     row: f64,
     libm_call: f64,
     force_alone: f64,
     force_beside_contact: f64,
 }
 
+/// Instructions of one soft-float flop on the Cortex-M4F (f64), fitted with `fixed` and `link`.
+const SOFT_FLOP: f64 = 162.3;
+
 impl RowPrices {
     fn of(core: Core, double: bool) -> Self {
-        let [fixed, link, pair, row, libm_call, force_alone, force_beside_contact] = match (core, double) {
-            (Core::CortexM4F, false) => [1_919.0, 804.0, 746.0, 1_830.0, 1_592.0, 2_266.0, 90.0],
-            (Core::CortexM4F, true) => [14_803.0, 5_669.0, 12_799.0, 33_550.0, 2_380.0, 56_414.0, 1_176.0],
-            (Core::CortexM7, false) => [1_973.0, 777.0, 787.0, 1_842.0, 41.0, 2_239.0, 88.0],
-            (Core::CortexM7, true) => [3_198.0, 141.0, 1_295.0, 2_667.0, 31.0, 3_204.0, 47.0],
+        // [fixed, link, mass entry, offset step, LDLᵀ product, solve entry]
+        let structure = match (core, double) {
+            (Core::CortexM4F, false) => [870.0, 1_559.0, 110.7, 11.7, 37.0, 17.7],
+            (Core::CortexM7, false) => [707.0, 1_732.0, 69.2, 23.0, 37.6, 18.1],
+            (Core::CortexM7, true) => [1_104.0, 1_845.0, 71.1, 13.6, 37.2, 17.7],
+            (Core::CortexM4F, true) => [
+                -5_284.0,
+                20_163.0,
+                126.9 + 11.0 * SOFT_FLOP,
+                24.3,
+                53.0 + 3.0 * SOFT_FLOP,
+                25.3 + 2.0 * SOFT_FLOP,
+            ],
         };
+        let [row, libm_call, force_alone, force_beside_contact] = match (core, double) {
+            (Core::CortexM4F, false) => [1_830.0, 1_592.0, 2_266.0, 90.0],
+            (Core::CortexM4F, true) => [33_550.0, 2_380.0, 56_414.0, 1_176.0],
+            (Core::CortexM7, false) => [1_842.0, 41.0, 2_239.0, 88.0],
+            (Core::CortexM7, true) => [2_667.0, 31.0, 3_204.0, 47.0],
+        };
+        let [fixed, link, mass_entry, offset_step, ldl_product, solve_entry] = structure;
         Self {
             fixed,
             link,
-            pair,
+            mass_entry,
+            offset_step,
+            ldl_product,
+            solve_entry,
             row,
             libm_call,
             force_alone,
@@ -419,6 +474,9 @@ mod tests {
         let chain = LoopsAndForces {
             links: 3,
             ancestor_pairs: 3,
+            velocities: 3,
+            mass_entries: 6,
+            offset_steps: 1,
             rows: 1,
             workspace: 17,
             drive_calls: 2,
