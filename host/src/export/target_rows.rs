@@ -325,7 +325,7 @@ impl RowPrices {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{contact_instructions, tree_needs, LinkMix, Motion};
+    use super::super::{assert_within_10_percent, contact_instructions, tree_needs, LinkMix, Motion};
     use super::*;
     use crate::compile::{choose, tree_parts, Choice};
     use crate::export::contact_pair_count;
@@ -455,13 +455,7 @@ mod tests {
                 .zip(counts)
             {
                 let estimate = estimate(core, double, rows);
-                let error = estimate / measured - 1.0;
-                assert!(
-                    error.abs() < 0.1,
-                    "{path} on {} f64 {double}: {estimate:.0} estimated, {measured} measured ({:+.1} %)",
-                    core.name(),
-                    100.0 * error
-                );
+                assert_within_10_percent(path, core, double, estimate, measured);
             }
         }
     }
@@ -593,14 +587,7 @@ mod tests {
         for (scene, extra, counts) in measured {
             for ((core, double), measured) in configurations.into_iter().zip(counts) {
                 let rows = with_loops_and_forces(open, core, double, extra, &RK4);
-                let estimate = rows.instructions.unwrap();
-                let error = estimate / measured - 1.0;
-                assert!(
-                    error.abs() < 0.1,
-                    "{scene} on {} f64 {double}: {estimate:.0} estimated, {measured} measured ({:+.1} %)",
-                    core.name(),
-                    100.0 * error
-                );
+                assert_within_10_percent(scene, core, double, rows.instructions.unwrap(), measured);
             }
         }
     }
