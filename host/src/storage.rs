@@ -37,6 +37,18 @@ impl<T: Clone + Debug> List<T> for Growing<T> {
     fn reserve(&mut self, additional: usize) {
         self.0.reserve(additional);
     }
+    /// `vec!` asks the allocator for zeroed memory when `value`'s bits are all zero (a zero
+    /// real, an array of them): the system then gives pages that are filled only when first
+    /// written, so the parts of a large model's data that nothing uses (the integrator's stages
+    /// and the constraint workspace of a mirror that `check` never steps) cost no time and no
+    /// resident memory.
+    fn fill(&mut self, len: usize, value: T)
+    where
+        T: Clone,
+    {
+        self.0 = Vec::new();
+        self.0 = vec![value; len];
+    }
 }
 
 /// Growable storage for every model family and its data.

@@ -34,6 +34,21 @@ pub trait List<T>: Deref<Target = [T]> + DerefMut + Clone + Debug {
     }
     /// Makes room for `additional` more items where the list grows (a fixed list has its room).
     fn reserve(&mut self, _additional: usize) {}
+    /// Makes the list hold `len` copies of `value` (cut at its capacity), replacing its items.
+    fn fill(&mut self, len: usize, value: T)
+    where
+        T: Clone,
+    {
+        self.clear();
+        // Room for all at once: a growable list pushed to a million items would otherwise be
+        // copied twenty times over.
+        self.reserve(len.min(Self::capacity()));
+        for _ in 0..len {
+            if self.try_push(value.clone()).is_err() {
+                break;
+            }
+        }
+    }
 }
 
 impl<T: Clone + Debug, const N: usize> List<T> for heapless::Vec<T, N> {
@@ -136,15 +151,7 @@ pub(crate) fn sized<T: Clone + Debug, L: List<T>>(len: usize, value: T) -> L {
 
 /// Makes `list` hold `len` copies of `value`, in place (cut at its capacity).
 pub(crate) fn resize<T: Clone + Debug, L: List<T>>(list: &mut L, len: usize, value: T) {
-    list.clear();
-    // Room for all at once: a growable list pushed to a million items would otherwise be
-    // copied twenty times over.
-    list.reserve(len.min(L::capacity()));
-    for _ in 0..len {
-        if list.try_push(value.clone()).is_err() {
-            break;
-        }
-    }
+    list.fill(len, value);
 }
 
 /// The error for a full list of kind `L` (its capacity) that needed `needed` entries.

@@ -34,6 +34,7 @@ fn model_of<St: Storage>(
     body: impl Fn(&rigid::Body<f64>) -> rigid::Body<f64>,
 ) -> Result<rigid::Model<f64, St>, SceneError> {
     let mut b = rigid::Model::<f64, St>::builder(scene.simulation.gravity);
+    b.reserve(scene.bodies.len(), scene.joints.len(), scene.forces.len());
     for spec in &scene.bodies {
         b.add_body(body(&spec.value.body))
             .map_err(|e| kernel_error(scene, e))?;

@@ -28,17 +28,22 @@ pub(super) fn limits(
     joints: &[Named<Joint<f64>>],
     first: usize,
 ) -> Result<Vec<Named<Force<f64>>>, SceneError> {
-    let kernel_joints: Vec<Joint<f64>> = joints.iter().map(|j| j.value).collect();
+    // The kernel's joints, copied at the first limit: a scene without limits needs no copy.
+    let mut kernel_joints: Option<Vec<Joint<f64>>> = None;
+    // The k-th `[[joint]]` table is the k-th joint of kind "joint" (joints and drives are merged
+    // in file order): found in one pass, not by a search per table.
+    let mut tables = (0..joints.len()).filter(|&k| joints[k].kind == "joint");
     let mut forces = Vec::new();
     for spanned in &raw.joint {
         let r = spanned.get_ref();
         let name = r.name.get_ref();
+        let index = tables.next();
         c.item = Some(ItemName::new("joint", name));
         let Some(range) = &r.limits else {
             end_stops(c, None, &r.limit_stiffness, &r.limit_damping)?;
             continue;
         };
-        let Some(joint) = joints.iter().position(|j| j.kind == "joint" && j.name == *name) else {
+        let Some(joint) = index.filter(|&k| joints[k].name == *name) else {
             continue;
         };
         if !matches!(
@@ -56,7 +61,11 @@ pub(super) fn limits(
         };
         let value = Force::JointLimit { joint, limit };
         value
-            .validate(first + forces.len(), &kernel_joints, usize::MAX)
+            .validate(
+                first + forces.len(),
+                kernel_joints.get_or_insert_with(|| joints.iter().map(|j| j.value).collect()),
+                usize::MAX,
+            )
             .map_err(|e| c.error(&range.span(), ErrorKind::Kernel(e)))?;
         forces.push(Named {
             name: name.clone(),

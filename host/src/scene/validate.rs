@@ -297,7 +297,11 @@ fn forces(
     joint_names: &Names,
     joints: &[Named<Joint<f64>>],
 ) -> Result<Vec<Named<Force<f64>>>, SceneError> {
-    let kernel_joints: Vec<Joint<f64>> = joints.iter().map(|j| j.value).collect();
+    // The kernel's joints, for its checks: copied only when there are forces to check.
+    let kernel_joints: Vec<Joint<f64>> = match raw.force.is_empty() {
+        true => Vec::new(),
+        false => joints.iter().map(|j| j.value).collect(),
+    };
     let mut names = Names::new("force");
     let mut forces = Vec::new();
     for f in &raw.force {

@@ -306,6 +306,18 @@ pub struct Builder<R: Real, St: Storage> {
 }
 
 impl<R: Real, St: Storage> Builder<R, St> {
+    /// Makes room for `bodies`, `joints` and `forces` more items where the lists grow (a
+    /// fixed list has its room): a model of a million bodies is then not copied twenty times
+    /// over as it grows.
+    pub fn reserve(&mut self, bodies: usize, joints: usize, forces: usize) {
+        let m = &mut self.model;
+        m.bodies.reserve(bodies);
+        m.mass.reserve(bodies);
+        m.joints.reserve(joints);
+        m.joint_start.reserve(joints);
+        m.forces.reserve(forces);
+    }
+
     /// Adds a body; returns its reference.
     pub fn add_body(&mut self, body: Body<R>) -> Result<BodyRef, BuildError> {
         let m = &mut self.model;
