@@ -45,7 +45,11 @@ fn a_pendulum_with_armature_accelerates_as_inertia_i_plus_ia() {
     let mut accel = [0.0];
     accelerations(&model, &mut data, &mut accel).unwrap();
     let expected = (torque - MASS * G * ARM * q.sin()) / (pivot_inertia() + armature);
-    assert!((accel[0] - expected).abs() <= 1e-14 * expected.abs(), "{} vs {expected}", accel[0]);
+    assert!(
+        (accel[0] - expected).abs() <= 1e-14 * expected.abs(),
+        "{} vs {expected}",
+        accel[0]
+    );
 }
 
 #[test]
@@ -165,13 +169,19 @@ fn armature_adds_to_the_mass_matrix_diagonal_and_the_articulated_algorithm_agree
             for j in 0..nv {
                 let added = if i == j { diagonal[i] } else { 0.0 };
                 let (got, want) = (m[nv * i + j], m0[nv * i + j] + added);
-                assert!((got - want).abs() < 1e-15, "ball {ball}: M[{i}][{j}] {got} vs {want}");
+                assert!(
+                    (got - want).abs() < 1e-15,
+                    "ball {ball}: M[{i}][{j}] {got} vs {want}"
+                );
             }
         }
         for i in 0..nv {
             let lhs: f64 = (0..nv).map(|j| m[nv * i + j] * accel[j]).sum();
             let rhs: f64 = (0..nv).map(|j| m0[nv * i + j] * accel0[j]).sum();
-            assert!((lhs - rhs).abs() < 1e-12 * (1.0 + rhs.abs()), "ball {ball} row {i}: {lhs} vs {rhs}");
+            assert!(
+                (lhs - rhs).abs() < 1e-12 * (1.0 + rhs.abs()),
+                "ball {ball} row {i}: {lhs} vs {rhs}"
+            );
         }
         // And the armature changed the motion (the test would not see a dropped term otherwise).
         assert!(accel.iter().zip(&accel0).any(|(a, b)| (a - b).abs() > 1e-3));

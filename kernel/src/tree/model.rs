@@ -725,8 +725,8 @@ impl<R: Real, St: Storage> Builder<R, St> {
 }
 
 #[cfg(test)]
-#[path = "massless_tests.rs"]
-mod massless_tests;
-#[cfg(test)]
 #[path = "armature_tests.rs"]
 mod armature_tests;
+#[cfg(test)]
+#[path = "massless_tests.rs"]
+mod massless_tests;

@@ -469,8 +469,7 @@ impl<'a, 'i> Builder<'_, 'a, 'i> {
         // Checked by the scene (finite, ≥ 0), which names the joint at this line.
         let armature = positive("armature")?;
         if positive("frictionloss")? != 0.0 {
-            self.report
-                .not_modelled("joint friction (frictionloss)", &name);
+            self.report.not_modelled("joint friction (frictionloss)", &name);
         }
         let limits = self.limits(&at, kind, &name)?;
         if limits.is_some() {

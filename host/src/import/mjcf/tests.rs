@@ -537,7 +537,10 @@ fn armature_and_hinge_springs_follow_mujoco() {
             "<joint damping=\"0.5\"/>",
             "<joint damping=\"0.5\" armature=\"0.3\" stiffness=\"2\" springref=\"20\"/>",
         )
-        .replace("class=\"stiff\" axis=\"0 1 0\"/>", "class=\"stiff\" axis=\"0 1 0\" ref=\"30\"/>");
+        .replace(
+            "class=\"stiff\" axis=\"0 1 0\"/>",
+            "class=\"stiff\" axis=\"0 1 0\" ref=\"30\"/>",
+        );
     let imported = import(&acrobot(&text, "armature"), &ImportOptions::default()).unwrap();
     let s = &imported.scene;
     let joint = |name: &str| s.joints.iter().position(|j| j.name == name).unwrap();
@@ -575,5 +578,8 @@ fn armature_and_hinge_springs_follow_mujoco() {
         .err()
         .unwrap()
         .to_string();
-    assert!(e.contains("armature") && e.contains("\"elbow\"") && e.contains("acrobot.xml:16:"), "{e}");
+    assert!(
+        e.contains("armature") && e.contains("\"elbow\"") && e.contains("acrobot.xml:16:"),
+        "{e}"
+    );
 }
