@@ -65,7 +65,7 @@ fn a_pendulum_with_armature_swings_with_the_period_of_i_plus_ia() {
     let period = 2.0 * core::f64::consts::PI * ((pivot_inertia() + armature) / (MASS * G * ARM)).sqrt();
     let steps = 20_000;
     let h = period / f64::from(steps);
-    let mut rk4 = Rk4::default();
+    let mut rk4 = Rk4;
     let mut crossings = 0;
     let mut last = q0;
     for _ in 0..steps {
@@ -95,7 +95,7 @@ fn energy_with_the_rotor_term_is_conserved() {
     let closed_form = |q: f64, v: f64| 0.5 * (pivot_inertia() + armature) * v * v - MASS * G * ARM * q.cos();
     let e0 = energy(&model, &data);
     assert!((e0.kinetic + e0.potential - closed_form(1.0, 2.0)).abs() < 1e-13);
-    let mut rk4 = Rk4::default();
+    let mut rk4 = Rk4;
     let mut largest = 0.0f64;
     for _ in 0..2000 {
         step(&model, &mut data, &mut rk4, 1e-3).unwrap();
