@@ -2,8 +2,9 @@
 host/tests/suite/import_free_motion.rs: zero gravity, RK4 at 1 ms, no damping, limits or contact)
 with MuJoCo's RK4 on the same file: a URDF loaded by MuJoCo's own URDF reader (visual and
 collision geometry stripped first: the meshes are not needed and MuJoCo would look for them),
-an MJCF file as it is, with actuation, springs, fluid forces and armature off (mj_setConst
-recomputes the constants armature enters). Joints matched by name, coordinates measured from
+an MJCF file as it is, with actuation, springs, dampers and fluid forces off and the joints'
+armature on, as imported (the armature the importer leaves out, free joints' and tendons', off;
+mj_setConst recomputes the constants armature enters). Joints matched by name, coordinates measured from
 qpos0 (a joint's `ref`). Fails above 1e-6 (rad, or m for a slide) in any joint.
 
 A floating base (the case names its root body `base`): MuJoCo's URDF reader welds the root to

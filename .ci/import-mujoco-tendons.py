@@ -2,7 +2,7 @@
 host/tests/suite/import_tendons.rs) with MuJoCo on the same files: at each random state the
 tendons' generalized force M (a - a0) (the kernel's accelerations with and without the tendons)
 against MuJoCo's qfrc_passive with only the tendons' springs and dampers (joint springs and
-dampers, fluid forces, gravity and armature off), and 1 s of motion at RK4 1 ms against MuJoCo's
+dampers, fluid forces and gravity off; joint armature as imported), and 1 s of motion at RK4 1 ms against MuJoCo's
 RK4 (contacts, limits and actuation off). Joints matched by name, coordinates from qpos0 (a
 joint's `ref`). Fails above 1e-9 relative (forces) or 1e-6 (rad, or m) in any joint."""
 import json

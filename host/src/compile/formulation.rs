@@ -32,6 +32,8 @@ pub struct TreeLink {
     pub parent: Option<usize>,
     /// Viscous damping of the joint (N·m·s/rad), from rotational spring-dampers on it.
     pub damping: f64,
+    /// The joint's armature (rotor inertia per coordinate), from its `armature`.
+    pub armature: f64,
     /// The joint's rotational spring (from rotational spring-dampers on it): stiffness
     /// (N·m/rad) and rest angle (the scene's: frame j against frame i about z_i), the
     /// stiffness-weighted mean of several springs' rest angles.
@@ -53,6 +55,7 @@ impl TreeLink {
             joint,
             parent,
             damping: 0.0,
+            armature: 0.0,
             spring: (0.0, 0.0),
             limit: None,
             welded: Vec::new(),
@@ -180,9 +183,13 @@ fn with_inputs(scene: &Scene, choice: Choice) -> Result<Choice, SceneError> {
     let coupling = scene.couplings.first().map(|c| (c.item(), c.line));
     let input = scene.inputs.first().map(|i| (i.item(), i.line));
     let tendon = scene.tendons.first().map(|t| (t.item(), t.line));
+    let rotor = (scene.joints.iter().zip(&scene.armature))
+        .find(|(_, &ia)| ia != 0.0)
+        .map(|(j, _)| (j.item(), j.line));
     let first_error = first("couplings", coupling)
         .or_else(|| first("inputs", input))
-        .or_else(|| first("tendons", tendon));
+        .or_else(|| first("tendons", tendon))
+        .or_else(|| first("armatures (rotor inertias on a joint's coordinates)", rotor));
     if let Some(error) = first_error {
         return Err(error);
     }
@@ -227,6 +234,18 @@ fn tree_links(scene: &Scene) -> Result<Vec<TreeLink>, Blocker> {
     }
     let mut links = spanning_tree(scene).links;
     let link_of = link_of_joints(&links, scene.joints.len());
+    for ((joint, &armature), link) in scene.joints.iter().zip(&scene.armature).zip(&link_of) {
+        match (armature != 0.0, link) {
+            (false, _) => {}
+            (true, Some(k)) => links[*k].armature = armature,
+            (true, None) => {
+                return Err(Blocker {
+                    item: Some((joint.item(), joint.line)),
+                    reason: "its armature is a rotor inertia on a joint coordinate of the tree, and this joint closes a loop on it".into(),
+                })
+            }
+        }
+    }
     for (index, joint) in scene.joints.iter().enumerate() {
         if matches!(joint.value.kind, JointKind::Driving { .. })
             && driven_link(scene, &links, index).is_none()

@@ -268,7 +268,9 @@ fn tree_model(scene: &Scene, links: &[TreeLink], model: &RigidModel, data: &Rigi
                 free_rates(data, parent, child, anchor),
             ),
         };
-        let mut tree_link = tree_link.with_mass(mass, cg, inertia).with_damping(link.damping);
+        let mut tree_link = (tree_link.with_mass(mass, cg, inertia))
+            .with_damping(link.damping)
+            .with_armature(link.armature);
         if let (Some(index), (stiffness, rest_angle)) = (link.joint, link.spring) {
             if stiffness != 0.0 {
                 tree_link =

@@ -623,10 +623,10 @@ mod tests {
         // scenes/four_bar.toml and scenes/slider_crank_spring.toml: the tendon list has the
         // forces capacity, so the sprung slider-crank's model is larger.
         for (forces, double, bytes) in [
-            (0, false, (2_512, 2_536)),
-            (0, true, (4_880, 5_000)),
-            (1, false, (2_812, 2_536)),
-            (1, true, (5_352, 5_000)),
+            (0, false, (2_524, 2_536)),
+            (0, true, (4_904, 5_000)),
+            (1, false, (2_824, 2_536)),
+            (1, true, (5_376, 5_000)),
         ] {
             let extra = LoopsAndForces {
                 links: 3,
@@ -649,20 +649,20 @@ mod tests {
         // sizes the `tree::Forces` list and the model's tendon list; a drive's row without
         // loops: driven_crank).
         for (double, [slots, joints, forces, rows, workspace], model, data) in [
-            (false, [3, 2, 0, 10, 100], 4_376, 3_040),
-            (true, [3, 2, 0, 10, 100], 8_512, 5_992),
-            (false, [3, 1, 0, 6, 60], 2_808, 2_608),
-            (true, [3, 1, 0, 6, 60], 5_456, 5_144),
-            (false, [4, 1, 0, 5, 59], 2_692, 3_144),
-            (true, [4, 1, 0, 5, 59], 5_232, 6_216),
-            (false, [2, 1, 0, 3, 30], 1_740, 1_680),
-            (true, [2, 1, 0, 3, 30], 3_384, 3_288),
-            (false, [1, 0, 0, 1, 6], 584, 840),
-            (true, [1, 0, 0, 1, 6], 1_128, 1_616),
-            (false, [2, 0, 0, 1, 11], 764, 1_464),
-            (true, [2, 0, 0, 1, 11], 1_480, 2_872),
-            (false, [3, 0, 2, 0, 0], 1_248, 1_960),
-            (true, [3, 0, 2, 0, 0], 2_192, 3_872),
+            (false, [3, 2, 0, 10, 100], 4_388, 3_040),
+            (true, [3, 2, 0, 10, 100], 8_536, 5_992),
+            (false, [3, 1, 0, 6, 60], 2_820, 2_608),
+            (true, [3, 1, 0, 6, 60], 5_480, 5_144),
+            (false, [4, 1, 0, 5, 59], 2_708, 3_144),
+            (true, [4, 1, 0, 5, 59], 5_264, 6_216),
+            (false, [2, 1, 0, 3, 30], 1_748, 1_680),
+            (true, [2, 1, 0, 3, 30], 3_400, 3_288),
+            (false, [1, 0, 0, 1, 6], 588, 840),
+            (true, [1, 0, 0, 1, 6], 1_136, 1_616),
+            (false, [2, 0, 0, 1, 11], 772, 1_464),
+            (true, [2, 0, 0, 1, 11], 1_496, 2_872),
+            (false, [3, 0, 2, 0, 0], 1_260, 1_960),
+            (true, [3, 0, 2, 0, 0], 2_216, 3_872),
         ] {
             let extra = LoopsAndForces {
                 links: slots,

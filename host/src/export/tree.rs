@@ -128,6 +128,11 @@ pub fn add_to(b: &mut Builder<Scalar, Capacities>) -> Result<(), BuildError> {{
             0.0 => String::new(),
             k => format!(".with_spring(s({}), s({}))", lit(k), lit(link.rest)),
         };
+        // Likewise the rotor inertia: only links with armature say so.
+        let armature = match link.armature {
+            0.0 => String::new(),
+            ia => format!(".with_armature(s({}))", lit(ia)),
+        };
         let limit = link.limit.map_or(String::new(), |l| {
             format!(
                 ".with_limit(JointLimit::new(s({}), s({}), s({}), s({})))",
@@ -139,7 +144,7 @@ pub fn add_to(b: &mut Builder<Scalar, Capacities>) -> Result<(), BuildError> {{
         });
         let _ = writeln!(
             out,
-            "    b.add_link(Link::{joint}.with_mass(s({}), {}, {}).with_damping(s({})){spring}{limit}{servo})?;",
+            "    b.add_link(Link::{joint}.with_mass(s({}), {}, {}).with_damping(s({})){armature}{spring}{limit}{servo})?;",
             lit(link.mass),
             vec3(link.cg),
             mat3(&link.inertia),

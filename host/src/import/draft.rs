@@ -70,6 +70,8 @@ pub struct DraftJoint {
     /// Range of the joint's coordinate (revolute: rad, prismatic: m, 0 where the model is
     /// assembled), written as the scene's `limits` with the default end stops; `None`: free.
     pub limits: Option<[f64; 2]>,
+    /// Rotor inertia on each of the joint's coordinates (MJCF `armature`; 0: none).
+    pub armature: f64,
 }
 
 /// Geometry of a contact shape.
@@ -188,6 +190,9 @@ pub struct Draft {
     pub joints: Vec<DraftJoint>,
     /// Viscous joint dampers (revolute joints): joint name, N·m·s/rad, line.
     pub dampers: Vec<(String, f64, usize)>,
+    /// Joint springs (revolute joints): joint name, N·m/rad, rest angle (rad, 0 where the model
+    /// is assembled), line.
+    pub springs: Vec<(String, f64, f64, usize)>,
     /// Contact shapes.
     pub shapes: Vec<DraftShape>,
     /// Actuator ports.
@@ -359,7 +364,10 @@ impl Draft {
                             format!("limit_stiffness = {}\nlimit_damping = {}\n", num(*k), num(*c))
                         });
                         format!("limits = [{}, {}]\n{stops}", num(lo), num(hi))
-                    })
+                    }) + &match j.armature {
+                        0.0 => String::new(),
+                        ia => format!("armature = {}\n", num(ia)),
+                    }
                 ),
             );
         }
@@ -371,6 +379,18 @@ impl Draft {
                     name(&format!("{joint}_damping")),
                     name(joint),
                     num(*damping)
+                ),
+            );
+        }
+        for (joint, stiffness, rest, line) in &self.springs {
+            w.table(
+                *line,
+                format_args!(
+                    "[[force]]\nname = {}\ntype = \"rotational_spring_damper\"\njoint = {}\nstiffness = {}\ndamping = 0.0\nrest_angle = {}\n",
+                    name(&format!("{joint}_spring")),
+                    name(joint),
+                    num(*stiffness),
+                    num(*rest)
                 ),
             );
         }

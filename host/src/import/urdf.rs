@@ -204,6 +204,7 @@ pub fn import(
                     frame_i: at_joint.then(&axis_frame),
                     frame_j: axis_frame,
                     limits: j.limits,
+                    armature: 0.0,
                 });
                 if let Some((follows, multiplier, offset, line)) = j.mimic {
                     draft.couplings.push(DraftCoupling {

@@ -291,6 +291,8 @@ pub struct RawJoint {
     pub limit_stiffness: Option<Num>,
     /// End-stop damping of the limits (N·m·s/rad or N·s/m).
     pub limit_damping: Option<Num>,
+    /// Rotor inertia on each of the joint's coordinates (kg·m² for a rotation, kg for a slide).
+    pub armature: Option<Num>,
 }
 
 /// A prescribed function of time (externally tagged: `{ ramp = { slope = 2.0 } }`).

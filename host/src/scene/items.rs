@@ -215,6 +215,7 @@ impl Shift for RawJoint {
             limits: self.limits.shift(by),
             limit_stiffness: self.limit_stiffness.shift(by),
             limit_damping: self.limit_damping.shift(by),
+            armature: self.armature.shift(by),
         }
     }
 }

@@ -14,6 +14,7 @@
 //! item by item), `convert` (raw values into kernel values), `types` (the validated scene), `checker` (the
 //! validation context), one module per kind of table, and `validate`, which puts them together.
 
+mod armature;
 mod checker;
 mod contact;
 mod convert;

@@ -181,6 +181,9 @@ pub struct Scene {
     pub bodies: Vec<Named<BodySpec>>,
     /// Joints and drives, in file order (drives are driving joints).
     pub joints: Vec<Named<Joint<f64>>>,
+    /// Each joint's armature (rotor inertia per coordinate), by joint index: 0 for none and
+    /// for drives.
+    pub armature: Vec<f64>,
     /// Force elements in file order.
     pub forces: Vec<Named<Force<f64>>>,
     /// Flexible bodies in file order.

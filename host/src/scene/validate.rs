@@ -13,7 +13,7 @@ use super::convert::{self, Rule};
 use super::error::{ErrorKind, ItemName, SceneError, Source};
 use super::format::*;
 use super::types::{BodySpec, FlexibleSpec, Named, OutputSpec, Scene, Simulation};
-use super::{contact, coupling, flexible, force, inertia, input, integrator, limit, tendon};
+use super::{armature, contact, coupling, flexible, force, inertia, input, integrator, limit, tendon};
 use crate::sensor::{EncoderZero, Sensor, SensorKind};
 use crate::spec::formulation::{Formulation, FORMULATION_NAMES};
 use crate::spec::IntegratorSpec;
@@ -45,6 +45,7 @@ pub(super) fn validate(source: Source, text: &str) -> Result<Scene, SceneError> 
     let (joints, joint_names) = joints_and_drives(&mut c, &raw, &body_names, bodies.len())?;
     let mut forces = forces(&mut c, &raw, &body_names, &joint_names, &joints)?;
     forces.extend(limit::limits(&mut c, &raw, &joints, forces.len())?);
+    let armature = armature::armature(&mut c, &raw, &joints)?;
     let mut flex_names = Names::new("flexible");
     let mut flexibles = Vec::new();
     for f in &raw.flexible {
@@ -73,6 +74,7 @@ pub(super) fn validate(source: Source, text: &str) -> Result<Scene, SceneError> 
         simulation,
         bodies,
         joints,
+        armature,
         forces,
         flexibles,
         sensors,

@@ -2,7 +2,8 @@
 //! lists their files in `FERRODYN_IMPORT_CORPUS`, one path a line): each model is imported,
 //! refused with a named feature, rejected for an invalid value, unreadable, a model with no
 //! moving body (a static arena or prop, not a robot: it imports, to a scene without bodies,
-//! counted apart), or skipped (an include fragment without a `<worldbody>`); a panic is a
+//! counted apart), or skipped as no model (an include fragment without a `<worldbody>`, a URDF
+//! `<robot>` without a `<link>`); a panic is a
 //! failure of the test. Shares are given over all models and over those with a moving body. Ignored by
 //! default (needs the venv): `FERRODYN_IMPORT_CORPUS=list cargo test -p ferrodyn-host --test
 //! import_corpus -- --ignored --nocapture`. With `FERRODYN_IMPORT_SUMMARY=FILE` the table is
@@ -39,6 +40,11 @@ fn outcome(path: &Path, options: &ImportOptions) -> (Outcome, String) {
     }
     if !mjcf && !text.contains("<robot") {
         return (Outcome::Skipped, "neither <robot> nor <mujoco>".into());
+    }
+    // example-robot-data's ur3.urdf: xacro's output of an empty <robot> (a comment, no link,
+    // no joint) is no model at all, moving or not.
+    if !mjcf && !text.contains("<link") {
+        return (Outcome::Skipped, "an empty <robot>: no <link>".into());
     }
     let result = std::panic::catch_unwind(|| {
         import(path, options).map(|imported| {
@@ -140,7 +146,7 @@ fn public_model_sets_import_or_are_refused_by_name() {
             );
             let share = |n: usize, of: usize| 100.0 * n as f64 / of.max(1) as f64;
             summary.push_str(&format!(
-                "{name}: {models} models: imported {imported}, refused by name {}, invalid value {}, unreadable {}, broken in the package (the reference refuses it too) {}, no moving body {}, panicked {}; skipped (fragments) {}\n",
+                "{name}: {models} models: imported {imported}, refused by name {}, invalid value {}, unreadable {}, broken in the package (the reference refuses it too) {}, no moving body {}, panicked {}; skipped (no model: fragments, empty) {}\n",
                 get(Outcome::Refused),
                 get(Outcome::Invalid),
                 get(Outcome::Unreadable),

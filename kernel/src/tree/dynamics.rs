@@ -550,7 +550,10 @@ fn scalar_pivot<R: Real>(
 ) -> Result<(), KernelError> {
     let axis = w.motion.axis;
     let u = w.inertia.apply(axis);
-    let pivot = axis.dot(u);
+    // The rotor inertia adds to the pivot alone (D = Sᵀ I^A S + armature): it turns with the
+    // coordinate, not with the link. A positive pivot plus +0 is the same bits, so links
+    // without armature step as before.
+    let pivot = axis.dot(u) + link.armature;
     if !pivot.is_finite() {
         return Err(KernelError::NonFinite {
             item: Item::Joint(k),
@@ -606,7 +609,7 @@ pub(super) fn parent_pose<R: Real>(link: &Link<R>, done: &[LinkWork<R>]) -> Pose
 }
 
 /// The articulated-body quantities of a multi-DOF joint (Featherstone 2008, table 7.1):
-/// S, U = I^A S, D = Sᵀ U (factored) and u = τ − damping·q̇ − Sᵀ p^A.
+/// S, U = I^A S, D = Sᵀ U + armature·1 (factored) and u = τ − damping·q̇ − Sᵀ p^A.
 struct MultiPivot<R> {
     subspace: Subspace<R>,
     inertia_axes: [Spatial<R>; MAX_DOF],
@@ -641,6 +644,13 @@ fn multi_pivot<R: Real>(
         for (row, s_row) in d.iter_mut().zip(columns) {
             if let Some(e) = row.get_mut(i) {
                 *e = s_row.dot(*u);
+            }
+        }
+    }
+    if link.armature != R::ZERO {
+        for (i, row) in d.iter_mut().enumerate().take(subspace.dof) {
+            if let Some(e) = row.get_mut(i) {
+                *e += link.armature;
             }
         }
     }
@@ -1276,7 +1286,7 @@ pub fn link_states<R: Real, St: Storage>(
     states
 }
 
-/// Kinetic energy ½ Σ vᵀ I v and potential energy: gravitational, −Σ m g·c (zero at the world
+/// Kinetic energy ½ Σ vᵀ I v plus the rotors' ½ Σ armature·q̇² and potential energy: gravitational, −Σ m g·c (zero at the world
 /// origin, as [`crate::rigid::energy`] for the Cartesian model), plus the position servos'
 /// springs ½ kp (r − q)² ([`super::Servo`]).
 pub fn energy<R: Real, St: Storage>(model: &Model<R, St>, data: &Data<R, St>) -> Energy<R> {
@@ -1287,9 +1297,26 @@ pub fn energy<R: Real, St: Storage>(model: &Model<R, St>, data: &Data<R, St>) ->
         energy.kinetic += R::HALF * m.velocity.dot(rigid.apply_rigid(link.mass, moment, m.velocity));
         energy.potential -= link.mass * model.gravity.dot(m.pose.point(link.cg));
     }
+    energy.kinetic += rotor_energy(&model.links, data.velocities());
     energy.potential += spring_energy(model, data);
     if !model.tendons.is_empty() {
         energy.potential += tendon::energy(&model.tendons, data.positions());
+    }
+    energy
+}
+
+/// The joints' rotor kinetic energy ½ Σ armature·q̇ᵢ² at velocity coordinates `rate` (exactly
+/// 0 without armature, so the energy of such trees keeps its bits).
+fn rotor_energy<R: Real>(links: &[Link<R>], rate: &[R]) -> R {
+    let mut energy = R::ZERO;
+    let mut at = 0;
+    for link in links {
+        let nv = link.velocity_count();
+        if link.armature != R::ZERO {
+            let squares = rate.get(at..at + nv).unwrap_or_default().iter().map(|&v| v * v);
+            energy += R::HALF * link.armature * squares.fold(R::ZERO, |sum, x| sum + x);
+        }
+        at += nv;
     }
     energy
 }

@@ -527,7 +527,8 @@ fn velocity_products<R: Real>(links: &[Link<R>], rate: &[R], work: &mut [LinkWor
 
 /// The joint-space mass matrix (packed lower) at the motions in `work` by the composite rigid
 /// body algorithm in world axes (Featherstone 2008, §6.2): the composite inertias need no
-/// transforms, and M_ij = S_jᵀ I^c_i S_i for joint j on the path of link i.
+/// transforms, and M_ij = S_jᵀ I^c_i S_i for joint j on the path of link i, plus the joint's
+/// armature on the diagonal.
 pub(super) fn mass_matrix<R: Real>(
     links: &[Link<R>],
     shapes: &[LinkShape],
@@ -565,6 +566,10 @@ pub(super) fn mass_matrix<R: Real>(
                     }
                     if let Some(e) = mass.get_mut(packed(at_i + c, at_j + cj)) {
                         *e = sj.dot(force);
+                        if jl == i && cj == c {
+                            // The joint's rotor inertia, on the diagonal alone.
+                            *e += link.armature;
+                        }
                     }
                 }
                 j = links.get(jl).and_then(|l| l.parent);

@@ -114,6 +114,11 @@ pub struct Link<R> {
     pub stiffness: R,
     /// The spring's rest coordinate (rad or m).
     pub rest: R,
+    /// Rotor inertia on each of the joint's velocity coordinates (kg·m² on a rotation, kg on a
+    /// translation), ≥ 0: MuJoCo's `armature`, added to the diagonal of the joint-space mass
+    /// matrix (a geared motor's rotor, reflected through its gear ratio squared) and
+    /// ½·armature·q̇ᵢ² to the kinetic energy.
+    pub armature: R,
     /// The range of a 1-DOF joint's coordinate and its end stops (`None`: unlimited).
     pub limit: Option<JointLimit<R>>,
     /// What the joint's input commands: its force, or a servo's set-point (1-DOF joints only).
@@ -190,6 +195,12 @@ impl<R: Real> Link<R> {
         self
     }
 
+    /// Sets the joint's rotor inertia on each of its velocity coordinates ([`Link::armature`]).
+    pub fn with_armature(mut self, armature: R) -> Self {
+        self.armature = armature;
+        self
+    }
+
     /// Puts a spring of `stiffness` at rest at coordinate `rest` on the joint (revolute:
     /// rotational, prismatic: linear).
     pub fn with_spring(mut self, stiffness: R, rest: R) -> Self {
@@ -224,6 +235,7 @@ impl<R: Real> Link<R> {
             && self.axis.is_finite()
             && self.second_axis.is_finite()
             && self.damping.is_finite()
+            && self.armature.is_finite()
             && self.stiffness.is_finite()
             && self.rest.is_finite();
         if !finite {
@@ -233,6 +245,12 @@ impl<R: Real> Link<R> {
             return Err(BuildError::InvalidParameter {
                 item: joint,
                 reason: "damping must be ≥ 0",
+            });
+        }
+        if self.armature < R::ZERO {
+            return Err(BuildError::InvalidParameter {
+                item: joint,
+                reason: "armature must be ≥ 0",
             });
         }
         if self.stiffness < R::ZERO {
@@ -706,6 +724,9 @@ impl<R: Real, St: Storage> Builder<R, St> {
     }
 }
 
+#[cfg(test)]
+#[path = "armature_tests.rs"]
+mod armature_tests;
 #[cfg(test)]
 #[path = "massless_tests.rs"]
 mod massless_tests;

@@ -249,7 +249,8 @@ pub(crate) fn articulated_passes<R: Real>(
             return Err(KernelError::StateSizeMismatch);
         };
         let u = w.inertia.mul_vec(w.axis);
-        let pivot = w.axis.dot(u);
+        // As the 3-D algorithm's pivot: the rotor inertia adds to it alone.
+        let pivot = w.axis.dot(u) + link.armature;
         if !pivot.is_finite() {
             return Err(KernelError::NonFinite {
                 item: Item::Joint(k),

@@ -263,6 +263,7 @@ impl<'a, 'i> Builder<'_, 'a, 'i> {
                     frame_i,
                     frame_j: Pose::IDENTITY,
                     limits: None,
+                    armature: 0.0,
                 });
                 self.own(&name)
             }
@@ -424,6 +425,10 @@ impl<'a, 'i> Builder<'_, 'a, 'i> {
                 }
                 self.report
                     .fact(format!("floating base: body \"{body}\" (free joint \"{name}\")"));
+                // A floating base is no scene joint: nothing carries its rotor inertia.
+                if m.number(&at, "armature")?.is_some_and(|a| a != 0.0) {
+                    self.report.not_modelled("armature of free joints", &name);
+                }
                 return Ok(());
             }
             other => {
@@ -445,6 +450,8 @@ impl<'a, 'i> Builder<'_, 'a, 'i> {
         let frame_i = self.in_body(&parent.body, world.then(&frame_j));
         let line = at.line();
         let positive = |k: &str| -> Result<f64, ImportError> { Ok(m.number(&at, k)?.unwrap_or(0.0)) };
+        // The scene's joint springs and dampers are rotational (on revolute joints): a slide's
+        // or a ball's have no place in it.
         let damping = positive("damping")?;
         if damping > 0.0 {
             if kind == DraftJointKind::Revolute {
@@ -454,14 +461,15 @@ impl<'a, 'i> Builder<'_, 'a, 'i> {
                     .not_modelled("damping of slide and ball joints", &name);
             }
         }
-        for (key, what) in [
-            ("armature", "joint armature"),
-            ("stiffness", "joint springs (stiffness)"),
-            ("frictionloss", "joint friction (frictionloss)"),
-        ] {
-            if positive(key)? != 0.0 {
-                self.report.not_modelled(what, &name);
-            }
+        let stiffness = positive("stiffness")?;
+        if stiffness != 0.0 && kind != DraftJointKind::Revolute {
+            self.report
+                .not_modelled("springs (stiffness) of slide and ball joints", &name);
+        }
+        // Checked by the scene (finite, ≥ 0), which names the joint at this line.
+        let armature = positive("armature")?;
+        if positive("frictionloss")? != 0.0 {
+            self.report.not_modelled("joint friction (frictionloss)", &name);
         }
         let limits = self.limits(&at, kind, &name)?;
         if limits.is_some() {
@@ -492,6 +500,12 @@ impl<'a, 'i> Builder<'_, 'a, 'i> {
             let reference = unit(m.number(&at, "ref")?.unwrap_or(0.0));
             let spring = unit(m.number(&at, "springref")?.unwrap_or(0.0));
             self.references.insert(name.clone(), (reference, spring));
+            // MuJoCo's spring pulls towards springref, the scene's angle is 0 at ref (qpos0).
+            if stiffness != 0.0 && kind == DraftJointKind::Revolute {
+                self.draft
+                    .springs
+                    .push((name.clone(), stiffness, spring - reference, line));
+            }
         }
         self.joints.insert(name.clone(), (name.clone(), kind));
         self.draft.joints.push(DraftJoint {
@@ -503,6 +517,7 @@ impl<'a, 'i> Builder<'_, 'a, 'i> {
             frame_i,
             frame_j,
             limits,
+            armature,
         });
         Ok(())
     }

@@ -525,3 +525,61 @@ fn fixed_tendons_their_equalities_and_motors_follow_mujoco() {
     let single = refused("tendon1=\"t\"", "tendon1=\"one\"", "single");
     assert!(single.contains("of 1 joints"), "{single}");
 }
+
+#[test]
+fn armature_and_hinge_springs_follow_mujoco() {
+    // The stiff class gives the elbow armature 0.3 (kg·m²) and a spring of 2 N·m/rad towards
+    // springref 20°; its ref is 30°, so the scene's rest angle (0 where the model is written,
+    // at qpos0 = ref) is −10°. The shoulder has neither.
+    use ferrodyn_kernel::rigid::Force;
+    let text = ACROBOT
+        .replace(
+            "<joint damping=\"0.5\"/>",
+            "<joint damping=\"0.5\" armature=\"0.3\" stiffness=\"2\" springref=\"20\"/>",
+        )
+        .replace(
+            "class=\"stiff\" axis=\"0 1 0\"/>",
+            "class=\"stiff\" axis=\"0 1 0\" ref=\"30\"/>",
+        );
+    let imported = import(&acrobot(&text, "armature"), &ImportOptions::default()).unwrap();
+    let s = &imported.scene;
+    let joint = |name: &str| s.joints.iter().position(|j| j.name == name).unwrap();
+    assert_eq!(
+        (s.armature[joint("shoulder")], s.armature[joint("elbow")]),
+        (0.0, 0.3)
+    );
+    let springs: Vec<_> = (s.forces.iter())
+        .filter_map(|f| match f.value {
+            Force::RotationalSpringDamper {
+                joint,
+                stiffness,
+                rest_angle,
+                ..
+            } if stiffness != 0.0 => Some((joint, stiffness, rest_angle)),
+            _ => None,
+        })
+        .collect();
+    let [(at, k, rest)] = springs[..] else {
+        panic!("{springs:?}")
+    };
+    assert_eq!((at, k), (joint("elbow"), 2.0));
+    assert!((rest - (-10f64).to_radians()).abs() < 1e-15, "{rest}");
+    assert!(!imported.report.has_not_modelled("joint armature"));
+    // The tree carries it: the elbow's link.
+    let Ok(crate::compile::Choice::Tree(links)) = crate::compile::choose(s) else {
+        panic!("not a tree")
+    };
+    let parts = crate::compile::tree_parts(s, &links).unwrap();
+    let armature: Vec<f64> = parts.model.links().iter().map(|l| l.armature).collect();
+    assert_eq!(armature, [0.0, 0.3]);
+    // A negative armature is the scene's error, at the model's line of the elbow (16).
+    let bad = text.replace("armature=\"0.3\"", "armature=\"-1\"");
+    let e = import(&acrobot(&bad, "negative"), &ImportOptions::default())
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        e.contains("armature") && e.contains("\"elbow\"") && e.contains("acrobot.xml:16:"),
+        "{e}"
+    );
+}
