@@ -2,7 +2,7 @@
 //! split into 96 tetrahedra): static tip deflection under gravity by Newton's method against
 //! Timoshenko, then free vibration after gravity is switched off, with the tip history.
 //!
-//! Run: `cargo run --release --example cantilever`
+//! Run: `cargo run --release --features examples --example cantilever`
 
 use ferrodyn::host::storage::{FlexData, FlexModel};
 use ferrodyn::kernel::ancf::Material;

@@ -1,7 +1,7 @@
 //! The 20-link revolute chain (unit links) released horizontally: energy and constraint drift
 //! every second, with the solver statistics.
 //!
-//! Run: `cargo run --release --example chain20`
+//! Run: `cargo run --release --features examples --example chain20`
 
 use ferrodyn::kernel::rigid::{self, Data, Model};
 use ferrodyn::kernel::samples::{revolute_chain, ChainSpec};

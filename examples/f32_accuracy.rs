@@ -4,8 +4,8 @@
 //! `--features fast-math-f32`, micromath's approximations (docs/firmware.md).
 //!
 //! ```sh
-//! cargo run --release --example f32_accuracy
-//! cargo run --release --example f32_accuracy --features fast-math-f32
+//! cargo run --release --features examples --example f32_accuracy
+//! cargo run --release --features examples,fast-math-f32 --example f32_accuracy
 //! ```
 
 use ferrodyn::kernel::integrators::Rk4;

@@ -2,7 +2,7 @@
 //! from a rigid motion (kinetic ↔ strain exchange, momenta conserved), then a clamped block
 //! released from a deflected shape, each with RK4 at a fifth of its stability limit.
 //!
-//! Run: `cargo run --release --example flex_energy`
+//! Run: `cargo run --release --features examples --example flex_energy`
 
 use ferrodyn::host::storage::{FlexData, FlexModel};
 use ferrodyn::kernel::ancf::Material;

@@ -5,7 +5,7 @@
 //! closure error after 2 s, one JSON line per formulation.
 //!
 //! ```sh
-//! cargo run --release --example four_bar_peers -- scenes/four_bar.toml 5
+//! cargo run --release --features examples --example four_bar_peers -- scenes/four_bar.toml 5
 //! ```
 
 use ferrodyn::host::compile::{choose, compile, tree_parts, Choice};

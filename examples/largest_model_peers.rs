@@ -17,7 +17,7 @@
 //! One JSON line on stdout: joints (names, link order), q0, v0, q after 1 s, the CPU times.
 //!
 //! ```sh
-//! cargo run --release --example largest_model_peers -- MODEL.xml 5
+//! cargo run --release --features examples --example largest_model_peers -- MODEL.xml 5
 //! ```
 
 use ferrodyn::host::compile::{choose, compile, tree_parts, Choice};

@@ -2,8 +2,8 @@
 //! of the peer comparison in `benches/peers/`.
 //!
 //! ```sh
-//! cargo run --release --example peer_models -- models target/peers/models.json
-//! cargo run --release --example peer_models -- run target/peers/models.json target/peers/ours.json
+//! cargo run --release --features examples --example peer_models -- models target/peers/models.json
+//! cargo run --release --features examples --example peer_models -- run target/peers/models.json target/peers/ours.json
 //! ```
 //!
 //! `models` writes every model (pendulum, revolute chains, a floating-base tree: lengths, masses,

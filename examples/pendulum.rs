@@ -1,7 +1,7 @@
 //! Simple pendulum (1 kg, 1 m, released at 90°) in the console: measured period against the
 //! exact elliptic-integral value, and the energy error of RK4 at dt = 1 ms.
 //!
-//! Run: `cargo run --release --example pendulum`
+//! Run: `cargo run --release --features examples --example pendulum`
 
 use ferrodyn::kernel::rigid::{self, Data};
 use ferrodyn::kernel::samples::{simple_pendulum, PendulumCapacities, GRAVITY};

@@ -1,7 +1,7 @@
 //! A flexible beam on a driven hub: the first flapwise bending frequency rises with the spin
 //! speed (centrifugal stiffening), compared with Southwell's relation ω² = ω₀² + K Ω².
 //!
-//! Run: `cargo run --release --example spinning_beam`
+//! Run: `cargo run --release --features examples --example spinning_beam`
 
 #[path = "../tests/suite/common/spinning.rs"]
 mod spinning;

@@ -2,7 +2,7 @@
 //! cube falling at 1 m/s onto a 2 kg block lying on a steel floor, node-to-surface and
 //! node-to-plane Hertz–Flores–Coulomb contact, RK4 with contact forces at every stage.
 //!
-//! Run: `cargo run --release --example tet_collision -- [elastic|plastic]` (default: both).
+//! Run: `cargo run --release --features examples --example tet_collision -- [elastic|plastic]` (default: both).
 
 // The scenario is shared with the host's contact tests (written against the crates
 // `ferrodyn_host` and `ferrodyn_kernel`, both dependencies of this package).

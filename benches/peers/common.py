@@ -8,7 +8,7 @@ import numpy as np
 
 
 def load_models(path):
-    """The JSON written by `cargo run --example peer_models -- models PATH`."""
+    """The JSON written by `cargo run --release --features examples --example peer_models -- models PATH`."""
     with open(path) as f:
         return json.load(f)
 

@@ -15,6 +15,6 @@ if [ ! -x "$VENV/bin/python" ]; then
 fi
 "$VENV/bin/python" -c "import mujoco" 2>/dev/null ||
     "$VENV/bin/python" -m pip install -q "$(grep '^mujoco==' benches/peers/requirements.txt)" numpy
-cargo build --release --example four_bar_peers
+cargo build --release --features examples --example four_bar_peers
 target/release/examples/four_bar_peers scenes/four_bar.toml "$REPEATS"
 "$VENV/bin/python" benches/peers/four_bar_mujoco.py "$REPEATS"

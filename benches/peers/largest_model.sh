@@ -26,7 +26,7 @@ fi
     "$VENV/bin/python" -m pip install -q dm_control==1.0.52 mujoco==4.0.1
 site=$("$VENV/bin/python" -c "import sysconfig; print(sysconfig.get_paths()['purelib'])")
 MODEL=${MODEL:-$site/dm_control/locomotion/walkers/assets/humanoid_CMU_V2020.xml}
-cargo build -q --release --example largest_model_peers
+cargo build -q --release --features examples --example largest_model_peers
 # A private copy: a rebuild during the rounds must not change the binary being timed.
 cp target/release/examples/largest_model_peers "$OUT/largest_model_peers"
 order="ours mujoco"

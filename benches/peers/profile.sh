@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUT=target/peers/prof
 mkdir -p "$OUT"
-cargo build --release --example peer_models
+cargo build --release --features examples --example peer_models
 BIN=target/release/examples/peer_models
 runs=""
 for spec in "5 800" "20 200" "100 40"; do

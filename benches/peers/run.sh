@@ -24,7 +24,7 @@ if [ ! -x "$VENV/bin/python" ]; then
 fi
 "$VENV/bin/python" -m pip install -q -r "$HERE/requirements.txt"
 
-cargo build --release --example peer_models
+cargo build --release --features examples --example peer_models
 # A private copy: a rebuild during the rounds must not change the binary being timed.
 BIN=$OUT/peer_models
 cp target/release/examples/peer_models "$BIN"
