@@ -528,7 +528,12 @@ impl MultibodyHht {
         // The rows left out are chosen where the step starts (the data holds that state).
         let chosen_anew = self.choose_redundant_rows()?;
         let mut x = self.accel.clone();
-        let mut mu: Vec<f64> = self.multipliers.iter().enumerate().map(|(r, m)| self.kept(r, *m)).collect();
+        let mut mu: Vec<f64> = self
+            .multipliers
+            .iter()
+            .enumerate()
+            .map(|(r, m)| self.kept(r, *m))
+            .collect();
         let (mut residuals, mut increments) = (Vec::new(), Vec::new());
         // Modified Newton: the factorized matrix is kept (across iterations and steps of the
         // same size) while the residual falls at least fourfold an iteration.
@@ -583,7 +588,12 @@ impl MultibodyHht {
                 refresh = true;
                 self.evaluate(t, &trial, Some((c, &unknowns)), true)?;
             }
-            r.extend(eval.phi.iter().enumerate().map(|(k, p)| self.kept(k, p / c.position)));
+            r.extend(
+                eval.phi
+                    .iter()
+                    .enumerate()
+                    .map(|(k, p)| self.kept(k, p / c.position)),
+            );
             r.iter_mut().for_each(|v| *v = -*v);
             if refresh {
                 self.regularize();

@@ -412,9 +412,12 @@ impl<'a, R: Real> RigidSystem<'a, R> {
         // integrator stage, a projection iterate), keep a pivot of the order of its distance,
         // above the bound that finds dependent rows in order; above it lie the independent
         // rows of slender bodies.
+        // At the projection's poses (within its tolerance of the manifold) down to ε^½: near
+        // a pose where Φ_q itself loses rank an independent row keeps only θ² of its diagonal
+        // entry, and left out its |Φ| would grow step by step beyond removal.
         let bound = match at {
             Poses::Stage => R::EPSILON_TWO_THIRDS.sqrt(),
-            Poses::Projection => R::EPSILON_TWO_THIRDS,
+            Poses::Projection => R::EPSILON.sqrt(),
         };
         let Some(weak) = self.weakest_kept_row() else {
             return Ok(());
@@ -427,9 +430,15 @@ impl<'a, R: Real> RigidSystem<'a, R> {
         if n > MOST {
             return Ok(());
         }
+        // No more rows than the factorization in order kept independent (its test, ε^⅔ of the
+        // terms that cancelled, tells a dependent row apart at any pose): a row redundant on
+        // the manifold may keep ε^⅔ of its diagonal entry just off it.
+        let independent = (0..n)
+            .filter(|&k| self.pivot_part(rows.start + k, sides).is_some())
+            .count();
         let mut chosen = [false; MOST];
         let mut forced = [0; MOST];
-        loop {
+        while chosen.iter().filter(|&&c| c).count() < independent {
             let mut best: Option<(usize, R)> = None;
             for candidate in (0..n).filter(|&c| !chosen[c]) {
                 let count = self.force_all_but(&rows, &chosen, Some(candidate), &mut forced);
