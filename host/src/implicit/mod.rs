@@ -13,6 +13,7 @@ mod contact_tangent;
 mod hht;
 mod multibody;
 mod multibody_system;
+mod redundant;
 mod scheme;
 mod sparse;
 mod system;

@@ -24,6 +24,7 @@
 
 use super::assembly::{add_damping_force, elastic_force_and_scaled_tangent, Nonzeros, Pattern};
 use super::contact_tangent::{add_contact_tangent, BodyCoupling, Triple};
+use super::redundant::RedundantRows;
 use super::scheme::{Coefficients, Scheme};
 use super::sparse::SparseLdlt;
 use super::ImplicitError;
@@ -127,6 +128,8 @@ pub struct MultibodyHht {
     /// Unknowns before the multipliers: 6 per body, then the flexible ones.
     dynamics: usize,
     joint_rows: usize,
+    /// The joint rows left out of the Newton matrix (redundant; zero multipliers).
+    redundant: RedundantRows,
     /// Each joint's sides and rows (constant).
     joints: Vec<JointRows>,
     attachment_rows: Vec<AttachmentRow>,
@@ -319,6 +322,7 @@ impl MultibodyHht {
             bodies,
             dynamics,
             joint_rows,
+            redundant: RedundantRows::none(joint_rows),
             joints,
             attachment_rows,
             matrix: vec![0.0; pattern.nnz()],
@@ -436,11 +440,13 @@ impl MultibodyHht {
     /// Solves [[M, Φ_qᵀ], [Φ_q, −δ]] [ẍ; λ] = [Q; γ] at the current state.
     fn consistent_accelerations(&mut self) -> Result<(), ImplicitError> {
         let state = self.state.clone();
+        self.mirror(self.time, &state);
+        self.choose_redundant_rows()?;
         let eval = self.evaluate(self.time, &state, None, true)?;
         self.factored_for = None;
         let n = self.dynamics;
         let mut rhs = eval.applied.clone();
-        rhs.extend_from_slice(&eval.gamma);
+        rhs.extend(eval.gamma.iter().enumerate().map(|(r, g)| self.kept(r, *g)));
         self.regularize();
         self.solver.factorize(&self.matrix)?;
         self.solver.solve(&mut rhs)?;
@@ -519,12 +525,19 @@ impl MultibodyHht {
         let c = self.scheme.coefficients(h);
         let t = self.time + h;
         let n = self.dynamics;
+        // The rows left out are chosen where the step starts (the data holds that state).
+        let chosen_anew = self.choose_redundant_rows()?;
         let mut x = self.accel.clone();
-        let mut mu = self.multipliers.clone();
+        let mut mu: Vec<f64> = self
+            .multipliers
+            .iter()
+            .enumerate()
+            .map(|(r, m)| self.kept(r, *m))
+            .collect();
         let (mut residuals, mut increments) = (Vec::new(), Vec::new());
         // Modified Newton: the factorized matrix is kept (across iterations and steps of the
         // same size) while the residual falls at least fourfold an iteration.
-        let mut refresh = self.factored_for != Some(h);
+        let mut refresh = self.factored_for != Some(h) || chosen_anew;
         for iteration in 0..=self.convergence.max_iterations {
             let trial = self.trial_state(&c, h, &x);
             let mut unknowns = x.clone();
@@ -575,7 +588,12 @@ impl MultibodyHht {
                 refresh = true;
                 self.evaluate(t, &trial, Some((c, &unknowns)), true)?;
             }
-            r.extend(eval.phi.iter().map(|p| p / c.position));
+            r.extend(
+                eval.phi
+                    .iter()
+                    .enumerate()
+                    .map(|(k, p)| self.kept(k, p / c.position)),
+            );
             r.iter_mut().for_each(|v| *v = -*v);
             if refresh {
                 self.regularize();
@@ -792,8 +810,30 @@ impl MultibodyHht {
         let (dynamics, multipliers) = self.diagonal.split_at(self.dynamics);
         let largest = dynamics.iter().map(|&p| self.matrix[p].abs()).fold(0.0, f64::max);
         let delta = 1e-10 / largest.max(f64::MIN_POSITIVE);
-        for &p in multipliers {
-            self.matrix[p] = -delta;
+        for (r, &p) in multipliers.iter().enumerate() {
+            // A row left out: −1 alone in its row and column, its multiplier held at zero.
+            self.matrix[p] = match self.redundant.contains(r) {
+                true => -1.0,
+                false => -delta,
+            };
+        }
+    }
+
+    /// Chooses the joint rows left out at the state the rigid data holds; whether they changed.
+    fn choose_redundant_rows(&mut self) -> Result<bool, ImplicitError> {
+        let rigid_only = self.flex.is_none();
+        self.redundant
+            .choose(&self.rigid, &mut self.rigid_data, rigid_only)
+            .map_err(|e| ImplicitError::Factorization {
+                reason: format!("the rigid bodies' redundant rows at t = {} s: {e}", self.time),
+            })
+    }
+
+    /// `value` for a kept constraint row `r`, zero for a row left out.
+    fn kept(&self, r: usize, value: f64) -> f64 {
+        match self.redundant.contains(r) {
+            true => 0.0,
+            false => value,
         }
     }
 
@@ -932,6 +972,9 @@ impl MultibodyHht {
                 let row = &kernel_rows[r];
                 phi[r] = row.phi;
                 gamma[r] = row.gamma;
+                if self.redundant.contains(r) {
+                    continue;
+                }
                 let m = n + r;
                 for (k, side) in sides.iter().copied().enumerate() {
                     if let Some(b) = side {

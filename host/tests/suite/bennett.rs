@@ -12,6 +12,7 @@
 //! loop, 3 of them redundant) it swings through the same folds with RK4, DOPRI45 and the
 //! implicit generalized-α, HHT and Newmark.
 
+use crate::common;
 use ferrodyn_host::check::redundant_rows;
 use ferrodyn_host::compile::{choose, compile, Choice};
 use ferrodyn_host::scene::Scene;
@@ -205,4 +206,129 @@ fn the_bennett_linkage_swings_through_its_folded_poses_with_generalized_alpha_hh
         (3.0..=5.0).contains(&ratio),
         "energy error ratio on halving the step: {ratio}"
     );
+}
+
+/// The Cartesian model's fold passages where its rows were weakest: RK4 at 1/8 ms (the finer
+/// step lands closer to the folded poses than 1 ms does) and the implicit generalized-α (before
+/// this, its Newton stalled at 5e-10 against its 1e-10 tolerance at t = 0.143 s: the multipliers
+/// of the redundant rows, left in its matrix, grew without bound).
+#[test]
+fn the_cartesian_bennett_linkage_swings_at_an_eighth_of_a_millisecond_and_with_generalized_alpha() {
+    let mut scene = bennett("rk4");
+    scene.simulation.formulation = Formulation::Cartesian;
+    scene.simulation.step = 1e-3 / 8.0;
+    let fine = swing(&scene, "rk4 1/8 ms Cartesian");
+    assert!(fine.folds >= 10, "only {} fold passages", fine.folds);
+    assert!(fine.max_phi <= 1e-9, "max |Φ| {:e}", fine.max_phi);
+    // Conservative: RK4 at 1/8 ms keeps the energy to round-off and projection (seen ≈ 2e-12 J
+    // of 1.27 J).
+    assert!(
+        fine.drift() <= 1e-9 * fine.max_kinetic,
+        "energy drift {:e} of {} J",
+        fine.drift(),
+        fine.max_kinetic
+    );
+    let mut drift = Vec::new();
+    for dt in [1e-3, 5e-4] {
+        let mut scene = bennett("generalized-alpha");
+        scene.simulation.formulation = Formulation::Cartesian;
+        scene.simulation.step = dt;
+        let run = swing(&scene, &format!("generalized-alpha {dt:e} s Cartesian"));
+        assert!(run.folds >= 10, "{dt}: only {} fold passages", run.folds);
+        assert!(run.max_phi <= 1e-9, "{dt}: max |Φ| {:e}", run.max_phi);
+        // Rows left out of the Newton matrix carry zero multipliers, as the explicit path's.
+        assert!(
+            run.choices.iter().all(|rows| rows.len() == 3),
+            "{:?}",
+            run.choices
+        );
+        drift.push(run.drift() / run.max_kinetic);
+    }
+    // The energy error is the scheme's truncation error (second order: halving the step
+    // divides it by about 4), not a fault at the folds.
+    let ratio = drift[0] / drift[1];
+    println!("generalized-alpha Cartesian energy error ratio on halving the step: {ratio:.2}");
+    assert!(drift[0] <= 1e-4, "relative energy drift {:e}", drift[0]);
+    assert!(
+        (3.0..=5.0).contains(&ratio),
+        "energy error ratio on halving the step: {ratio}"
+    );
+}
+
+/// `scene` in `formulation` with RK4 at step `dt`.
+fn rk4_at(formulation: Formulation, dt: f64) -> Simulation {
+    let mut scene = bennett("rk4");
+    scene.simulation.formulation = formulation;
+    scene.simulation.step = dt;
+    compile(&scene).unwrap()
+}
+
+#[test]
+fn the_cartesian_and_joint_coordinate_bennett_linkages_move_alike_through_a_fold() {
+    // Two independent formulations of the same linkage (6 coordinates a body and 20 rows,
+    // against 3 joint angles and 5 loop rows) over its first 1.5 s, three fold passages: at a
+    // fold each has its own truncation error, so they are compared where RK4's is small (1/16
+    // ms), with the Cartesian model's own error there (itself at 1/32 ms).
+    let dt = 1e-3 / 16.0;
+    let mut tree = rk4_at(Formulation::Auto, dt);
+    let mut cartesian = rk4_at(Formulation::Cartesian, dt);
+    let mut finer = rk4_at(Formulation::Cartesian, dt / 2.0);
+    assert!(tree.labels.description.contains("joint coordinates"));
+    let (mut difference, mut truncation, mut folds) = (0.0f64, 0.0f64, 0);
+    let mut last_side = side(&cartesian);
+    while cartesian.time() < 1.5 {
+        tree.step().unwrap();
+        cartesian
+            .step()
+            .unwrap_or_else(|e| panic!("Cartesian at t = {}: {e:#}", cartesian.time()));
+        finer.advance_to(cartesian.time()).unwrap();
+        difference = difference.max(common::body_difference(&tree, &cartesian));
+        truncation = truncation.max(common::body_difference(&finer, &cartesian));
+        folds += usize::from(side(&cartesian) != last_side);
+        last_side = side(&cartesian);
+    }
+    println!(
+        "Bennett RK4 {dt:e} s, 1.5 s, {folds} folds: tree vs Cartesian {difference:.2e}, Cartesian vs itself at dt/2 {truncation:.2e}"
+    );
+    assert!(folds >= 2, "only {folds} fold passages");
+    // Seen: 3.65e-7, while the Cartesian model is 1.1e-9 from itself at dt/2: the tree's own
+    // error at the folds (its RK4 loses energy on the steps that cross one) dominates.
+    assert!(difference <= 1e-6, "tree vs Cartesian {difference:e}");
+    assert!(truncation <= 1e-8, "Cartesian vs itself at dt/2 {truncation:e}");
+}
+
+#[test]
+fn the_cartesian_double_parallelogram_passes_its_flat_pose_at_an_eighth_of_a_millisecond() {
+    // Flat (t ≈ 0.546 s), both loops lose rank at once: Φ_q itself drops two ranks, and the
+    // rows of the two coupler pins along the ground line keep only θ² of their diagonal
+    // (θ the cranks' angle to it). The model passes it with its loops closed and the energy of
+    // this conservative linkage kept (the scale: the potential energy it swings through,
+    // three cranks' CGs falling 2 × 0.5 sin 60° m and the couplers' twice that, as the tree's
+    // test in tree_loops.rs).
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../scenes/double_parallelogram.toml");
+    let mut scene = Scene::load(&path).unwrap();
+    scene.simulation.formulation = Formulation::Cartesian;
+    scene.simulation.step = 1e-3 / 8.0;
+    let mut sim = compile(&scene).unwrap();
+    let e0 = sim.energy().unwrap().total();
+    let drop = (std::f64::consts::FRAC_PI_3).sin();
+    let scale = 9.81 * (3.0 * drop + 2.0 * 2.0 * drop);
+    let (mut passed, mut drift, mut phi) = (0, 0.0f64, 0.0f64);
+    let mut above = sim.body_pose(0).0.y > 0.0;
+    for _ in 0..16000 {
+        sim.step()
+            .unwrap_or_else(|e| panic!("at t = {}: {e:#}", sim.time()));
+        let now = sim.body_pose(0).0.y > 0.0;
+        passed += usize::from(now != above);
+        above = now;
+        drift = drift.max((sim.energy().unwrap().total() - e0).abs());
+        let (model, data) = sim.rigid().unwrap();
+        phi = phi.max(ferrodyn_kernel::rigid::violation(model, data).position);
+    }
+    println!(
+        "double parallelogram Cartesian, 2 s RK4 1/8 ms: {passed} flat passages, energy drift {drift:.2e} of {scale:.2} J, max |Φ| {phi:.2e}"
+    );
+    assert!(passed >= 2, "only {passed} passages through the flat pose");
+    assert!(drift <= 1e-8 * scale, "energy drift {drift:e}");
+    assert!(phi <= 1e-10, "|Φ| {phi:e}");
 }

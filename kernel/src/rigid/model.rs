@@ -42,6 +42,20 @@ impl<R: Real> Default for Stabilization<R> {
     }
 }
 
+impl<R: Real> Stabilization<R> {
+    /// Whether a position projection whose largest |Φ| went from `previous` to `residual` in
+    /// its last Newton correction has converged: at the tolerance, or stalled (no longer
+    /// halving) within 100× the tolerance. Where the rows kept and a row left out meet at a
+    /// tangent (a spatial loop passing a folded pose, a parallelogram lying flat, where Φ_q
+    /// itself loses rank), that row's |Φ| of a few 10⁻¹² stays whatever rows are kept: the
+    /// projection has gone as far as the rows' conditioning lets it.
+    pub fn projection_converged(&self, residual: R, previous: R) -> bool {
+        let stalled = residual > previous * R::HALF;
+        residual <= self.projection_tolerance
+            || (stalled && residual <= self.projection_tolerance * R::from_f64(100.0))
+    }
+}
+
 /// Number of stored entries of the skyline profile of Φ_q M⁻¹ Φ_qᵀ for these joints (in the
 /// given order): the `SKYLINE` capacity a model needs. Joints declared along a chain keep it
 /// small (about rows × 2·rows-per-joint). Without storage for a list per body this takes time
@@ -274,6 +288,10 @@ impl<R: Real, St: Storage> Model<R, St> {
     /// Stored entries of the constraint-matrix profile (the `SKYLINE` capacity this model needs).
     pub fn skyline_entries(&self) -> usize {
         self.skyline_entries
+    }
+    /// Whether the joints close a loop (only then can constraint rows be redundant).
+    pub fn closes_loop(&self) -> bool {
+        self.closes_loop
     }
     /// Degrees of freedom by the Grübler count 6·bodies − rows (redundant rows not detected).
     pub fn gruebler_dof(&self) -> isize {

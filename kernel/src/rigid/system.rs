@@ -118,6 +118,16 @@ impl<R: Real> MassBlock<'_, R> {
     }
 }
 
+/// Where a factorization of the constraint matrix is made, which sets how small a part of its
+/// diagonal entry a row chosen again by pivoting may keep (`RigidSystem::choose_redundant_rows`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Poses {
+    /// An evaluation of the dynamics (an integrator stage, O(h) off the manifold).
+    Stage,
+    /// The projection's iterates, within its tolerance of the manifold.
+    Projection,
+}
+
 /// The block of the constraint matrix between the rows of two joints (lower triangle).
 struct JointBlock {
     rows: core::ops::Range<usize>,
@@ -275,12 +285,12 @@ impl<'a, R: Real> RigidSystem<'a, R> {
 
     /// W = M⁻¹ Φ_qᵀ (per row and side) and the skyline matrix Φ_q M⁻¹ Φ_qᵀ, factorized
     /// (kept when `factor_is_current`). Needs `kinematics` at the same poses first.
-    fn factor_constraint_matrix(&mut self, t: R) -> Result<(), KernelError> {
+    fn factor_constraint_matrix(&mut self, t: R, at: Poses) -> Result<(), KernelError> {
         if self.factor_is_current(t) {
             return Ok(());
         }
         *self.work.factor = Factor::None;
-        self.build_and_factor()?;
+        self.build_and_factor(at)?;
         *self.work.factor = match self.mass_override.is_empty() {
             true => Factor::Current(t),
             // The masses move with the flexible coordinates: never exact at the next call.
@@ -292,12 +302,12 @@ impl<'a, R: Real> RigidSystem<'a, R> {
     /// W = M⁻¹ Φ_qᵀ and the constraint matrix, factorized; in a model with a closed loop, its
     /// redundant rows chosen so that the rows kept are not nearly dependent
     /// ([`Self::choose_redundant_rows`]).
-    fn build_and_factor(&mut self) -> Result<(), KernelError> {
+    fn build_and_factor(&mut self, at: Poses) -> Result<(), KernelError> {
         self.fill_minv_jt();
         self.fill_matrix();
         self.factor_matrix(&[])?;
         if self.model.closes_loop {
-            self.choose_redundant_rows()?;
+            self.choose_redundant_rows(at)?;
         }
         Ok(())
     }
@@ -395,14 +405,20 @@ impl<'a, R: Real> RigidSystem<'a, R> {
     /// Cholesky factorization); the others are taken as redundant. Made anew at each
     /// factorization, the choice follows the motion, and leaves every well-conditioned
     /// factorization as it was.
-    fn choose_redundant_rows(&mut self) -> Result<(), KernelError> {
+    fn choose_redundant_rows(&mut self, at: Poses) -> Result<(), KernelError> {
         const MOST: usize = 6;
         // A row chosen keeps at least ε^⅓ of its diagonal entry. Below that lie the rows that
         // are redundant on the constraint manifold but, at a state slightly off it (an
         // integrator stage, a projection iterate), keep a pivot of the order of its distance,
         // above the bound that finds dependent rows in order; above it lie the independent
         // rows of slender bodies.
-        let bound = R::EPSILON_TWO_THIRDS.sqrt();
+        // At the projection's poses (within its tolerance of the manifold) down to ε^½: near
+        // a pose where Φ_q itself loses rank an independent row keeps only θ² of its diagonal
+        // entry, and left out its |Φ| would grow step by step beyond removal.
+        let bound = match at {
+            Poses::Stage => R::EPSILON_TWO_THIRDS.sqrt(),
+            Poses::Projection => R::EPSILON.sqrt(),
+        };
         let Some(weak) = self.weakest_kept_row() else {
             return Ok(());
         };
@@ -414,9 +430,15 @@ impl<'a, R: Real> RigidSystem<'a, R> {
         if n > MOST {
             return Ok(());
         }
+        // No more rows than the factorization in order kept independent (its test, ε^⅔ of the
+        // terms that cancelled, tells a dependent row apart at any pose): a row redundant on
+        // the manifold may keep ε^⅔ of its diagonal entry just off it.
+        let independent = (0..n)
+            .filter(|&k| self.pivot_part(rows.start + k, sides).is_some())
+            .count();
         let mut chosen = [false; MOST];
         let mut forced = [0; MOST];
-        loop {
+        while chosen.iter().filter(|&&c| c).count() < independent {
             let mut best: Option<(usize, R)> = None;
             for candidate in (0..n).filter(|&c| !chosen[c]) {
                 let count = self.force_all_but(&rows, &chosen, Some(candidate), &mut forced);
@@ -611,7 +633,7 @@ impl<'a, R: Real> RigidSystem<'a, R> {
             return Ok(());
         }
         self.constraints(t);
-        self.factor_constraint_matrix(t)?;
+        self.factor_constraint_matrix(t, Poses::Stage)?;
         let st = m.stabilization;
         let two_alpha = R::TWO * st.baumgarte_alpha;
         let beta2 = st.baumgarte_beta * st.baumgarte_beta;
@@ -662,6 +684,7 @@ impl<'a, R: Real> RigidSystem<'a, R> {
         let n = self.body_count();
         let v_base = self.v_base;
         let mut iterations = 0;
+        let mut previous = R::INFINITY;
         loop {
             self.kinematics(t, y)?;
             self.constraints(t);
@@ -678,13 +701,19 @@ impl<'a, R: Real> RigidSystem<'a, R> {
                     time: t.to_f64(),
                 });
             }
-            if residual <= st.projection_tolerance {
-                self.factor_constraint_matrix(t)?;
+            if st.projection_converged(residual, previous) {
+                self.factor_constraint_matrix(t, Poses::Projection)?;
                 break;
             }
-            if !(iterations == 0 && *self.work.factor == Factor::Nearby) {
-                self.factor_constraint_matrix(t)?;
-            }
+            // A stall counts only after a correction with the projection's own factor (the
+            // step's nearby one may have left out a row the projection keeps).
+            previous = match iterations == 0 && *self.work.factor == Factor::Nearby {
+                true => R::INFINITY,
+                false => {
+                    self.factor_constraint_matrix(t, Poses::Projection)?;
+                    residual
+                }
+            };
             if iterations >= st.max_projection_iterations {
                 let (independent, worst) = (self.worst_row(false), self.worst_row(true));
                 return Err(

@@ -258,11 +258,8 @@ impl<'a, R: Real> Loops<'a, R> {
             // and where the projection converged, and kept over the iterations between.
             // Newton stalls where the rows kept and a redundant row meet at a tangent (passing
             // the folded poses of a spatial loop, a redundant row's |Φ| of 2–5·10⁻¹² stays,
-            // which no choice of rows removes): once the residual stops halving within 100×
-            // the tolerance, the projection has gone as far as the rows' conditioning lets it.
-            let stalled = residual > previous * R::HALF;
-            let converged = residual <= st.projection_tolerance
-                || (stalled && residual <= st.projection_tolerance * R::from_f64(100.0));
+            // which no choice of rows removes): see `Stabilization::projection_converged`.
+            let converged = st.projection_converged(residual, previous);
             let choice = match converged || iterations == 0 {
                 true => Choice::Anew,
                 false => Choice::Held,
