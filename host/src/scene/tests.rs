@@ -226,3 +226,26 @@ fn bad_profiles_and_drives_are_named_with_their_lines() {
     let e = err("function = { smooth_ramp = { duration = 1.0, slope = 1.0, speed = 2.0 } }\n");
     assert!(e.starts_with("t.toml:14: unexpected keys in table: speed"), "{e}");
 }
+
+#[test]
+fn armature_is_checked_and_refused_in_cartesian_coordinates() {
+    let axle = "[[joint]]\nname = \"axle\"\ntype = \"revolute\"\nbody_i = \"ground\"\nbody_j = \"hub\"\n";
+    let scene = parse(&format!("{axle}armature = 0.25\n")).unwrap();
+    assert_eq!(scene.armature, [0.25]);
+    // Negative or non-finite: the scene's error naming the joint, the key and the line (14).
+    for bad in ["-0.1", "nan", "inf"] {
+        let e = parse(&format!("{axle}armature = {bad}\n")).unwrap_err();
+        assert!(
+            e.contains("t.toml:14") && e.contains("joint \"axle\"") && e.contains("armature"),
+            "{e}"
+        );
+    }
+    let fixed = axle.replace("revolute", "fixed");
+    let e = parse(&format!("{fixed}armature = 0.1\n")).unwrap_err();
+    assert!(e.contains("no coordinate"), "{e}");
+    // The Cartesian model has no rotor inertia: asked for, the scene is refused naming the joint.
+    let text = format!("{HEADER}formulation = \"cartesian\"\n{HUB}{axle}armature = 0.25\n");
+    let scene = Scene::parse(Path::new("t.toml"), &text).unwrap();
+    let e = crate::compile::choose(&scene).unwrap_err().to_string();
+    assert!(e.contains("joint \"axle\"") && e.contains("armatures"), "{e}");
+}
