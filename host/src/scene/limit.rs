@@ -21,15 +21,15 @@ pub const DEFAULT_LIMIT_STIFFNESS: f64 = 1e4;
 pub const DEFAULT_LIMIT_DAMPING: f64 = 10.0;
 
 /// The limit force elements of the scene's `[[joint]]` tables that give `limits` (file order),
-/// to follow the `[[force]]` elements (the first at index `first`).
+/// to follow the `[[force]]` elements (the first at index `first`), checked by the kernel against
+/// `kernel_joints` (the values of `joints`).
 pub(super) fn limits(
     c: &mut Checker,
     raw: &RawScene,
     joints: &[Named<Joint<f64>>],
+    kernel_joints: &[Joint<f64>],
     first: usize,
 ) -> Result<Vec<Named<Force<f64>>>, SceneError> {
-    // The kernel's joints, copied at the first limit: a scene without limits needs no copy.
-    let mut kernel_joints: Option<Vec<Joint<f64>>> = None;
     // The k-th `[[joint]]` table is the k-th joint of kind "joint" (joints and drives are merged
     // in file order): found in one pass, not by a search per table.
     let mut tables = (0..joints.len()).filter(|&k| joints[k].kind == "joint");
@@ -61,11 +61,7 @@ pub(super) fn limits(
         };
         let value = Force::JointLimit { joint, limit };
         value
-            .validate(
-                first + forces.len(),
-                kernel_joints.get_or_insert_with(|| joints.iter().map(|j| j.value).collect()),
-                usize::MAX,
-            )
+            .validate(first + forces.len(), kernel_joints, usize::MAX)
             .map_err(|e| c.error(&range.span(), ErrorKind::Kernel(e)))?;
         forces.push(Named {
             name: name.clone(),

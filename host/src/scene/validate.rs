@@ -43,8 +43,21 @@ pub(super) fn validate(source: Source, text: &str) -> Result<Scene, SceneError> 
         bodies.push(body(&c, b, &mut body_names, &mut ids, scale, &mut notes)?);
     }
     let (joints, joint_names) = joints_and_drives(&mut c, &raw, &body_names, bodies.len())?;
-    let mut forces = forces(&mut c, &raw, &body_names, &joint_names, &joints)?;
-    forces.extend(limit::limits(&mut c, &raw, &joints, forces.len())?);
+    // The kernel's joints for its checks of forces and limits: copied once, and only when the
+    // scene has either (a copy of a million joints is most of a large tree's build).
+    let limited = raw.joint.iter().any(|j| j.get_ref().limits.is_some());
+    let kernel_joints: Vec<Joint<f64>> = match raw.force.is_empty() && !limited {
+        true => Vec::new(),
+        false => joints.iter().map(|j| j.value).collect(),
+    };
+    let mut forces = forces(&mut c, &raw, &body_names, &joint_names, &joints, &kernel_joints)?;
+    forces.extend(limit::limits(
+        &mut c,
+        &raw,
+        &joints,
+        &kernel_joints,
+        forces.len(),
+    )?);
     let armature = armature::armature(&mut c, &raw, &joints)?;
     let mut flex_names = Names::new("flexible");
     let mut flexibles = Vec::new();
@@ -298,12 +311,8 @@ fn forces(
     body_names: &Names,
     joint_names: &Names,
     joints: &[Named<Joint<f64>>],
+    kernel_joints: &[Joint<f64>],
 ) -> Result<Vec<Named<Force<f64>>>, SceneError> {
-    // The kernel's joints, for its checks: copied only when there are forces to check.
-    let kernel_joints: Vec<Joint<f64>> = match raw.force.is_empty() {
-        true => Vec::new(),
-        false => joints.iter().map(|j| j.value).collect(),
-    };
     let mut names = Names::new("force");
     let mut forces = Vec::new();
     for f in &raw.force {
@@ -312,7 +321,7 @@ fn forces(
         names.add(c, name)?;
         let value = force::force(c, f, body_names, joint_names, joints)?;
         value
-            .validate(forces.len(), &kernel_joints, body_names.len())
+            .validate(forces.len(), kernel_joints, body_names.len())
             .map_err(|e| c.error(&f.span(), ErrorKind::Kernel(e)))?;
         forces.push(Named {
             name: name.get_ref().clone(),
