@@ -20,15 +20,17 @@ pub(super) fn armature(
     joints: &[Named<Joint<f64>>],
 ) -> Result<Vec<f64>, SceneError> {
     let mut armature = vec![0.0; joints.len()];
+    let mut tables = super::validate::joint_tables(joints);
     for spanned in &raw.joint {
         let r = spanned.get_ref();
+        let table = tables.next();
         let Some(value) = &r.armature else {
             continue;
         };
         let name = r.name.get_ref();
         c.item = Some(ItemName::new("joint", name));
         let ia = c.number("armature", value, Rule::NonNegative)?;
-        let Some(index) = joints.iter().position(|j| j.kind == "joint" && j.name == *name) else {
+        let Some(index) = table.filter(|&k| joints[k].name == *name) else {
             continue;
         };
         if matches!(

@@ -30,9 +30,7 @@ pub(super) fn limits(
     kernel_joints: &[Joint<f64>],
     first: usize,
 ) -> Result<Vec<Named<Force<f64>>>, SceneError> {
-    // The k-th `[[joint]]` table is the k-th joint of kind "joint" (joints and drives are merged
-    // in file order): found in one pass, not by a search per table.
-    let mut tables = (0..joints.len()).filter(|&k| joints[k].kind == "joint");
+    let mut tables = super::validate::joint_tables(joints);
     let mut forces = Vec::new();
     for spanned in &raw.joint {
         let r = spanned.get_ref();

@@ -114,6 +114,13 @@ enum Entry<'a> {
 /// Validated joints and drives with their names.
 type NamedJoints = Vec<Named<Joint<f64>>>;
 
+/// The index in `joints` (as [`joints_and_drives`] merges them) of each `[[joint]]` table, in
+/// file order: the k-th table is the k-th joint of kind "joint". One pass, where a search by
+/// name per table would be quadratic in the joints.
+pub(super) fn joint_tables(joints: &[Named<Joint<f64>>]) -> impl Iterator<Item = usize> + '_ {
+    (0..joints.len()).filter(|&k| joints[k].kind == "joint")
+}
+
 /// Joints and drives, merged in file order: they share one index space (drives are joints).
 fn joints_and_drives<'a>(
     c: &mut Checker,
