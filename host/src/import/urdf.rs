@@ -8,11 +8,13 @@
 //! - a link without mass on a fixed joint is a frame of its parent's body (its children hang
 //!   from that body); with mass it is a body on a scene `fixed` joint (compile decides how it
 //!   runs; nothing is merged here);
-//! - revolute, continuous and prismatic joints are scene revolute and prismatic joints.
+//! - revolute, continuous and prismatic joints are scene revolute and prismatic joints;
+//! - a planar joint is the chain prismatic `J_x`, prismatic `J_y`, revolute `J` through two
+//!   massless bodies `J_x` and `J_y` (`add_planar`).
 //!
 //! A `<mimic>` is a `[[coupling]]` of the scene. A link without mass that moves is a massless
 //! body (joint coordinates only) while it carries a link with mass. Refused by name (errors
-//! with the line): planar joints, transmissions that couple passive joints (PR2's gripper) or
+//! with the line): transmissions that couple passive joints (PR2's gripper) or
 //! of unknown type, a massless link that moves and carries no mass. Transmissions that only map
 //! actuators onto joints are noted as actuation not imported. Noted as not modelled: friction, prismatic
 //! damping. `<limit lower upper>` becomes the scene joint's `limits` (default end stops). Ignored and listed: visual geometry and unknown elements.
@@ -52,6 +54,8 @@ enum Motion {
     Prismatic,
     Fixed,
     Floating,
+    /// Motion in the plane normal to the axis: two translations and the turn about the axis.
+    Planar,
 }
 
 struct Joint<'a, 'i> {
@@ -123,6 +127,8 @@ pub fn import(
     let mut carriers: Vec<Option<Carrier>> = vec![None; links.len()];
     let mut world: Vec<Pose> = vec![Pose::IDENTITY; links.len()];
     let (root_link, _) = order[0];
+    // Planar joints: a <mimic> cannot follow one (it has three coordinates).
+    let mut planar = Vec::new();
     carriers[root_link] = Some(if options.floating_base {
         add_body(&mut draft, &links[root_link], Pose::IDENTITY, report);
         report.fact(format!(
@@ -174,6 +180,14 @@ pub fn import(
                 Carrier {
                     body: parent.body.clone(),
                     pose: at_joint,
+                }
+            }
+            Motion::Planar => {
+                add_planar(&mut draft, j, l, &parent, at_joint, world[link], report);
+                planar.push(j.name);
+                Carrier {
+                    body: Some(l.name.to_string()),
+                    pose: Pose::IDENTITY,
                 }
             }
             Motion::Floating => {
@@ -262,8 +276,83 @@ pub fn import(
             "{collisions} <collision> geometries not imported as contact shapes (give --collision)"
         ));
     }
+    draft.couplings.retain(|c| {
+        let follows_planar = planar.contains(&c.follows.as_str());
+        if follows_planar {
+            report.fact(format!(
+                "<mimic> of joint \"{}\" (line {}) ignored: it follows planar joint \"{}\", which has three coordinates",
+                c.joint, c.line, c.follows
+            ));
+        }
+        !follows_planar
+    });
     without_orphan_mimics(&mut draft, report);
     Ok(draft)
+}
+
+/// A planar joint `j` carrying link `l`: motion in the plane normal to its axis n (two
+/// translations, then the turn about n, as Pinocchio's planar joint composes them) as the chain
+/// prismatic `J_x` → massless body `J_x` → prismatic `J_y` → massless body `J_y` → revolute `J`
+/// → the link. The slides run along x and y of the joint frame turned so its z is n (the
+/// shortest turn: the joint frame's own x and y when n is z). The massless bodies sit at the
+/// link's frame and carry the link, so the tree gives every coordinate the link's inertia
+/// (massless links: joint coordinates only). The joint's damping is noted as not modelled.
+fn add_planar(
+    draft: &mut Draft,
+    j: &Joint,
+    l: &Link,
+    parent: &Carrier,
+    at_joint: Pose,
+    world: Pose,
+    report: &mut ImportReport,
+) {
+    let turn = z_onto(j.axis);
+    let along = |v: Vec3<f64>| Pose::new(Vec3::ZERO, z_onto(turn.rotate(v)));
+    let chain = [
+        (format!("{}_x", j.name), DraftJointKind::Prismatic, along(Vec3::X)),
+        (format!("{}_y", j.name), DraftJointKind::Prismatic, along(Vec3::Y)),
+        (
+            j.name.to_string(),
+            DraftJointKind::Revolute,
+            Pose::new(Vec3::ZERO, turn),
+        ),
+    ];
+    let (mut body_i, mut base) = (parent.body.clone(), at_joint);
+    for (k, (name, kind, axis_frame)) in chain.into_iter().enumerate() {
+        let body_j = if k < 2 {
+            draft.bodies.push(DraftBody {
+                name: name.clone(),
+                line: j.at.line(),
+                mass: 0.0,
+                inertia: Mat3::ZERO,
+                cg: Vec3::ZERO,
+                pose: world,
+            });
+            name.clone()
+        } else {
+            add_body(draft, l, world, report);
+            l.name.to_string()
+        };
+        draft.joints.push(DraftJoint {
+            name,
+            line: j.at.line(),
+            kind,
+            body_i,
+            body_j: body_j.clone(),
+            frame_i: base.then(&axis_frame),
+            frame_j: axis_frame,
+            limits: None,
+            armature: 0.0,
+        });
+        (body_i, base) = (Some(body_j), Pose::IDENTITY);
+    }
+    report.fact(format!(
+        "planar joint \"{0}\": prismatic \"{0}_x\", prismatic \"{0}_y\" and revolute \"{0}\" through massless bodies \"{0}_x\" and \"{0}_y\" (joint coordinates only)",
+        j.name
+    ));
+    if j.damping > 0.0 {
+        report.not_modelled("damping of planar joints", j.name);
+    }
 }
 
 /// Leaves out each `<mimic>` whose followed joint is not a moving joint of the model (Alex's
@@ -412,9 +501,7 @@ fn read_joint<'a, 'i>(
         "prismatic" => Motion::Prismatic,
         "fixed" => Motion::Fixed,
         "floating" => Motion::Floating,
-        "planar" => {
-            return Err(at.refused("planar joints are not modelled (the scenes have no planar joint)"))
-        }
+        "planar" => Motion::Planar,
         other => {
             return Err(at.invalid(format!(
                 "type \"{other}\" is not one of revolute, continuous, prismatic, fixed, floating, planar"
@@ -439,7 +526,7 @@ fn read_joint<'a, 'i>(
         match node.tag_name().name() {
             "origin" | "parent" | "child" => {}
             // A fixed or floating joint's axis means nothing (xacro often writes "0 0 0").
-            "axis" if !matches!(motion, Motion::Revolute | Motion::Prismatic) => {}
+            "axis" if !matches!(motion, Motion::Revolute | Motion::Prismatic | Motion::Planar) => {}
             "axis" => {
                 let v = Vec3::from_array(sub.numbers::<3>("xyz")?.unwrap_or([1.0, 0.0, 0.0]));
                 axis = v
@@ -476,7 +563,7 @@ fn read_joint<'a, 'i>(
     // fixed joints; Pinocchio makes them frames and ignores it).
     if mimic.is_some() && !matches!(motion, Motion::Revolute | Motion::Prismatic) {
         report.fact(format!(
-            "<mimic> of {type_name} joint \"{name}\" ignored: it has no coordinate to couple"
+            "<mimic> of {type_name} joint \"{name}\" ignored: it has no single coordinate to couple"
         ));
         mimic = None;
     }

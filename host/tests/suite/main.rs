@@ -28,6 +28,7 @@ mod import_cli;
 mod import_corpus;
 mod import_dynamics;
 mod import_free_motion;
+mod import_loops;
 mod import_mass;
 mod import_steps;
 mod import_tendons;

@@ -1,9 +1,10 @@
 //! MJCF `<equality>`: `<joint joint1 joint2 polycoef>` with only the first two coefficients
 //! nonzero (q1 = c0 + c1·q2) becomes a scene `[[coupling]]` (joint1 follows joint2), and so
-//! does a `<tendon tendon1>` on a fixed tendon of two joints; connect, weld, other tendon and
-//! flex equalities, a joint held to a constant (no joint2) and a polynomial of
-//! higher degree are refused by name with the line. Joint coordinates are taken from the
-//! assembled pose (a joint's `ref` as 0).
+//! does a `<tendon tendon1>` on a fixed tendon of two joints; `<connect>` and `<weld>` become
+//! joints closing loops (loops.rs). Other tendon and flex equalities, a joint held to a
+//! constant (no joint2) and a polynomial of higher degree are refused by name with the line.
+//! Joint coordinates are taken from the assembled pose (a joint's `ref` as 0). `active="false"`
+//! (also from the classes' `<equality>` default) leaves an equality out, noted.
 
 use super::Builder;
 use crate::import::draft::DraftCoupling;
@@ -14,52 +15,55 @@ impl<'a, 'i> Builder<'_, 'a, 'i> {
     /// The equalities of `<equality>` `at` (read after the bodies, whose joints they name).
     pub(super) fn equalities(&mut self, at: At<'a, 'i>) -> Result<(), ImportError> {
         for e in self.model.children(at) {
-            if e.node.tag_name().name() == "tendon"
-                && self.model.attr(&e, "active").as_deref() != Some("false")
-            {
-                self.tendon_equality(e)?;
-                continue;
+            let tag = e.node.tag_name().name();
+            if !matches!(tag, "joint" | "tendon" | "connect" | "weld") {
+                return Err(e.refused(format!("<{tag}> inside <equality> is not modelled yet")));
             }
-            if e.node.tag_name().name() != "joint" {
-                return Err(e.refused(format!(
-                    "<{}> inside <equality> is not modelled yet",
-                    e.node.tag_name().name()
-                )));
-            }
-            if self.model.attr(&e, "active").as_deref() == Some("false") {
+            // MuJoCo's class defaults of every equality are its <default>'s <equality>.
+            if self.model.attr_in(&e, "equality", "active").as_deref() == Some("false") {
                 self.report.ignore("equality (active=\"false\")", e.line());
                 continue;
             }
-            let joint = |key: &str| -> Result<String, ImportError> {
-                let name = self.model.attr(&e, key).ok_or_else(|| {
-                    e.refused(format!(
-                        "a joint equality without `{key}` (a joint held to a constant) is not modelled yet"
-                    ))
-                })?;
-                let known = self.joints.get(&name).map(|(scene, _)| scene.clone());
-                known.ok_or_else(|| e.invalid(format!("joint \"{name}\" does not exist")))
-            };
-            let (held, follows) = (joint("joint1")?, joint("joint2")?);
-            let coefficients = self
-                .model
-                .numbers(&e, "polycoef")?
-                .unwrap_or_else(|| vec![0.0, 1.0]);
-            if coefficients.iter().skip(2).any(|&c| c != 0.0) {
-                return Err(e.refused("a joint equality of degree above 1 (polycoef c2..c4) is not modelled"));
+            match tag {
+                "tendon" => self.tendon_equality(e)?,
+                "joint" => self.joint_equality(e)?,
+                _ => self.loop_equality(e)?,
             }
-            let at = |k: usize| coefficients.get(k).copied().unwrap_or(0.0);
-            self.draft.couplings.push(DraftCoupling {
-                name: self
-                    .model
-                    .attr(&e, "name")
-                    .unwrap_or_else(|| format!("{held}.equality")),
-                line: e.line(),
-                joint: held,
-                follows,
-                multiplier: at(1),
-                offset: at(0),
-            });
         }
+        Ok(())
+    }
+
+    /// `<equality><joint joint1 joint2 polycoef>` of degree 1: joint1 follows joint2.
+    fn joint_equality(&mut self, e: At<'a, 'i>) -> Result<(), ImportError> {
+        let joint = |key: &str| -> Result<String, ImportError> {
+            let name = self.model.attr(&e, key).ok_or_else(|| {
+                e.refused(format!(
+                    "a joint equality without `{key}` (a joint held to a constant) is not modelled yet"
+                ))
+            })?;
+            let known = self.joints.get(&name).map(|(scene, _)| scene.clone());
+            known.ok_or_else(|| e.invalid(format!("joint \"{name}\" does not exist")))
+        };
+        let (held, follows) = (joint("joint1")?, joint("joint2")?);
+        let coefficients = self
+            .model
+            .numbers(&e, "polycoef")?
+            .unwrap_or_else(|| vec![0.0, 1.0]);
+        if coefficients.iter().skip(2).any(|&c| c != 0.0) {
+            return Err(e.refused("a joint equality of degree above 1 (polycoef c2..c4) is not modelled"));
+        }
+        let at = |k: usize| coefficients.get(k).copied().unwrap_or(0.0);
+        self.draft.couplings.push(DraftCoupling {
+            name: self
+                .model
+                .attr(&e, "name")
+                .unwrap_or_else(|| format!("{held}.equality")),
+            line: e.line(),
+            joint: held,
+            follows,
+            multiplier: at(1),
+            offset: at(0),
+        });
         Ok(())
     }
 

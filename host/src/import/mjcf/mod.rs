@@ -19,6 +19,7 @@ mod balance;
 mod document;
 mod equality;
 mod inertia;
+mod loops;
 mod mesh;
 mod mesh_mass;
 mod msh;
@@ -74,6 +75,13 @@ pub fn import(
         references: HashMap::new(),
         tendons: HashMap::new(),
         sites: HashMap::new(),
+        frames: HashMap::from([(
+            "world".to_string(),
+            Carrier {
+                body: None,
+                pose: Pose::IDENTITY,
+            },
+        )]),
         unnamed: 0,
         ground_mass: 0.0,
     };
@@ -155,8 +163,11 @@ struct Builder<'m, 'a, 'i> {
     references: HashMap<String, (f64, f64)>,
     /// Fixed tendons by MJCF name: their scene joints and coefficients.
     tendons: HashMap<String, Vec<(String, f64)>>,
-    /// Sites: carrier body and position in it.
-    sites: HashMap<String, (Option<String>, Vec3<f64>)>,
+    /// Sites: carrier body and placement in it.
+    sites: HashMap<String, (Option<String>, Pose)>,
+    /// Named MJCF bodies (and `world`): the scene body that carries each and its frame there
+    /// (connect and weld equalities name them).
+    frames: HashMap<String, Carrier>,
     unnamed: usize,
     /// Mass of the bodies welded to the world (part of the ground, in no scene body): MuJoCo's
     /// `settotalmass` counts them.
@@ -193,8 +204,8 @@ impl<'a, 'i> Builder<'_, 'a, 'i> {
                 "site" => {
                     let pose = self.placement(&child)?;
                     if let Some(site) = child.node.attribute("name") {
-                        let p = carrier.pose.then(&pose).p;
-                        self.sites.insert(site.to_string(), (carrier.body.clone(), p));
+                        let pose = carrier.pose.then(&pose);
+                        self.sites.insert(site.to_string(), (carrier.body.clone(), pose));
                     }
                 }
                 "composite" | "flexcomp" | "frame" | "replicate" | "attach" => {
@@ -296,6 +307,9 @@ impl<'a, 'i> Builder<'_, 'a, 'i> {
                 self.own(&name)
             }
         };
+        if let Some(named) = at.node.attribute("name") {
+            self.frames.insert(named.to_string(), carrier.clone());
+        }
         self.contents(at, &carrier, world, &name)?;
         if carrier.body.as_deref() == Some(name.as_str())
             && self.draft.bodies.iter().any(|b| b.name == name && b.mass == 0.0)
@@ -879,7 +893,7 @@ impl<'a, 'i> Builder<'_, 'a, 'i> {
                         Some("site") => self
                             .sites
                             .get(object)
-                            .and_then(|(b, p)| b.clone().map(|b| SensorTarget::Point(b, *p))),
+                            .and_then(|(b, p)| b.clone().map(|b| SensorTarget::Point(b, p.p))),
                         Some("body" | "xbody") if self.world.contains_key(object) => {
                             Some(SensorTarget::Point(object.to_string(), Vec3::ZERO))
                         }

@@ -138,11 +138,11 @@ fn tendons_equality_and_multi_joint_bodies_are_refused_with_their_line() {
         "{e}"
     );
 
-    let weld = ACROBOT.replace(
+    let flex = ACROBOT.replace(
         "  <actuator>",
-        "  <equality><weld body1=\"lower_arm\"/></equality>\n  <actuator>",
+        "  <equality><flex flex=\"skin\"/></equality>\n  <actuator>",
     );
-    let e = import(&acrobot(&weld, "weld"), &ImportOptions::default())
+    let e = import(&acrobot(&flex, "flex"), &ImportOptions::default())
         .err()
         .unwrap();
     assert_eq!((e.kind, e.line), (ImportErrorKind::Refused, Some(22)));
