@@ -10,9 +10,9 @@
 //! sensors `[[sensor]]`s. A body without joints is welded to its parent: the ground's, a frame
 //! (massless), or a scene `fixed` joint.
 //!
-//! A joint `<equality>` of degree 1 is a `[[coupling]]` (`equality`), a fixed tendon a
-//! `[[tendon]]` (`tendon`). Refused by name with the line: spatial tendons, composites, flexes,
-//! other equalities, a free joint among others, height-field geoms and primitives fitted to
+//! A joint `<equality>` of degree 1 is a `[[coupling]]` (`equality`), connect and weld are
+//! joints closing loops (`loops`), a fixed tendon a `[[tendon]]` (`tendon`). Refused by name
+//! with the line: spatial tendons, composites, flexes, other equalities, a free joint among others, height-field geoms and primitives fitted to
 //! meshes a body's mass comes from, `<frame>`, `<replicate>`.
 
 mod balance;
