@@ -96,18 +96,19 @@ fn written_scene_and_model_file_run_to_the_same_bits() {
 #[test]
 fn a_refused_feature_is_one_error_with_file_and_line() {
     let dir = common::scratch_dir("import_cli", "refused");
-    // A planar joint (a <mimic> was the refused feature until couplings came).
-    let model = dir.join("planar.urdf");
+    // A transmission coupling passive joints (a <mimic>, then a planar joint, were the refused
+    // feature until couplings and the planar chain came).
+    let model = dir.join("gripper.urdf");
     let text = ARM.replace(
-        "<joint name=\"elbow\" type=\"revolute\">",
-        "<joint name=\"elbow\" type=\"planar\">",
+        "</robot>",
+        "  <transmission name=\"grip\"><type>pr2_mechanism_model/PR2GripperTransmission</type></transmission>\n</robot>",
     );
     std::fs::write(&model, text).unwrap();
     let out = ferrodyn(&["import", model.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("planar.urdf:8:") && err.contains("planar joints are not modelled"),
+        err.contains("gripper.urdf:16:") && err.contains("PR2GripperTransmission couples the passive"),
         "{err}"
     );
     assert_eq!(err.lines().count(), 1, "{err}");
