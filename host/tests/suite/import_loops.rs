@@ -5,13 +5,15 @@
 //! body on a planar joint.
 
 use ferrodyn_host::check::joint_reactions;
-use ferrodyn_host::compile::{choose, compile, Choice};
+use ferrodyn_host::compile::{choose, compile, tree_parts, Choice};
 use ferrodyn_host::import::{import, ImportErrorKind, ImportOptions, Imported};
 use ferrodyn_host::scene::Scene;
 use ferrodyn_host::simulation::Simulation;
 use ferrodyn_host::spec::Formulation;
-use ferrodyn_kernel::math::{Quat, Vec3};
+use ferrodyn_kernel::math::{Mat3, Quat, Vec3};
 use ferrodyn_kernel::rigid::{violation, BodyRef};
+use ferrodyn_kernel::tree::accelerations;
+use ferrodyn_kernel::Dynamics;
 use std::path::PathBuf;
 
 const G: f64 = 9.81;
@@ -372,4 +374,56 @@ fn a_body_on_a_planar_joint_falls_with_gravity_in_its_plane_and_spins_freely() {
     assert!(g_plane.norm() > 5.0, "gravity mostly in the plane");
     assert!(position <= 1e-9, "CG off by {position:e} m");
     assert!(turning <= 1e-9, "turn off by {turning:e}");
+}
+
+#[test]
+fn the_mass_matrix_of_a_planar_joint_is_pinocchios() {
+    // With the axis along z Pinocchio's planar joint (JointModelPlanar: the joint frame's x–y
+    // plane) is the same motion, its x and y rates resolved in the moving frame: q̇ = T v with
+    // T = diag(R(θ), 1), so our M(θ) = T M_pin Tᵀ. Pinocchio 4.1.0's `crba` on this URDF gives
+    // the same M_pin at every configuration (figures below: θ = 0, 0.7, −2.1 at x = 0.3,
+    // y = −0.2); M_pin[2][2] = the rotated inertia's zz + m |c_xy|² checks the inertia's turn.
+    let text = PLANAR_PUCK.replace(r#"<axis xyz="0 1 1"/>"#, r#"<axis xyz="0 0 1"/>"#);
+    let mut scene = import_text("puck_z.urdf", &text).unwrap().scene;
+    scene.simulation.gravity = Vec3::ZERO;
+    let pinocchio = Mat3 {
+        m: [
+            [2.0, 0.0, 0.04],
+            [0.0, 2.0, 0.1],
+            [0.04, 0.1, 0.04622342927535389],
+        ],
+    };
+    let Ok(Choice::Tree(links)) = choose(&scene) else {
+        panic!("not a tree")
+    };
+    let parts = tree_parts(&scene, &links).unwrap();
+    let mut worst = 0.0_f64;
+    for theta in [0.0_f64, 0.7, -2.1] {
+        // M⁻¹'s columns: the accelerations at rest under unit generalized forces.
+        let mut columns = [Vec3::ZERO; 3];
+        for (k, column) in columns.iter_mut().enumerate() {
+            let mut data = parts.model.new_data();
+            for (link, q) in [0.3, -0.2, theta].into_iter().enumerate() {
+                data.set_joint_position(&parts.model, link, &[q]).unwrap();
+                data.set_joint_input(&parts.model, link, &[f64::from(u8::from(link == k))])
+                    .unwrap();
+            }
+            let mut a = [0.0; 3];
+            accelerations(&parts.model, &mut data, &mut a).unwrap();
+            *column = Vec3::from_array(a);
+        }
+        let ours = Mat3::from_columns(columns[0], columns[1], columns[2])
+            .inverse()
+            .unwrap();
+        let (c, s) = (theta.cos(), theta.sin());
+        let t = Mat3 {
+            m: [[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]],
+        };
+        let reference = t.mul_mat(&pinocchio).mul_mat(&t.transpose());
+        for (x, y) in ours.m.as_flattened().iter().zip(reference.m.as_flattened()) {
+            worst = worst.max((x - y).abs() / 2.0);
+        }
+    }
+    println!("planar puck: M against Pinocchio 4.1.0's crba: {worst:.1e} relative");
+    assert!(worst <= 1e-12, "M differs by {worst:e} of its largest entry");
 }
