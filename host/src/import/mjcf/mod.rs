@@ -12,8 +12,9 @@
 //!
 //! A joint `<equality>` of degree 1 is a `[[coupling]]` (`equality`), connect and weld are
 //! joints closing loops (`loops`), a fixed tendon a `[[tendon]]` (`tendon`). Refused by name
-//! with the line: spatial tendons, composites, flexes, other equalities, a free joint among others, height-field geoms and primitives fitted to
-//! meshes a body's mass comes from, `<frame>`, `<replicate>`.
+//! with the line: spatial tendons, composites, flexes, other equalities, a free joint among
+//! others, height-field geoms and primitives fitted to meshes a body's mass comes from,
+//! `<frame>`, `<replicate>`.
 
 mod balance;
 mod document;
