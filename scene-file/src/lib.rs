@@ -1,7 +1,7 @@
 //! # ferrodyn-scene-file
 //!
 //! A Ferrodyn scene file as written, before any checking: the serde types mirroring its TOML
-//! tables ([`format`]), and the file parsed into them ([`items::parse`]; large files item by
+//! tables ([`mod@format`]), and the file parsed into them ([`items::parse`]; large files item by
 //! item, flat item tables by a fast reader of their common shape). `ferrodyn-host`'s `scene`
 //! module checks the raw scene and resolves its names; the format is documented in
 //! `scenes/README.md`.
