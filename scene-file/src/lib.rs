@@ -7,7 +7,8 @@
 //! `scenes/README.md`.
 //!
 //! A crate of its own for build time only: the generated deserializers compile here, beside
-//! the host's heavy dependencies and once per `cargo test` (docs/performance.md, "Build time").
+//! the host's heavy dependencies, not in the host library that waits for them
+//! (docs/performance.md, "Build time").
 
 mod flat;
 pub mod format;
