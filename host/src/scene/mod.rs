@@ -9,10 +9,11 @@
 //! into a simulation. Errors ([`SceneError`]) read `file:line: item "name": what`. The format
 //! is documented in `scenes/README.md`.
 //!
-//! Modules, each depending only on those before it: `error` and [`format`] (the raw tables),
-//! `flat` (a fast reader of flat item tables), `items` (the file parsed into them, large files
-//! item by item), `convert` (raw values into kernel values), `types` (the validated scene), `checker` (the
-//! validation context), one module per kind of table, and `validate`, which puts them together.
+//! Modules, each depending only on those before it: `error`, the raw tables and the file parsed
+//! into them (`format` and `items`, from the `ferrodyn-scene-file` crate: large files item by
+//! item, flat item tables by a fast reader), `convert` (raw values into kernel values), `types`
+//! (the validated scene), `checker` (the validation context), one module per kind of table,
+//! and `validate`, which puts them together.
 
 mod armature;
 mod checker;
@@ -20,19 +21,18 @@ mod contact;
 mod convert;
 mod coupling;
 mod error;
-mod flat;
 mod flexible;
 mod force;
-mod format;
 mod inertia;
 mod input;
 mod integrator;
-mod items;
 mod limit;
 mod tendon;
 mod types;
 mod validate;
 
+// The raw tables and the file's parsing live in their own crate (build time: issue 38).
+use ferrodyn_scene_file::{format, items};
 use std::path::Path;
 
 pub use checker::{check_name, NAME_LENGTH_LIMIT, NAME_RULE};

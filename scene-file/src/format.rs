@@ -359,7 +359,7 @@ pub struct RawCubic {
 }
 
 /// One piece of a `piecewise` function: with τ = t − start,
-/// f = poly[0] + poly[1]τ + poly[2]τ² + poly[3]τ³ + cos·cos(ωτ) + sin·sin(ωτ).
+/// `f = poly[0] + poly[1]τ + poly[2]τ² + poly[3]τ³ + cos·cos(ωτ) + sin·sin(ωτ)`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawPiece {

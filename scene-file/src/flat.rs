@@ -17,7 +17,7 @@ use serde_spanned::de::{is_spanned, SpannedDeserializer};
 
 /// `text` read as the table `T` (spans in bytes of `text`), `None` where TOML's reading could
 /// differ or `T` does not take it.
-pub(super) fn from_str<T: DeserializeOwned>(text: &str) -> Option<T> {
+pub(crate) fn from_str<T: DeserializeOwned>(text: &str) -> Option<T> {
     let table = Reader { text, at: 0 }.table()?;
     T::deserialize(De(&table)).ok()
 }

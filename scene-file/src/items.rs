@@ -19,7 +19,7 @@ use toml::Spanned;
 use super::format::{RawBody, RawFrame, RawJoint, RawScene};
 
 /// Parses the scene file `text` (item by item where that reads the same, else whole).
-pub(super) fn parse(text: &str) -> Result<RawScene, toml::de::Error> {
+pub fn parse(text: &str) -> Result<RawScene, toml::de::Error> {
     by_items(text).map_or_else(|| toml::from_str(text), Ok)
 }
 
