@@ -486,8 +486,9 @@ fn leave_out_degenerate_rows<R: Real>(
                 continue;
             };
             // A row the tree does not move at all is left out by the factorization as it is.
-            let free = i.compliance(&row.jac[0]) + j.compliance(&row.jac[1]);
-            if diagonal > R::ZERO && diagonal < bound * free {
+            if diagonal > R::ZERO
+                && diagonal < bound * (i.compliance(&row.jac[0]) + j.compliance(&row.jac[1]))
+            {
                 for c in 0..rows.len() {
                     if let Some(a) = schur.get_mut(packed(r.max(c), r.min(c))) {
                         *a = R::ZERO;
