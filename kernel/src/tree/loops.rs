@@ -13,7 +13,8 @@
 //!
 //! the few loop rows solved densely with diagonal pivoting that leaves out the redundant rows
 //! (a planar four-bar modelled spatially has three), chosen anew at every factorization so
-//! that a folded pose passes. After every accepted step q is projected onto Φ = 0 (Newton with
+//! that a folded pose passes; a row the tree's coordinates all but stop moving (a
+//! parallelogram lying flat) is left out near that pose ([`leave_out_degenerate_rows`]). After every accepted step q is projected onto Φ = 0 (Newton with
 //! the mass-weighted minimal correction M⁻¹Φ_qᵀ(Φ_q M⁻¹Φ_qᵀ)⁺Φ) and v onto Φ̇ = 0, as the
 //! Cartesian model does.
 //!
@@ -31,7 +32,7 @@ use super::shape::LinkShape;
 use super::spatial::Spatial;
 use super::{Data, Link, Model};
 use crate::math::dense_ldl::{self, packed, packed_len};
-use crate::math::Vec3;
+use crate::math::{Mat3, Vec3};
 use crate::rigid::{evaluate_joint, BodyRef, ConstraintRow, Joint, SideState, Stabilization};
 use crate::storage::{resize, sized, List, Storage};
 use crate::{Item, KernelError, Real};
@@ -431,6 +432,7 @@ impl<'a, R: Real> Loops<'a, R> {
                 }
             }
         }
+        leave_out_degenerate_rows((self.joints, self.rows), links, work, p.schur);
         // A row chosen keeps at least ε^⅓ of its diagonal entry, and a choice is held while its
         // rows keep ε^¼, as the Cartesian model's rows.
         let bounds = (R::EPSILON_TWO_THIRDS.sqrt(), R::EPSILON.sqrt().sqrt());
@@ -441,6 +443,104 @@ impl<'a, R: Real> Loops<'a, R> {
         *self.rank = dense_ldl::factorize_pivoted(m, p.schur, self.order, p.scale, bounds, kept);
         *self.held = true;
         Ok(())
+    }
+}
+
+/// Empties the row and column of the loop rows matrix `schur` of each loop row that the
+/// tree has all but lost: the factorization then takes it as redundant (zero multiplier)
+/// and the projection leaves its Φ alone.
+///
+/// Where Φ_q itself loses rank (a parallelogram lying flat: its coupler pins' rows along the
+/// ground line), such a row's Jacobian on the tree's coordinates vanishes like the angle θ to
+/// that pose, while its pivot stays a fair part of its own diagonal entry, so no rank test
+/// sees it. Kept, it holds the links on the branch they follow (the parallelogram, not the
+/// crossed one that meets it there) only to its Φ's round-off over θ, and the velocity
+/// projection and the constrained accelerations divide by θ again: the energy jumped by more
+/// the closer a step landed to the flat pose, so by more the smaller the step.
+///
+/// The measure, free of units: the row's diagonal entry Φ_q M⁻¹ Φ_qᵀ against the one its
+/// links would give as free bodies, J M_free⁻¹ Jᵀ (never smaller: the tree only takes
+/// freedom away), about θ² at such a pose. Left out below ε^(5/12) (3e-7 in f64, θ ≈ 5·10⁻⁴
+/// for the double parallelogram), what the row carried, a force whose work is θ times
+/// smaller, moves the links by O(θ³) while it is out; nearer the pose its round-off wins.
+/// On the double parallelogram, 1e-7 to 4e-7 gave energy jumps that shrink with the step
+/// (5e-8 and ε^½ did not; host/tests/suite/tree_loops.rs). Rows with a side massless or of
+/// singular inertia (a point mass, a thin rod) are kept.
+fn leave_out_degenerate_rows<R: Real>(
+    (joints, rows): (&[Joint<R>], &[ConstraintRow<R>]),
+    links: &[Link<R>],
+    work: &[LinkWork<R>],
+    schur: &mut [R],
+) {
+    let bound = (R::EPSILON_TWO_THIRDS.sqrt() * R::EPSILON.sqrt()).sqrt();
+    let mut start = 0;
+    for joint in joints {
+        let range = start..start + joint.kind.rows();
+        start = range.end;
+        let [Some(i), Some(j)] = [joint.body_i, joint.body_j].map(|side| FreeBody::of(side, links, work))
+        else {
+            continue;
+        };
+        for r in range {
+            let (Some(row), Some(&diagonal)) = (rows.get(r), schur.get(packed(r, r))) else {
+                continue;
+            };
+            // A row the tree does not move at all is left out by the factorization as it is.
+            if diagonal > R::ZERO
+                && diagonal < bound * (i.compliance(&row.jac[0]) + j.compliance(&row.jac[1]))
+            {
+                for c in 0..rows.len() {
+                    if let Some(a) = schur.get_mut(packed(r.max(c), r.min(c))) {
+                        *a = R::ZERO;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A row's side as a free body: its link's rotation, CG (link axes), inverse mass and inverse
+/// inertia about the CG (link axes); no link for the ground.
+struct FreeBody<R> {
+    link: Option<FreeLink<R>>,
+}
+
+/// What [`FreeBody`] keeps of a link.
+struct FreeLink<R> {
+    rotation: Mat3<R>,
+    cg: Vec3<R>,
+    inverse_mass: R,
+    inverse_inertia: Mat3<R>,
+}
+
+impl<R: Real> FreeBody<R> {
+    /// Side `side` at the motions in `work`; `None` for a link massless or of singular inertia.
+    fn of(side: BodyRef, links: &[Link<R>], work: &[LinkWork<R>]) -> Option<Self> {
+        let BodyRef::Body(l) = side else {
+            return Some(Self { link: None });
+        };
+        let (link, w) = (links.get(l)?, work.get(l)?);
+        let inverse_inertia = link.inertia.inverse().filter(|_| link.mass > R::ZERO)?;
+        Some(Self {
+            link: Some(FreeLink {
+                rotation: w.motion.pose.rotation,
+                cg: link.cg,
+                inverse_mass: R::ONE / link.mass,
+                inverse_inertia,
+            }),
+        })
+    }
+
+    /// J M⁻¹ Jᵀ of a row's block `jac` on this body (velocity of the link origin in world
+    /// axes, angular velocity in link axes): its force through the CG over the mass, its moment
+    /// about the CG through the inverse inertia.
+    fn compliance(&self, jac: &[R; 6]) -> R {
+        let Some(f) = &self.link else {
+            return R::ZERO;
+        };
+        let linear = Vec3::new(jac[0], jac[1], jac[2]);
+        let moment = Vec3::new(jac[3], jac[4], jac[5]) - f.cg.cross(f.rotation.tr_mul_vec(linear));
+        linear.dot(linear) * f.inverse_mass + moment.dot(f.inverse_inertia.mul_vec(moment))
     }
 }
 
