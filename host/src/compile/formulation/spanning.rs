@@ -204,7 +204,10 @@ fn kept_joints(scene: &Scene, joints_at: &JointsAt) -> Vec<bool> {
         tendon.value.terms.iter().for_each(|&(joint, _)| keep(joint));
     }
     for force in &scene.forces {
-        if let Force::RotationalSpringDamper { joint, .. } | Force::JointLimit { joint, .. } = force.value {
+        if let Force::RotationalSpringDamper { joint, .. }
+        | Force::TranslationalSpringDamper { joint, .. }
+        | Force::JointLimit { joint, .. } = force.value
+        {
             keep(joint);
         }
     }
