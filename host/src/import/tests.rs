@@ -156,11 +156,7 @@ fn links_are_placed_by_the_joint_origins_and_frames_meet_at_t0() {
         ferrodyn_kernel::tree::JointFriction::new(0.1, smoothing)
     );
     let notes = imported.report.lines().join("\n");
-    for expected in [
-        "<material> ×1",
-        "<gazebo> ×1",
-        "<visual> ×1",
-    ] {
+    for expected in ["<material> ×1", "<gazebo> ×1", "<visual> ×1"] {
         assert!(notes.contains(expected), "{expected} missing from:\n{notes}");
     }
     // No fixed joint is left in the scene: it runs in joint coordinates.
