@@ -201,42 +201,30 @@ impl<R: Real> Force<R> {
                 joint,
                 stiffness,
                 damping,
-                rest_angle,
-            } => {
-                match joints.get(joint).map(|j| j.kind) {
-                    Some(JointKind::Revolute | JointKind::Cylindrical) => {}
-                    _ => {
-                        return Err(BuildError::InvalidParameter {
-                            item,
-                            reason: "rotational spring-damper needs a revolute or cylindrical joint",
-                        })
-                    }
-                }
-                if non_negative(stiffness) && non_negative(damping) && rest_angle.is_finite() {
-                    Ok(())
-                } else {
-                    Err(BuildError::InvalidParameter {
-                        item,
-                        reason: "stiffness and damping must be ≥ 0",
-                    })
-                }
+                rest_angle: rest,
             }
-            Self::TranslationalSpringDamper {
+            | Self::TranslationalSpringDamper {
                 joint,
                 stiffness,
                 damping,
-                rest_position,
+                rest_position: rest,
             } => {
-                if !matches!(
-                    joints.get(joint).map(|j| j.kind),
-                    Some(JointKind::Prismatic | JointKind::Cylindrical)
-                ) {
-                    return Err(BuildError::InvalidParameter {
-                        item,
-                        reason: "translational spring-damper needs a prismatic or cylindrical joint",
-                    });
+                // The joint's own coordinate: an angle about, or a slide along, z_i.
+                let (own, needs) = match self {
+                    Self::RotationalSpringDamper { .. } => (
+                        JointKind::Revolute,
+                        "rotational spring-damper needs a revolute or cylindrical joint",
+                    ),
+                    _ => (
+                        JointKind::Prismatic,
+                        "translational spring-damper needs a prismatic or cylindrical joint",
+                    ),
+                };
+                match joints.get(joint).map(|j| j.kind) {
+                    Some(kind) if kind == own || kind == JointKind::Cylindrical => {}
+                    _ => return Err(BuildError::InvalidParameter { item, reason: needs }),
                 }
-                if non_negative(stiffness) && non_negative(damping) && rest_position.is_finite() {
+                if non_negative(stiffness) && non_negative(damping) && rest.is_finite() {
                     Ok(())
                 } else {
                     Err(BuildError::InvalidParameter {
