@@ -42,6 +42,7 @@ pub fn rigid_scene(model: &RigidModel, simulation: Simulation, name: &str) -> Sc
             .map(|(i, &joint)| named("joint", format!("joint{i}"), joint))
             .collect(),
         armature: vec![0.0; model.joints().len()],
+        friction: vec![Default::default(); model.joints().len()],
         forces: (model.forces().iter().enumerate())
             .map(|(i, &force)| named("force", format!("force{i}"), force))
             .collect(),

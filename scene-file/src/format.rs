@@ -293,6 +293,10 @@ pub struct RawJoint {
     pub limit_damping: Option<Num>,
     /// Rotor inertia on each of the joint's coordinates (kg·m² for a rotation, kg for a slide).
     pub armature: Option<Num>,
+    /// Sliding (Coulomb) friction of a revolute (N·m) or prismatic (N) joint.
+    pub friction: Option<Num>,
+    /// The friction's smoothing velocity (rad/s or m/s).
+    pub friction_velocity: Option<Num>,
 }
 
 /// A prescribed function of time (externally tagged: `{ ramp = { slope = 2.0 } }`).
@@ -410,7 +414,7 @@ pub struct RawDrive {
 pub struct RawForce {
     /// Unique name among forces.
     pub name: Spanned<String>,
-    /// point | torque | spring_damper | rotational_spring_damper.
+    /// point | torque | spring_damper | rotational_spring_damper | translational_spring_damper.
     #[serde(rename = "type")]
     pub kind: Spanned<String>,
     /// Body (point, torque).
@@ -431,16 +435,18 @@ pub struct RawForce {
     pub body_j: Option<Spanned<String>>,
     /// Attachment on body j (spring_damper).
     pub point_j: Option<Vec3Field>,
-    /// Stiffness (spring_damper N/m, rotational N·m/rad).
+    /// Stiffness (spring_damper and translational N/m, rotational N·m/rad).
     pub stiffness: Option<Num>,
-    /// Damping (spring_damper N·s/m, rotational N·m·s/rad).
+    /// Damping (spring_damper and translational N·s/m, rotational N·m·s/rad).
     pub damping: Option<Num>,
     /// Rest length (spring_damper, m).
     pub rest_length: Option<Num>,
-    /// Joint name (rotational_spring_damper).
+    /// Joint name (rotational_spring_damper, translational_spring_damper).
     pub joint: Option<Spanned<String>>,
     /// Rest angle (rotational_spring_damper, rad).
     pub rest_angle: Option<Num>,
+    /// Rest slide (translational_spring_damper, m).
+    pub rest_position: Option<Num>,
 }
 
 /// A flexible body's material.

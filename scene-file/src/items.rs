@@ -216,6 +216,8 @@ impl Shift for RawJoint {
             limit_stiffness: self.limit_stiffness.shift(by),
             limit_damping: self.limit_damping.shift(by),
             armature: self.armature.shift(by),
+            friction: self.friction.shift(by),
+            friction_velocity: self.friction_velocity.shift(by),
         }
     }
 }

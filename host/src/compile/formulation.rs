@@ -12,6 +12,7 @@
 use crate::scene::{ErrorKind, ItemName, Scene, SceneError};
 use crate::spec::{Formulation, IntegratorSpec};
 use ferrodyn_kernel::rigid::{DrivenCoordinate, Force, JointKind};
+use ferrodyn_kernel::tree::JointFriction;
 use ferrodyn_kernel::JointLimit;
 
 mod spanning;
@@ -30,13 +31,17 @@ pub struct TreeLink {
     pub joint: Option<usize>,
     /// The parent link (index into the links), `None` for the ground.
     pub parent: Option<usize>,
-    /// Viscous damping of the joint (N·m·s/rad), from rotational spring-dampers on it.
+    /// Viscous damping of the joint (N·m·s/rad or N·s/m), from the rotational or translational
+    /// spring-dampers on it.
     pub damping: f64,
     /// The joint's armature (rotor inertia per coordinate), from its `armature`.
     pub armature: f64,
-    /// The joint's rotational spring (from rotational spring-dampers on it): stiffness
-    /// (N·m/rad) and rest angle (the scene's: frame j against frame i about z_i), the
-    /// stiffness-weighted mean of several springs' rest angles.
+    /// The joint's friction, from its `friction` and `friction_velocity`.
+    pub friction: JointFriction<f64>,
+    /// The joint's spring (from the rotational or translational spring-dampers on it):
+    /// stiffness (N·m/rad or N/m) and rest coordinate (the scene's: frame j against frame i
+    /// about z_i, or origin j from origin i along it), the stiffness-weighted mean of several
+    /// springs' rest coordinates.
     pub spring: (f64, f64),
     /// The joint's limit (from its `limits`), in the scene's coordinate (the rotational
     /// spring's angle, or the slide of origin j from origin i along z_i).
@@ -56,6 +61,7 @@ impl TreeLink {
             parent,
             damping: 0.0,
             armature: 0.0,
+            friction: JointFriction::default(),
             spring: (0.0, 0.0),
             limit: None,
             welded: Vec::new(),
@@ -186,10 +192,14 @@ fn with_inputs(scene: &Scene, choice: Choice) -> Result<Choice, SceneError> {
     let rotor = (scene.joints.iter().zip(&scene.armature))
         .find(|(_, &ia)| ia != 0.0)
         .map(|(j, _)| (j.item(), j.line));
+    let friction = (scene.joints.iter().zip(&scene.friction))
+        .find(|(_, f)| f.is_some())
+        .map(|(j, _)| (j.item(), j.line));
     let first_error = first("couplings", coupling)
         .or_else(|| first("inputs", input))
         .or_else(|| first("tendons", tendon))
-        .or_else(|| first("armatures (rotor inertias on a joint's coordinates)", rotor));
+        .or_else(|| first("armatures (rotor inertias on a joint's coordinates)", rotor))
+        .or_else(|| first("joint friction forces", friction));
     if let Some(error) = first_error {
         return Err(error);
     }
@@ -246,6 +256,18 @@ fn tree_links(scene: &Scene) -> Result<Vec<TreeLink>, Blocker> {
             }
         }
     }
+    for ((joint, &friction), link) in scene.joints.iter().zip(&scene.friction).zip(&link_of) {
+        match (friction.is_some(), link) {
+            (false, _) => {}
+            (true, Some(k)) => links[*k].friction = friction,
+            (true, None) => return Err(Blocker {
+                item: Some((joint.item(), joint.line)),
+                reason:
+                    "its friction acts on a joint coordinate of the tree, and this joint closes a loop on it"
+                        .into(),
+            }),
+        }
+    }
     for (index, joint) in scene.joints.iter().enumerate() {
         if matches!(joint.value.kind, JointKind::Driving { .. })
             && driven_link(scene, &links, index).is_none()
@@ -277,19 +299,26 @@ fn tree_links(scene: &Scene) -> Result<Vec<TreeLink>, Blocker> {
             continue;
         }
         // Applied forces and spring-dampers act on the links (`tree::Forces`).
-        let Force::RotationalSpringDamper {
-            joint,
-            stiffness,
-            damping,
-            rest_angle,
-        } = force.value
-        else {
-            continue;
+        let (joint, stiffness, damping, rest_angle, kind) = match force.value {
+            Force::RotationalSpringDamper {
+                joint,
+                stiffness,
+                damping,
+                rest_angle,
+            } => (joint, stiffness, damping, rest_angle, JointKind::Revolute),
+            Force::TranslationalSpringDamper {
+                joint,
+                stiffness,
+                damping,
+                rest_position,
+            } => (joint, stiffness, damping, rest_position, JointKind::Prismatic),
+            _ => continue,
         };
-        if scene.joints[joint].value.kind != JointKind::Revolute {
-            return Err(blocked(
-                "the tree's joint springs and dampers act on revolute joints (this one is on a cylindrical joint)",
-            ));
+        if scene.joints[joint].value.kind != kind {
+            return Err(blocked(&format!(
+                "the tree's joint springs and dampers act on revolute (rotational) and prismatic (translational) joints; this one is on a {} joint",
+                scene.joints[joint].value.kind.name()
+            )));
         }
         let link = &mut links[link_at(joint, "joint springs and dampers")?];
         link.damping += damping;

@@ -271,6 +271,9 @@ fn tree_model(scene: &Scene, links: &[TreeLink], model: &RigidModel, data: &Rigi
         let mut tree_link = (tree_link.with_mass(mass, cg, inertia))
             .with_damping(link.damping)
             .with_armature(link.armature);
+        // The friction is odd in the rate: the tree's coordinate's sign against the scene's
+        // does not change it.
+        tree_link.friction = link.friction;
         if let (Some(index), (stiffness, rest_angle)) = (link.joint, link.spring) {
             if stiffness != 0.0 {
                 tree_link =
@@ -627,7 +630,9 @@ fn on_links(force: Force<f64>, bodies: &[LinkBody]) -> Option<Force<f64>> {
                 rest_length,
             })
         }
-        Force::RotationalSpringDamper { .. } | Force::JointLimit { .. } => None,
+        Force::RotationalSpringDamper { .. }
+        | Force::TranslationalSpringDamper { .. }
+        | Force::JointLimit { .. } => None,
     }
 }
 

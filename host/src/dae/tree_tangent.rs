@@ -103,7 +103,8 @@ impl<'l, 'a> TreeTangent<'l, 'a> {
             }
             if lq == 1 && lv == 1 {
                 let (q, rate) = (y[at_q], y[nq + at_v]);
-                let (mut stiffness, mut damping) = (link.stiffness, 0.0);
+                // The friction damps at its slope there (F_c / v_s through rest).
+                let (mut stiffness, mut damping) = (link.stiffness, link.friction.slope(rate));
                 if let Some(limit) = link.limit.filter(|l| l.force(q, rate) != 0.0) {
                     stiffness += limit.stiffness;
                     damping += limit.damping;

@@ -133,6 +133,15 @@ pub fn add_to(b: &mut Builder<Scalar, Capacities>) -> Result<(), BuildError> {{
             0.0 => String::new(),
             ia => format!(".with_armature(s({}))", lit(ia)),
         };
+        // And the friction.
+        let friction = match link.friction.is_some() {
+            false => String::new(),
+            true => format!(
+                ".with_friction(s({}), s({}))",
+                lit(link.friction.force),
+                lit(link.friction.velocity)
+            ),
+        };
         let limit = link.limit.map_or(String::new(), |l| {
             format!(
                 ".with_limit(JointLimit::new(s({}), s({}), s({}), s({})))",
@@ -144,7 +153,7 @@ pub fn add_to(b: &mut Builder<Scalar, Capacities>) -> Result<(), BuildError> {{
         });
         let _ = writeln!(
             out,
-            "    b.add_link(Link::{joint}.with_mass(s({}), {}, {}).with_damping(s({})){armature}{spring}{limit}{servo})?;",
+            "    b.add_link(Link::{joint}.with_mass(s({}), {}, {}).with_damping(s({})){armature}{spring}{friction}{limit}{servo})?;",
             lit(link.mass),
             vec3(link.cg),
             mat3(&link.inertia),

@@ -115,6 +115,8 @@ fn force_expr(force: &Force<f64>) -> String {
             lit(*rest_length)
         ),
         // `tree::Forces::add` refuses these: the link's spring, damping and limit carry them.
-        Force::RotationalSpringDamper { .. } | Force::JointLimit { .. } => String::new(),
+        Force::RotationalSpringDamper { .. }
+        | Force::TranslationalSpringDamper { .. }
+        | Force::JointLimit { .. } => String::new(),
     }
 }

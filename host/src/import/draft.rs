@@ -5,6 +5,7 @@
 
 use super::pose::Pose;
 use ferrodyn_kernel::math::{Mat3, Vec3};
+use std::collections::HashSet;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
@@ -72,6 +73,9 @@ pub struct DraftJoint {
     pub limits: Option<[f64; 2]>,
     /// Rotor inertia on each of the joint's coordinates (MJCF `armature`; 0: none).
     pub armature: f64,
+    /// Sliding friction of the joint (N·m or N; URDF `<dynamics friction>`, MJCF
+    /// `frictionloss`; 0: none), written as the scene's `friction` with the default smoothing.
+    pub friction: f64,
 }
 
 /// Geometry of a contact shape.
@@ -188,10 +192,11 @@ pub struct Draft {
     pub bodies: Vec<DraftBody>,
     /// Joints, along the chains.
     pub joints: Vec<DraftJoint>,
-    /// Viscous joint dampers (revolute joints): joint name, N·m·s/rad, line.
+    /// Viscous joint dampers (revolute and prismatic joints): joint name, N·m·s/rad or N·s/m,
+    /// line.
     pub dampers: Vec<(String, f64, usize)>,
-    /// Joint springs (revolute joints): joint name, N·m/rad, rest angle (rad, 0 where the model
-    /// is assembled), line.
+    /// Joint springs (revolute and prismatic joints): joint name, N·m/rad or N/m, rest angle
+    /// or slide (rad or m, 0 where the model is assembled), line.
     pub springs: Vec<(String, f64, f64, usize)>,
     /// Contact shapes.
     pub shapes: Vec<DraftShape>,
@@ -367,26 +372,40 @@ impl Draft {
                     }) + &match j.armature {
                         0.0 => String::new(),
                         ia => format!("armature = {}\n", num(ia)),
+                    } + &match j.friction {
+                        0.0 => String::new(),
+                        f => format!("friction = {}\n", num(f)),
                     }
                 ),
             );
         }
+        // A slide's spring-damper is translational, a hinge's rotational.
+        let slides: HashSet<&str> = (self.joints.iter())
+            .filter(|j| j.kind == DraftJointKind::Prismatic)
+            .map(|j| j.name.as_str())
+            .collect();
+        let spring_damper = |joint: &str| match slides.contains(joint) {
+            true => ("translational", "rest_position"),
+            false => ("rotational", "rest_angle"),
+        };
         for (joint, damping, line) in &self.dampers {
             w.table(
                 *line,
                 format_args!(
-                    "[[force]]\nname = {}\ntype = \"rotational_spring_damper\"\njoint = {}\nstiffness = 0.0\ndamping = {}\n",
+                    "[[force]]\nname = {}\ntype = \"{}_spring_damper\"\njoint = {}\nstiffness = 0.0\ndamping = {}\n",
                     name(&format!("{joint}_damping")),
+                    spring_damper(joint).0,
                     name(joint),
                     num(*damping)
                 ),
             );
         }
         for (joint, stiffness, rest, line) in &self.springs {
+            let (kind, rest_key) = spring_damper(joint);
             w.table(
                 *line,
                 format_args!(
-                    "[[force]]\nname = {}\ntype = \"rotational_spring_damper\"\njoint = {}\nstiffness = {}\ndamping = 0.0\nrest_angle = {}\n",
+                    "[[force]]\nname = {}\ntype = \"{kind}_spring_damper\"\njoint = {}\nstiffness = {}\ndamping = 0.0\n{rest_key} = {}\n",
                     name(&format!("{joint}_spring")),
                     name(joint),
                     num(*stiffness),

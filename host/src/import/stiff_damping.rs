@@ -12,7 +12,8 @@
 //! usable step survives its first touch of the stop.
 //!
 //! The rate is the spectral radius of ∂v̇/∂v at the initial state (−M⁻¹D for joint dampers,
-//! with tendon dampers, servo gains and coupling rows as the tree applies them), by central
+//! with joint friction's slope F_c / v_s at rest, tendon dampers, servo gains and coupling
+//! rows as the tree applies them), by central
 //! differences (exact for forces linear in v; the velocity-squared terms cancel at v = 0) and
 //! power iteration.
 
@@ -172,7 +173,7 @@ pub fn integrator_for(scene: &Scene) -> Option<String> {
     let (rate, joint) = fastest_decay(scene)?;
     (rate * STEP > RK4_LIMIT).then(|| {
         format!(
-            "integrator {IMPLICIT}: the joint damping decays a mode (mostly joint \"{joint}\") at {rate:.3e} /s, which RK4 at {STEP} s cannot follow (stable below {:.1e} s; MuJoCo's Euler integrator takes joint damping implicitly)",
+            "integrator {IMPLICIT}: the joint damping (with joint friction's slope F_c / v_s through rest) decays a mode (mostly joint \"{joint}\") at {rate:.3e} /s, which RK4 at {STEP} s cannot follow (stable below {:.1e} s; MuJoCo's Euler integrator takes joint damping implicitly)",
             2.785 / rate
         )
     })

@@ -135,8 +135,8 @@ fn links_are_placed_by_the_joint_origins_and_frames_meet_at_t0() {
         );
         assert!((ri.column(2) - axis).norm() < 1e-14, "joint {} axis", j.name);
     }
-    // Damping became a joint damper, <limit> the joint's limits (default end stops); friction
-    // is listed, not dropped silently.
+    // Damping became a joint damper, <limit> the joint's limits (default end stops), friction
+    // the joint's friction (smoothed over the default velocity).
     let limits: Vec<_> = scene
         .forces
         .iter()
@@ -149,13 +149,14 @@ fn links_are_placed_by_the_joint_origins_and_frames_meet_at_t0() {
         .collect();
     assert_eq!(limits, [("hip", -1.0, 1.0)]);
     assert_eq!(scene.forces.len(), 2);
+    let hip = scene.joints.iter().position(|j| j.name == "hip").unwrap();
+    let smoothing = crate::scene::DEFAULT_FRICTION_VELOCITY;
+    assert_eq!(
+        scene.friction[hip],
+        ferrodyn_kernel::tree::JointFriction::new(0.1, smoothing)
+    );
     let notes = imported.report.lines().join("\n");
-    for expected in [
-        "joint friction: hip",
-        "<material> ×1",
-        "<gazebo> ×1",
-        "<visual> ×1",
-    ] {
+    for expected in ["<material> ×1", "<gazebo> ×1", "<visual> ×1"] {
         assert!(notes.contains(expected), "{expected} missing from:\n{notes}");
     }
     // No fixed joint is left in the scene: it runs in joint coordinates.

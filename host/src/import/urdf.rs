@@ -1,6 +1,8 @@
 //! URDF → scene draft: links become bodies placed where the joints put them at zero joint
 //! coordinates, joints get a frame on each body whose z axis is the joint axis (so the model is
-//! assembled at t = 0), `<dynamics damping>` becomes a joint damper.
+//! assembled at t = 0), `<dynamics damping>` becomes a joint damper (rotational on a revolute
+//! joint, translational on a prismatic one) and `<dynamics friction>` the joint's `friction`
+//! (Coulomb friction smoothed over the default velocity).
 //!
 //! The mapping, link by link along the tree from the root:
 //! - the root link, and every link welded to it by fixed joints, is the ground (the base is
@@ -16,8 +18,8 @@
 //! body (joint coordinates only) while it carries a link with mass. Refused by name (errors
 //! with the line): transmissions that couple passive joints (PR2's gripper) or
 //! of unknown type, a massless link that moves and carries no mass. Transmissions that only map
-//! actuators onto joints are noted as actuation not imported. Noted as not modelled: friction, prismatic
-//! damping. `<limit lower upper>` becomes the scene joint's `limits` (default end stops). Ignored and listed: visual geometry and unknown elements.
+//! actuators onto joints are noted as actuation not imported. Noted as not modelled: friction on
+//! joints other than revolute and prismatic. `<limit lower upper>` becomes the scene joint's `limits` (default end stops). Ignored and listed: visual geometry and unknown elements.
 
 use super::draft::{Draft, DraftBody, DraftCoupling, DraftGeometry, DraftJoint, DraftJointKind, DraftShape};
 use super::error::{ImportError, ImportErrorKind};
@@ -67,6 +69,8 @@ struct Joint<'a, 'i> {
     child: usize,
     axis: Vec3<f64>,
     damping: f64,
+    /// `<dynamics friction>` (N·m or N).
+    friction: f64,
     /// `<limit lower upper>` of a revolute or prismatic joint (a missing end is 0, as the
     /// format says); `None` without either.
     limits: Option<[f64; 2]>,
@@ -219,6 +223,7 @@ pub fn import(
                     frame_j: axis_frame,
                     limits: j.limits,
                     armature: 0.0,
+                    friction: j.friction,
                 });
                 if let Some((follows, multiplier, offset, line)) = j.mimic {
                     draft.couplings.push(DraftCoupling {
@@ -230,12 +235,8 @@ pub fn import(
                         offset,
                     });
                 }
-                if j.damping > 0.0 {
-                    if motion == Motion::Revolute {
-                        draft.dampers.push((j.name.to_string(), j.damping, j.at.line()));
-                    } else {
-                        report.not_modelled("damping of prismatic joints", j.name);
-                    }
+                if j.damping > 0.0 && matches!(motion, Motion::Revolute | Motion::Prismatic) {
+                    draft.dampers.push((j.name.to_string(), j.damping, j.at.line()));
                 }
                 Carrier {
                     body: Some(l.name.to_string()),
@@ -519,6 +520,7 @@ fn read_joint<'a, 'i>(
     let (parent, child_link) = (link("parent")?, link("child")?);
     let mut axis = Vec3::X;
     let mut damping = 0.0;
+    let mut friction = 0.0;
     let mut limits = None;
     let mut mimic = None;
     for node in elements(at.node) {
@@ -538,8 +540,13 @@ fn read_joint<'a, 'i>(
                 if damping < 0.0 {
                     return Err(sub.invalid(format!("damping {damping} is negative")));
                 }
-                if sub.number_or("friction", 0.0)? != 0.0 {
-                    report.not_modelled("joint friction", name);
+                friction = sub.number_or("friction", 0.0)?;
+                if friction < 0.0 {
+                    return Err(sub.invalid(format!("friction {friction} is negative")));
+                }
+                if friction != 0.0 && !matches!(motion, Motion::Revolute | Motion::Prismatic) {
+                    report.not_modelled("friction of joints other than revolute and prismatic", name);
+                    friction = 0.0;
                 }
             }
             // A continuous joint's <limit> gives effort and velocity only.
@@ -576,6 +583,7 @@ fn read_joint<'a, 'i>(
         child: child_link,
         axis,
         damping,
+        friction,
         limits,
         mimic,
     })

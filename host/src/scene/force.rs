@@ -27,6 +27,7 @@ fn force_keys(kind: &str) -> Option<&'static [&'static str]> {
             "rest_length",
         ],
         "rotational_spring_damper" => &["joint", "stiffness", "damping", "rest_angle"],
+        "translational_spring_damper" => &["joint", "stiffness", "damping", "rest_position"],
         _ => return None,
     })
 }
@@ -43,7 +44,7 @@ pub(super) fn force(
     let kind = r.kind.get_ref().as_str();
     let keys = force_keys(kind).ok_or_else(|| {
         let reason = format!(
-            "unknown force type \"{kind}\" (one of: point, torque, spring_damper, rotational_spring_damper)"
+            "unknown force type \"{kind}\" (one of: point, torque, spring_damper, rotational_spring_damper, translational_spring_damper)"
         );
         c.invalid(&r.kind.span(), "type", reason)
     })?;
@@ -62,6 +63,7 @@ pub(super) fn force(
         ("rest_length", r.rest_length.as_ref().map(|v| v.span())),
         ("joint", r.joint.as_ref().map(|v| v.span())),
         ("rest_angle", r.rest_angle.as_ref().map(|v| v.span())),
+        ("rest_position", r.rest_position.as_ref().map(|v| v.span())),
     ];
     if let Some((key, Some(at))) = present.iter().find(|(k, at)| at.is_some() && !keys.contains(k)) {
         let reason = format!("not a key of type {kind} (keys: {})", keys.join(", "));
@@ -129,22 +131,37 @@ pub(super) fn force(
         _ => {
             let name = c.required(&at, "joint", &r.joint)?;
             let joint = joint_names.find(c, "joint", name)?;
-            if !matches!(
-                joints[joint].value.kind,
-                JointKind::Revolute | JointKind::Cylindrical
-            ) {
+            let rotational = kind == "rotational_spring_damper";
+            let (needs, what) = match rotational {
+                true => (JointKind::Revolute, "a rotational spring-damper needs a revolute"),
+                false => (
+                    JointKind::Prismatic,
+                    "a translational spring-damper needs a prismatic",
+                ),
+            };
+            let on = joints[joint].value.kind;
+            if on != needs && on != JointKind::Cylindrical {
                 let reason = format!(
-                    "\"{}\" is a {} joint; a rotational spring-damper needs a revolute or cylindrical one",
+                    "\"{}\" is a {} joint; {what} or cylindrical one",
                     name.get_ref(),
-                    joints[joint].value.kind.name()
+                    on.name()
                 );
                 return Err(c.invalid(&name.span(), "joint", reason));
             }
-            Force::RotationalSpringDamper {
-                joint,
-                stiffness: stiffness()?,
-                damping,
-                rest_angle: c.number_or("rest_angle", &r.rest_angle, Rule::Finite, 0.0)?,
+            if rotational {
+                Force::RotationalSpringDamper {
+                    joint,
+                    stiffness: stiffness()?,
+                    damping,
+                    rest_angle: c.number_or("rest_angle", &r.rest_angle, Rule::Finite, 0.0)?,
+                }
+            } else {
+                Force::TranslationalSpringDamper {
+                    joint,
+                    stiffness: stiffness()?,
+                    damping,
+                    rest_position: c.number_or("rest_position", &r.rest_position, Rule::Finite, 0.0)?,
+                }
             }
         }
     })

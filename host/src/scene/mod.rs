@@ -23,6 +23,7 @@ mod coupling;
 mod error;
 mod flexible;
 mod force;
+mod friction;
 mod inertia;
 mod input;
 mod integrator;
@@ -38,6 +39,7 @@ use std::path::Path;
 pub use checker::{check_name, NAME_LENGTH_LIMIT, NAME_RULE};
 pub use convert::reason as build_error_reason;
 pub use error::{Details, ErrorKind, ItemName, SceneError, Source};
+pub use friction::DEFAULT_FRICTION_VELOCITY;
 pub use inertia::principal_moments;
 pub use limit::{DEFAULT_LIMIT_DAMPING, DEFAULT_LIMIT_STIFFNESS};
 pub use types::{

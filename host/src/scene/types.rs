@@ -184,6 +184,9 @@ pub struct Scene {
     /// Each joint's armature (rotor inertia per coordinate), by joint index: 0 for none and
     /// for drives.
     pub armature: Vec<f64>,
+    /// Each joint's friction (smoothed Coulomb), by joint index: zero force for none and for
+    /// drives.
+    pub friction: Vec<ferrodyn_kernel::tree::JointFriction<f64>>,
     /// Force elements in file order.
     pub forces: Vec<Named<Force<f64>>>,
     /// Flexible bodies in file order.

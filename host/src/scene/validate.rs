@@ -13,7 +13,9 @@ use super::convert::{self, Rule};
 use super::error::{ErrorKind, ItemName, SceneError, Source};
 use super::format::*;
 use super::types::{BodySpec, FlexibleSpec, Named, OutputSpec, Scene, Simulation};
-use super::{armature, contact, coupling, flexible, force, inertia, input, integrator, limit, tendon};
+use super::{
+    armature, contact, coupling, flexible, force, friction, inertia, input, integrator, limit, tendon,
+};
 use crate::sensor::{EncoderZero, Sensor, SensorKind};
 use crate::spec::formulation::{Formulation, FORMULATION_NAMES};
 use crate::spec::IntegratorSpec;
@@ -59,6 +61,7 @@ pub(super) fn validate(source: Source, text: &str) -> Result<Scene, SceneError> 
         forces.len(),
     )?);
     let armature = armature::armature(&mut c, &raw, &joints)?;
+    let friction = friction::friction(&mut c, &raw, &joints)?;
     let mut flex_names = Names::new("flexible");
     let mut flexibles = Vec::new();
     for f in &raw.flexible {
@@ -88,6 +91,7 @@ pub(super) fn validate(source: Source, text: &str) -> Result<Scene, SceneError> 
         bodies,
         joints,
         armature,
+        friction,
         forces,
         flexibles,
         sensors,

@@ -9,7 +9,7 @@
 //! Both come from the kernel's forward dynamics (`tree::accelerations`), the only dynamics the
 //! tree has: with gravity off and v = 0 the accelerations under a unit generalized force e_k
 //! are column k of M⁻¹ (inverted here), and with gravity on b = −M a(q, v, τ = 0). Joint
-//! dampers, limits and servo ports are removed first: Pinocchio's rnea has neither, and MuJoCo's bias forces
+//! dampers, joint friction, limits and servo ports are removed first: Pinocchio's rnea has neither, and MuJoCo's bias forces
 //! leave the passive forces out.
 
 use crate::common::Rng;
@@ -104,6 +104,9 @@ fn mass_matrix_and_bias_of_imported_robots() {
         }
         let mut scene = imported.scene;
         scene.forces.clear();
+        // Joint friction is a passive force too (MuJoCo's frictionloss a constraint force):
+        // neither rnea nor qfrc_bias has it.
+        scene.friction.fill(Default::default());
         // Couplings (mimic joints) are rows on the tree: crba and mj_fullM are the unconstrained
         // M, so every joint is compared free.
         scene.couplings.clear();

@@ -7,8 +7,8 @@
 //! `FERRODYN_FREE_MOTION_MODELS=list FERRODYN_FREE_MOTION_OUT=file cargo test -p ferrodyn-host
 //! --test suite import_free_motion:: -- --ignored`.
 //!
-//! Joint dampers, limits and servo ports are removed (the free motion of the robot alone:
-//! MuJoCo runs with its damping zeroed and contacts and limits off), and so are couplings: a
+//! Joint dampers, friction, limits and servo ports are removed (the free motion of the robot
+//! alone: MuJoCo runs with its damping and frictionloss zeroed and contacts and limits off), and so are couplings: a
 //! URDF `<mimic>` (the Panda's second finger) is a rigid coupling row here and a soft joint
 //! equality in MuJoCo's URDF reader (solref: the fingers' gap breathes under load), which
 //! cannot agree to 1e-6, so both sides run the fingers as free slides (MuJoCo with its
@@ -58,6 +58,8 @@ fn one_second_of_free_motion_of_imported_models() {
         let imported = import(Path::new(path), &options).unwrap_or_else(|e| panic!("{e}"));
         let mut scene = imported.scene;
         scene.forces.clear();
+        // Joint friction off, as MuJoCo's frictionloss is (`without_joint_passive_forces`).
+        scene.friction.fill(Default::default());
         scene.inputs.clear();
         scene.couplings.clear();
         scene.simulation.gravity = Vec3::ZERO;

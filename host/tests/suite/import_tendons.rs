@@ -7,7 +7,7 @@
 //! --test suite import_tendons:: -- --ignored`; `.ci/import` runs it on
 //! `models/tendon_chain.xml` (three hinges and a slide, refs and springrefs, a rest band).
 //!
-//! Joint dampers, joint limits, tendon limits (MuJoCo's are constraints, not end stops) and
+//! Joint dampers, joint friction, joint limits, tendon limits (MuJoCo's are constraints, not end stops) and
 //! ports are removed; joints in link order.
 
 use crate::common::Rng;
@@ -41,6 +41,8 @@ fn tendon_forces_and_motion_of_imported_models() {
         let imported = import(Path::new(path), &ImportOptions::default()).unwrap_or_else(|e| panic!("{e}"));
         let mut scene = imported.scene;
         scene.forces.clear();
+        // Joint friction off, as MuJoCo's frictionloss is (`without_joint_passive_forces`).
+        scene.friction.fill(Default::default());
         scene.inputs.clear();
         scene.simulation.gravity = Vec3::ZERO;
         for tendon in &mut scene.tendons {

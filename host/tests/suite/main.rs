@@ -33,6 +33,7 @@ mod import_mass;
 mod import_steps;
 mod import_tendons;
 mod interrupt;
+mod joint_friction;
 mod joint_limits;
 mod outputs_plot;
 mod outputs_vtu;

@@ -73,6 +73,8 @@ pub trait Real:
     fn ln_1p(self) -> Self;
     /// `self` raised to a real power.
     fn powf(self, e: Self) -> Self;
+    /// Hyperbolic tangent (the smoothed sign of a joint's friction).
+    fn tanh(self) -> Self;
     /// Absolute value.
     fn abs(self) -> Self;
     /// Whether the value is neither NaN nor infinite.
@@ -108,7 +110,7 @@ pub trait Real:
 }
 
 macro_rules! impl_real {
-    ($t:ty, $epsilon_two_thirds:expr, $sqrt:path, $sin:path, $cos:path, $sin_cos:expr, $atan2:path, $exp:ident, $log:ident, $log1p:ident, $pow:ident, $fabs:ident) => {
+    ($t:ty, $epsilon_two_thirds:expr, $sqrt:path, $sin:path, $cos:path, $sin_cos:expr, $atan2:path, $exp:ident, $log:ident, $log1p:ident, $pow:ident, $tanh:ident, $fabs:ident) => {
         impl Real for $t {
             const ZERO: Self = 0.0;
             const ONE: Self = 1.0;
@@ -168,6 +170,10 @@ macro_rules! impl_real {
                 libm::$pow(self, e)
             }
             #[inline]
+            fn tanh(self) -> Self {
+                libm::$tanh(self)
+            }
+            #[inline]
             fn abs(self) -> Self {
                 libm::$fabs(self)
             }
@@ -196,6 +202,7 @@ impl_real!(
     log,
     log1p,
     pow,
+    tanh,
     fabs
 );
 #[cfg(not(feature = "fast-math-f32"))]
@@ -211,6 +218,7 @@ impl_real!(
     logf,
     log1pf,
     powf,
+    tanhf,
     fabsf
 );
 // Opt-in: micromath's approximations (docs/firmware.md: fewer instructions, less accuracy).
@@ -227,6 +235,7 @@ impl_real!(
     logf,
     log1pf,
     powf,
+    tanhf,
     fabsf
 );
 

@@ -1,4 +1,5 @@
-//! Force elements: applied forces and torques, translational and rotational spring-dampers.
+//! Force elements: applied forces and torques, translational and rotational spring-dampers
+//! (between body points, and on a joint's angle or slide).
 //! (Gravity is a model setting, applied at every body's CG.)
 
 use super::constraint::SideState;
@@ -83,6 +84,19 @@ pub enum Force<R> {
         damping: R,
         /// Rest angle θ0 (rad).
         rest_angle: R,
+    },
+    /// Linear spring-damper acting on the slide s of a prismatic (or cylindrical) joint (origin
+    /// j from origin i along z_i, as [`Force::JointLimit`] measures it): force
+    /// −k(s − s0) − c·ṡ on body j along z_i at origin j, and its reaction on body i.
+    TranslationalSpringDamper {
+        /// Index of the prismatic or cylindrical joint.
+        joint: usize,
+        /// Stiffness k (N/m) ≥ 0.
+        stiffness: R,
+        /// Damping c (N·s/m) ≥ 0.
+        damping: R,
+        /// Rest slide s0 (m).
+        rest_position: R,
     },
     /// End stops of a revolute joint's angle θ (as for
     /// [`Force::RotationalSpringDamper`], in (−π, π]) or a prismatic joint's slide s (origin j
@@ -187,18 +201,30 @@ impl<R: Real> Force<R> {
                 joint,
                 stiffness,
                 damping,
-                rest_angle,
+                rest_angle: rest,
+            }
+            | Self::TranslationalSpringDamper {
+                joint,
+                stiffness,
+                damping,
+                rest_position: rest,
             } => {
+                // The joint's own coordinate: an angle about, or a slide along, z_i.
+                let (own, needs) = match self {
+                    Self::RotationalSpringDamper { .. } => (
+                        JointKind::Revolute,
+                        "rotational spring-damper needs a revolute or cylindrical joint",
+                    ),
+                    _ => (
+                        JointKind::Prismatic,
+                        "translational spring-damper needs a prismatic or cylindrical joint",
+                    ),
+                };
                 match joints.get(joint).map(|j| j.kind) {
-                    Some(JointKind::Revolute | JointKind::Cylindrical) => {}
-                    _ => {
-                        return Err(BuildError::InvalidParameter {
-                            item,
-                            reason: "rotational spring-damper needs a revolute or cylindrical joint",
-                        })
-                    }
+                    Some(kind) if kind == own || kind == JointKind::Cylindrical => {}
+                    _ => return Err(BuildError::InvalidParameter { item, reason: needs }),
                 }
-                if non_negative(stiffness) && non_negative(damping) && rest_angle.is_finite() {
+                if non_negative(stiffness) && non_negative(damping) && rest.is_finite() {
                     Ok(())
                 } else {
                     Err(BuildError::InvalidParameter {
@@ -298,6 +324,19 @@ fn joint_slide<R: Real>(joint: &Joint<R>, si: &SideState<R>, sj: &SideState<R>) 
     (zi.dot(d), zi.dot(relative), zi, sj.x + lever_j)
 }
 
+/// Adds a joint force `f` (global) on body j at world `point` (origin j) and its reaction on
+/// body i.
+fn slide_force<R: Real>(
+    wrenches: &mut [Wrench<R>],
+    j: &Joint<R>,
+    (si, sj): (&SideState<R>, &SideState<R>),
+    point: Vec3<R>,
+    f: Vec3<R>,
+) {
+    add_to(wrenches, j.body_j, |w| w.add_force_at(sj, point - sj.x, f));
+    add_to(wrenches, j.body_i, |w| w.add_force_at(si, point - si.x, -f));
+}
+
 /// The joint coordinate of a revolute (θ) or prismatic (s) joint and its rate, or `None` for
 /// other kinds.
 pub(crate) fn limited_coordinate<R: Real>(
@@ -383,14 +422,25 @@ impl<R: Real> Force<R> {
                     add_to(wrenches, j.body_i, |w| w.add_torque(&si, -torque));
                 }
             }
+            Self::TranslationalSpringDamper {
+                joint,
+                stiffness,
+                damping,
+                rest_position,
+            } => {
+                if let Some(j) = joints.get(joint) {
+                    let (si, sj) = (side(states, j.body_i), side(states, j.body_j));
+                    let (slide, rate, axis, point) = joint_slide(j, &si, &sj);
+                    let f = -(stiffness * (slide - rest_position)) - damping * rate;
+                    slide_force(wrenches, j, (&si, &sj), point, axis * f);
+                }
+            }
             Self::JointLimit { joint, limit } => {
                 let Some(j) = joints.get(joint) else { return };
                 let (si, sj) = (side(states, j.body_i), side(states, j.body_j));
                 if j.kind == JointKind::Prismatic {
                     let (slide, rate, axis, point) = joint_slide(j, &si, &sj);
-                    let f = axis * limit.force(slide, rate);
-                    add_to(wrenches, j.body_j, |w| w.add_force_at(&sj, point - sj.x, f));
-                    add_to(wrenches, j.body_i, |w| w.add_force_at(&si, point - si.x, -f));
+                    slide_force(wrenches, j, (&si, &sj), point, axis * limit.force(slide, rate));
                 } else {
                     let (theta, rate, axis) = joint_angle(j, &si, &sj);
                     let torque = axis * limit.force(theta, rate);
@@ -425,6 +475,18 @@ impl<R: Real> Force<R> {
                 Some(j) => {
                     let (theta, _, _) = joint_angle(j, &side(j.body_i), &side(j.body_j));
                     R::HALF * stiffness * (theta - rest_angle).squared()
+                }
+                None => R::ZERO,
+            },
+            Self::TranslationalSpringDamper {
+                joint,
+                stiffness,
+                rest_position,
+                ..
+            } => match joints.get(joint) {
+                Some(j) => {
+                    let (slide, _, _, _) = joint_slide(j, &side(j.body_i), &side(j.body_j));
+                    R::HALF * stiffness * (slide - rest_position).squared()
                 }
                 None => R::ZERO,
             },

@@ -4,7 +4,7 @@
 //! the [`Model`] and acting as external forces on the links at every evaluation of the
 //! dynamics ([`crate::Dynamics::step_with`]); their springs' potential is [`Forces::potential`].
 //!
-//! A rotational spring-damper on a tree joint is the joint's own spring and damping
+//! A rotational or translational spring-damper on a tree joint is the joint's own spring and damping
 //! ([`super::Link::with_spring`], [`super::Link::with_damping`]), not an element here.
 
 use super::{link_states, Data, Model};
@@ -49,10 +49,10 @@ impl<R: Real, St: Storage> Forces<R, St> {
     /// its index. Errors name it as force k.
     pub fn add(&mut self, model: &Model<R, St>, force: Force<R>) -> Result<usize, BuildError> {
         let index = self.elements.len();
-        if let Force::RotationalSpringDamper { .. } = force {
+        if let Force::RotationalSpringDamper { .. } | Force::TranslationalSpringDamper { .. } = force {
             return Err(BuildError::InvalidParameter {
                 item: Item::Force(index),
-                reason: "a rotational spring-damper on a tree joint is the link's spring and damping (Link::with_spring, Link::with_damping)",
+                reason: "a joint's spring-damper on a tree joint is the link's spring and damping (Link::with_spring, Link::with_damping)",
             });
         }
         if let Force::JointLimit { .. } = force {

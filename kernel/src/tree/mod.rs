@@ -9,7 +9,8 @@
 //! of 13), no constraint drift, no projection, and much cheaper steps. It cannot close loops:
 //! use the Cartesian model for those. A revolute or prismatic joint's input is its torque or
 //! force, or the set-point of a position or velocity servo ([`Servo`], [`Link::with_servo`])
-//! acting inside the dynamics; it may carry a spring ([`Link::with_spring`]) and damping.
+//! acting inside the dynamics; it may carry a spring ([`Link::with_spring`]), damping and
+//! smoothed Coulomb friction ([`Link::with_friction`]).
 //! External forces ([`crate::Dynamics::step_with`]) act on the links; force elements between
 //! links or a link and the ground ([`Forces`]: applied forces and torques, spring-dampers) are
 //! such a source.
@@ -54,6 +55,7 @@ mod coordinate_rows;
 mod data;
 mod dynamics;
 mod forces;
+mod friction;
 mod joint;
 mod loops;
 mod model;
@@ -68,6 +70,7 @@ pub use coordinate_rows::{CoordinateLaw, CoordinateRow};
 pub use data::Data;
 pub use dynamics::{accelerations, accelerations_with, energy, link_states, LinkState, Pose};
 pub use forces::Forces;
+pub use friction::JointFriction;
 pub use loops::{loop_residual, loop_rows, redundant_loop_rows};
 pub use model::{Builder, Coordinates, Link, Model, MultiJoint, TreeJoint};
 pub use servo::Servo;

@@ -1,6 +1,7 @@
 //! Links, joints and the immutable tree model.
 
 use super::coordinate_rows::{CoordinateLaw, CoordinateRow};
+use super::friction::JointFriction;
 use super::planar::{plane_of, PlanarLink, Plane};
 use super::servo::Servo;
 use super::shape::LinkShape;
@@ -119,6 +120,8 @@ pub struct Link<R> {
     /// matrix (a geared motor's rotor, reflected through its gear ratio squared) and
     /// ½·armature·q̇ᵢ² to the kinetic energy.
     pub armature: R,
+    /// Smoothed Coulomb friction on a 1-DOF joint ([`JointFriction`]; zero force: none).
+    pub friction: JointFriction<R>,
     /// The range of a 1-DOF joint's coordinate and its end stops (`None`: unlimited).
     pub limit: Option<JointLimit<R>>,
     /// What the joint's input commands: its force, or a servo's set-point (1-DOF joints only).
@@ -209,6 +212,13 @@ impl<R: Real> Link<R> {
         self
     }
 
+    /// Puts smoothed Coulomb friction on the (revolute or prismatic) joint: −force·tanh(q̇ /
+    /// velocity) ([`JointFriction`]).
+    pub fn with_friction(mut self, force: R, velocity: R) -> Self {
+        self.friction = JointFriction::new(force, velocity);
+        self
+    }
+
     /// Limits the coordinate of the (revolute or prismatic) joint to a range with end stops.
     pub fn with_limit(mut self, limit: JointLimit<R>) -> Self {
         self.limit = Some(limit);
@@ -263,6 +273,13 @@ impl<R: Real> Link<R> {
             return Err(BuildError::InvalidParameter {
                 item: joint,
                 reason: "a joint spring acts on a revolute or prismatic joint",
+            });
+        }
+        self.friction.validate(joint)?;
+        if self.friction.is_some() && self.multi.is_some() {
+            return Err(BuildError::InvalidParameter {
+                item: joint,
+                reason: "joint friction acts on a revolute or prismatic joint",
             });
         }
         if let Some(limit) = self.limit {
@@ -727,6 +744,10 @@ impl<R: Real, St: Storage> Builder<R, St> {
 #[cfg(test)]
 #[path = "armature_tests.rs"]
 mod armature_tests;
+
+#[cfg(test)]
+#[path = "friction_tests.rs"]
+mod friction_tests;
 #[cfg(test)]
 #[path = "massless_tests.rs"]
 mod massless_tests;

@@ -63,7 +63,8 @@ impl<R: Real> Servo<R> {
 /// `input` (force or set-point, as [`Link::servo`] says), its viscous damping and its spring:
 /// the one place the joint force of the dynamics is formed. Without a servo it is input −
 /// damping·q̇, evaluated exactly as before servos existed (the same bits); the spring's term is
-/// subtracted last, and only where there is a spring, so trees without springs keep their bits;
+/// subtracted next, and only where there is a spring, so trees without springs keep their bits,
+/// then the joint's friction ([`super::JointFriction`]) where it has some;
 /// the end stops of a limit ([`crate::JointLimit`]) are added after it, where there is one.
 #[inline(always)]
 pub(super) fn joint_force<R: Real>(link: &Link<R>, q: R, rate: R, input: R) -> R {
@@ -83,10 +84,16 @@ fn free_joint_force<R: Real>(link: &Link<R>, q: R, rate: R, input: R) -> R {
         Servo::Velocity { kv } => kv * (input - rate),
     };
     let force = actuator - link.damping * rate;
-    if link.stiffness == R::ZERO {
+    let force = if link.stiffness == R::ZERO {
         force
     } else {
         force - link.stiffness * (q - link.rest)
+    };
+    // Added only where there is friction, so trees without it keep their bits.
+    if link.friction.is_some() {
+        force + link.friction.force(rate)
+    } else {
+        force
     }
 }
 

@@ -185,7 +185,7 @@ fn joint_graph(scene: &Scene, joints_at: &JointsAt) -> Vec<GraphJoint> {
 
 /// The joints something acts on through their own coordinate, which only a tree joint has:
 /// the joints a drive can drive (`drives_joint`), couplings' joints, inputs', tendons',
-/// and those with a joint spring or limit.
+/// and those with a joint spring, limit or friction.
 fn kept_joints(scene: &Scene, joints_at: &JointsAt) -> Vec<bool> {
     let mut kept = vec![false; scene.joints.len()];
     let mut keep = |joint: usize| {
@@ -203,8 +203,16 @@ fn kept_joints(scene: &Scene, joints_at: &JointsAt) -> Vec<bool> {
     for tendon in &scene.tendons {
         tendon.value.terms.iter().for_each(|&(joint, _)| keep(joint));
     }
+    for (joint, friction) in scene.friction.iter().enumerate() {
+        if friction.is_some() {
+            keep(joint);
+        }
+    }
     for force in &scene.forces {
-        if let Force::RotationalSpringDamper { joint, .. } | Force::JointLimit { joint, .. } = force.value {
+        if let Force::RotationalSpringDamper { joint, .. }
+        | Force::TranslationalSpringDamper { joint, .. }
+        | Force::JointLimit { joint, .. } = force.value
+        {
             keep(joint);
         }
     }

@@ -276,6 +276,7 @@ impl<'a, 'i> Builder<'_, 'a, 'i> {
                     frame_j: Pose::IDENTITY,
                     limits: None,
                     armature: 0.0,
+                    friction: 0.0,
                 });
                 self.own(&name)
             }
@@ -465,26 +466,31 @@ impl<'a, 'i> Builder<'_, 'a, 'i> {
         let frame_i = self.in_body(&parent.body, world.then(&frame_j));
         let line = at.line();
         let positive = |k: &str| -> Result<f64, ImportError> { Ok(m.number(&at, k)?.unwrap_or(0.0)) };
-        // The scene's joint springs and dampers are rotational (on revolute joints): a slide's
-        // or a ball's have no place in it.
+        // The scene's joint springs and dampers are rotational (on revolute joints) or
+        // translational (on prismatic ones): a ball's have no place in it.
+        let one_dof = matches!(kind, DraftJointKind::Revolute | DraftJointKind::Prismatic);
         let damping = positive("damping")?;
         if damping > 0.0 {
-            if kind == DraftJointKind::Revolute {
+            if one_dof {
                 self.draft.dampers.push((name.clone(), damping, line));
             } else {
-                self.report
-                    .not_modelled("damping of slide and ball joints", &name);
+                self.report.not_modelled("damping of ball joints", &name);
             }
         }
         let stiffness = positive("stiffness")?;
-        if stiffness != 0.0 && kind != DraftJointKind::Revolute {
+        if stiffness != 0.0 && !one_dof {
             self.report
-                .not_modelled("springs (stiffness) of slide and ball joints", &name);
+                .not_modelled("springs (stiffness) of ball joints", &name);
         }
         // Checked by the scene (finite, ≥ 0), which names the joint at this line.
         let armature = positive("armature")?;
-        if positive("frictionloss")? != 0.0 {
-            self.report.not_modelled("joint friction (frictionloss)", &name);
+        // MuJoCo's dry-friction constraint, as the scene's smoothed Coulomb friction
+        // (docs/import.md: an approximation).
+        let mut friction = positive("frictionloss")?;
+        if friction != 0.0 && !one_dof {
+            self.report
+                .not_modelled("friction (frictionloss) of ball joints", &name);
+            friction = 0.0;
         }
         let limits = self.limits(&at, kind, &name)?;
         if limits.is_some() {
@@ -515,8 +521,8 @@ impl<'a, 'i> Builder<'_, 'a, 'i> {
             let reference = unit(m.number(&at, "ref")?.unwrap_or(0.0));
             let spring = unit(m.number(&at, "springref")?.unwrap_or(0.0));
             self.references.insert(name.clone(), (reference, spring));
-            // MuJoCo's spring pulls towards springref, the scene's angle is 0 at ref (qpos0).
-            if stiffness != 0.0 && kind == DraftJointKind::Revolute {
+            // MuJoCo's spring pulls towards springref, the scene's coordinate is 0 at ref (qpos0).
+            if stiffness != 0.0 {
                 self.draft
                     .springs
                     .push((name.clone(), stiffness, spring - reference, line));
@@ -533,6 +539,7 @@ impl<'a, 'i> Builder<'_, 'a, 'i> {
             frame_j,
             limits,
             armature,
+            friction,
         });
         Ok(())
     }
