@@ -83,6 +83,8 @@ pub enum DraftGeometry {
     Box([f64; 3]),
     /// Cylinder along z: radius, half height.
     Cylinder(f64, f64),
+    /// Capsule along z: radius, half length of its cylindrical part.
+    Capsule(f64, f64),
     /// The z = 0 plane of its frame, solid below (ground only).
     Plane,
     /// Triangle mesh file (STL or OBJ), absolute path.
@@ -401,9 +403,13 @@ impl Draft {
                 DraftGeometry::Box(h) => {
                     format!("type = \"box\"\nhalf_extents = {}\n", vec3(Vec3::from_array(*h)))
                 }
-                DraftGeometry::Cylinder(r, h) => {
+                DraftGeometry::Cylinder(r, h) | DraftGeometry::Capsule(r, h) => {
+                    let kind = match s.geometry {
+                        DraftGeometry::Capsule(..) => "capsule",
+                        _ => "cylinder",
+                    };
                     format!(
-                        "type = \"cylinder\"\nradius = {}\nhalf_height = {}\n",
+                        "type = \"{kind}\"\nradius = {}\nhalf_height = {}\n",
                         num(*r),
                         num(*h)
                     )

@@ -162,15 +162,15 @@ fn shape(c: &Checker, s: &Spanned<RawShape>, bodies: &Names) -> Result<Shape, Sc
                 half_extents: *h.get_ref(),
             }
         }
-        "cylinder" | "cone" => {
+        "cylinder" | "cone" | "capsule" => {
             let (radius, half_height) = (
                 positive("radius", &r.radius)?,
                 positive("half_height", &r.half_height)?,
             );
-            if kind == "cone" {
-                Geometry::Cone { radius, half_height }
-            } else {
-                Geometry::Cylinder { radius, half_height }
+            match kind {
+                "cone" => Geometry::Cone { radius, half_height },
+                "capsule" => Geometry::Capsule { radius, half_height },
+                _ => Geometry::Cylinder { radius, half_height },
             }
         }
         "plane" => {
@@ -193,7 +193,7 @@ fn shape(c: &Checker, s: &Spanned<RawShape>, bodies: &Names) -> Result<Shape, Sc
             return Err(c.invalid(
                 &r.kind.span(),
                 "type",
-                format!("\"{other}\" is not one of sphere, box, cylinder, cone, plane, mesh"),
+                format!("\"{other}\" is not one of sphere, box, cylinder, cone, capsule, plane, mesh"),
             ))
         }
     };
@@ -202,12 +202,12 @@ fn shape(c: &Checker, s: &Spanned<RawShape>, bodies: &Names) -> Result<Shape, Sc
         (
             "radius",
             r.radius.as_ref().map(|v| v.span()),
-            matches!(kind, "sphere" | "cylinder" | "cone"),
+            matches!(kind, "sphere" | "cylinder" | "cone" | "capsule"),
         ),
         (
             "half_height",
             r.half_height.as_ref().map(|v| v.span()),
-            matches!(kind, "cylinder" | "cone"),
+            matches!(kind, "cylinder" | "cone" | "capsule"),
         ),
         (
             "half_extents",
