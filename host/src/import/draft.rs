@@ -197,6 +197,10 @@ pub struct Draft {
     pub springs: Vec<(String, f64, f64, usize)>,
     /// Contact shapes.
     pub shapes: Vec<DraftShape>,
+    /// Body pairs (`None`: the ground) whose shapes never touch (MJCF: a parent and its child,
+    /// geoms whose collision bits never meet), line; written for the pairs that both carry
+    /// shapes.
+    pub apart: Vec<(Option<String>, Option<String>, usize)>,
     /// Actuator ports.
     pub inputs: Vec<DraftInput>,
     /// Couplings between joints.
@@ -427,6 +431,23 @@ impl Draft {
                     name(s.body.as_deref().unwrap_or("ground")),
                     vec3(s.pose.p),
                     s.pose.quaternion().map(num).join(", ")
+                ),
+            );
+        }
+        let has_shapes = |b: &Option<String>| self.shapes.iter().any(|s| &s.body == b);
+        let mut written = Vec::new();
+        for (a, b, line) in &self.apart {
+            if !(has_shapes(a) && has_shapes(b)) || written.contains(&(a, b)) || written.contains(&(b, a)) {
+                continue;
+            }
+            written.push((a, b));
+            let body = |b: &Option<String>| name(b.as_deref().unwrap_or("ground"));
+            w.table(
+                *line,
+                format_args!(
+                    "[[contact_material]]\nbodies = [{}, {}]\ncollide = false\n",
+                    body(a),
+                    body(b)
                 ),
             );
         }

@@ -88,6 +88,20 @@ pub(super) fn validate(
             .map_or("default".to_string(), |b| b.get_ref().join("/"));
         c.item = Some(ItemName::new("contact_material", &label));
         let material = material(c, m)?;
+        if let (false, Some(v)) = (material.collide, &r.collide) {
+            // Keeping apart is for two rigid bodies' shapes (a parent and child overlapping at
+            // their joint); every pair, or a flexible body's nodes, would only lose contact.
+            let rigid = |n: &String| {
+                n == GROUND
+                    || bodies
+                        .find(c, "bodies", &Spanned::new(v.span(), n.clone()))
+                        .is_ok()
+            };
+            if !r.bodies.as_ref().is_some_and(|b| b.get_ref().iter().all(rigid)) {
+                let reason = "only a pair of rigid bodies (or one and the ground) can be kept apart".into();
+                return Err(c.invalid(&v.span(), "collide", reason));
+            }
+        }
         match &r.bodies {
             None => spec.default_material = Some(material),
             Some(pair) => {
@@ -296,5 +310,6 @@ fn material(c: &Checker, m: &Spanned<RawContactMaterial>) -> Result<ContactMater
             ))
         }
     };
+    out.collide = r.collide.as_ref().is_none_or(|v| *v.get_ref());
     Ok(out)
 }

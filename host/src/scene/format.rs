@@ -620,6 +620,8 @@ pub struct RawContactMaterial {
     pub min_impact_speed: Option<Num>,
     /// flores-calibrated (default) | flores.
     pub dissipation: Option<Spanned<String>>,
+    /// false: the two rigid bodies' shapes never touch (default true).
+    pub collide: Option<Spanned<bool>>,
 }
 
 /// `[simulation.implicit]`: settings of the implicit integrators.

@@ -75,6 +75,9 @@ pub struct ContactMaterial {
     pub min_impact_speed: f64,
     /// How χ follows from e.
     pub dissipation: Dissipation,
+    /// Whether the pair's shapes touch at all (`false`: kept apart, as MuJoCo keeps a parent
+    /// body's geoms from its child's, which overlap at their joint).
+    pub collide: bool,
 }
 
 impl ContactMaterial {
@@ -88,6 +91,7 @@ impl ContactMaterial {
             friction_regularization: 1e-3,
             min_impact_speed: 1e-2,
             dissipation: Dissipation::FloresCalibrated,
+            collide: true,
         }
     }
     /// Strongly dissipative: e = 0.2, μ = 0.5, v_reg = 1e-3 m/s.

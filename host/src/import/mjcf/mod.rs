@@ -15,6 +15,7 @@
 //! other equalities, a free joint among others, height-field geoms and primitives fitted to
 //! meshes a body's mass comes from, `<frame>`, `<replicate>`.
 
+mod apart;
 mod balance;
 mod document;
 mod equality;
@@ -75,9 +76,11 @@ pub fn import(
         tendons: HashMap::new(),
         sites: HashMap::new(),
         unnamed: 0,
+        masks: Vec::new(),
         ground_mass: 0.0,
     };
     let mut later = Vec::new();
+    let mut contact_disabled = false;
     for at in model.children(root) {
         match at.node.tag_name().name() {
             "worldbody" => builder.worldbody(at)?,
@@ -86,15 +89,20 @@ pub fn import(
                     builder.draft.gravity = g;
                 }
                 for child in model.children(at) {
-                    // <flag gravity="disable"/> switches gravity off (MuJoCo's mjDSBL_GRAVITY).
-                    if child.node.tag_name().name() == "flag"
-                        && model.attr(&child, "gravity").as_deref() == Some("disable")
-                    {
+                    // <flag gravity="disable"/> switches gravity off (MuJoCo's mjDSBL_GRAVITY),
+                    // contact="disable" every contact (mjDSBL_CONTACT).
+                    let flag = |what: &str| {
+                        child.node.tag_name().name() == "flag"
+                            && model.attr(&child, what).as_deref() == Some("disable")
+                    };
+                    if flag("gravity") {
                         builder.draft.gravity = [0.0; 3];
                         builder
                             .report
                             .fact("gravity disabled (<flag gravity=\"disable\"/>)".to_string());
-                    } else {
+                    }
+                    contact_disabled |= flag("contact");
+                    if !flag("gravity") && !flag("contact") {
                         builder.report.ignore(child.node.tag_name().name(), child.line());
                     }
                 }
@@ -129,6 +137,14 @@ pub fn import(
     if let Some(total) = model.set_total_mass {
         builder.scale_to_total_mass(total);
     }
+    let masks = apart::apart_by_masks(&builder.masks);
+    builder.draft.apart.extend(masks);
+    if contact_disabled && options.collision {
+        builder.draft.shapes.clear();
+        builder
+            .report
+            .fact("no contact shapes: the model disables contact (<flag contact=\"disable\"/>)".to_string());
+    }
     Ok(builder.draft)
 }
 
@@ -158,6 +174,8 @@ struct Builder<'m, 'a, 'i> {
     /// Sites: carrier body and position in it.
     sites: HashMap<String, (Option<String>, Vec3<f64>)>,
     unnamed: usize,
+    /// Every contact geom's body and collision bits (`--collision`).
+    masks: Vec<apart::Mask>,
     /// Mass of the bodies welded to the world (part of the ground, in no scene body): MuJoCo's
     /// `settotalmass` counts them.
     ground_mass: f64,
@@ -296,6 +314,13 @@ impl<'a, 'i> Builder<'_, 'a, 'i> {
                 self.own(&name)
             }
         };
+        if let (Some(_), Some(_), true) = (&parent.body, &carrier.body, self.options.collision) {
+            // MuJoCo never lets a body's geoms touch its parent's (they overlap at the joint).
+            if parent.body != carrier.body {
+                let pair = (parent.body.clone(), carrier.body.clone(), at.line());
+                self.draft.apart.push(pair);
+            }
+        }
         self.contents(at, &carrier, world, &name)?;
         if carrier.body.as_deref() == Some(name.as_str())
             && self.draft.bodies.iter().any(|b| b.name == name && b.mass == 0.0)
@@ -741,11 +766,16 @@ impl<'a, 'i> Builder<'_, 'a, 'i> {
 
     fn shape(&mut self, at: At<'a, 'i>, carrier: &Carrier, body: &str, k: usize) -> Result<(), ImportError> {
         let m = self.model;
-        let collides = m.number(&at, "contype")?.unwrap_or(1.0) != 0.0
-            || m.number(&at, "conaffinity")?.unwrap_or(1.0) != 0.0;
-        if !collides {
+        let bits = |v: Option<f64>| v.unwrap_or(1.0) as u32;
+        let (contype, conaffinity) = (
+            bits(m.number(&at, "contype")?),
+            bits(m.number(&at, "conaffinity")?),
+        );
+        if contype == 0 && conaffinity == 0 {
             return Ok(());
         }
+        self.masks
+            .push((carrier.body.clone(), contype, conaffinity, at.line()));
         let name = at
             .node
             .attribute("name")
