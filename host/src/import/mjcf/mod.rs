@@ -60,6 +60,23 @@ pub fn import(
     let model = Model::new(&docs)?;
     let root = model.root();
     let meshes = Meshes::new(&model);
+    // <flag contact="disable"/> (MuJoCo's mjDSBL_CONTACT): no contact shapes at all.
+    let contact_disabled = (model.children(root).into_iter())
+        .filter(|at| at.node.has_tag_name("option"))
+        .flat_map(|at| model.children(at))
+        .any(|f| f.node.has_tag_name("flag") && model.attr(&f, "contact").as_deref() == Some("disable"));
+    let without_contact;
+    let options = if contact_disabled && options.collision {
+        report
+            .fact("no contact shapes: the model disables contact (<flag contact=\"disable\"/>)".to_string());
+        without_contact = ImportOptions {
+            collision: false,
+            ..options.clone()
+        };
+        &without_contact
+    } else {
+        options
+    };
     let mut builder = Builder {
         model: &model,
         meshes: &meshes,
@@ -80,7 +97,6 @@ pub fn import(
         ground_mass: 0.0,
     };
     let mut later = Vec::new();
-    let mut contact_disabled = false;
     for at in model.children(root) {
         match at.node.tag_name().name() {
             "worldbody" => builder.worldbody(at)?,
@@ -101,7 +117,6 @@ pub fn import(
                             .report
                             .fact("gravity disabled (<flag gravity=\"disable\"/>)".to_string());
                     }
-                    contact_disabled |= flag("contact");
                     if !flag("gravity") && !flag("contact") {
                         builder.report.ignore(child.node.tag_name().name(), child.line());
                     }
@@ -139,12 +154,6 @@ pub fn import(
     }
     let masks = apart::apart_by_masks(&builder.masks);
     builder.draft.apart.extend(masks);
-    if contact_disabled && options.collision {
-        builder.draft.shapes.clear();
-        builder
-            .report
-            .fact("no contact shapes: the model disables contact (<flag contact=\"disable\"/>)".to_string());
-    }
     Ok(builder.draft)
 }
 
