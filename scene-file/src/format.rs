@@ -585,14 +585,14 @@ pub struct RawShape {
     pub name: Spanned<String>,
     /// Body carrying it, or "ground".
     pub body: Spanned<String>,
-    /// sphere | box | cylinder | cone | plane | mesh.
+    /// sphere | box | cylinder | cone | capsule | plane | mesh.
     #[serde(rename = "type")]
     pub kind: Spanned<String>,
-    /// Sphere, cylinder and cone radius (m).
+    /// Sphere, cylinder, cone and capsule radius (m).
     pub radius: Option<Num>,
     /// Box half extents (m).
     pub half_extents: Option<Vec3Field>,
-    /// Cylinder and cone half height (m).
+    /// Cylinder, cone and capsule half height (m; a capsule's: its cylindrical part).
     pub half_height: Option<Num>,
     /// Mesh: a Wavefront OBJ file, relative to the scene file.
     pub mesh: Option<Spanned<String>>,
@@ -626,6 +626,8 @@ pub struct RawContactMaterial {
     pub min_impact_speed: Option<Num>,
     /// flores-calibrated (default) | flores.
     pub dissipation: Option<Spanned<String>>,
+    /// false: the two rigid bodies' shapes never touch (default true).
+    pub collide: Option<Spanned<bool>>,
 }
 
 /// `[simulation.implicit]`: settings of the implicit integrators.

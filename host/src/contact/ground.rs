@@ -1,6 +1,6 @@
 //! Shapes on bodies against ground planes as the kernel's ground contacts
-//! ([`ferrodyn_kernel::contact::GroundContact`]): a sphere, or a box's 8 corners, on a body
-//! against a plane on the ground. Every rigid contact world evaluates these pairs with the
+//! ([`ferrodyn_kernel::contact::GroundContact`]): a sphere, a box's 8 corners, or a capsule's
+//! two end spheres, on a body against a plane on the ground. Every rigid contact world evaluates these pairs with the
 //! kernel's code ([`super::ContactWorld::ground_pairs`]), first and in shape order, so that `ferrodyn run` of a
 //! tree and its exported module (`export::tree_contact`) step the same bits.
 
@@ -8,7 +8,7 @@ use crate::spec::{Geometry, Shape};
 use ferrodyn_kernel::contact::{GroundContact, Law, Plane};
 use ferrodyn_kernel::math::{Mat3, Quat, Vec3};
 
-/// What touches the plane: a sphere or a box, in its body's frame.
+/// What touches the plane: a sphere, a box or a capsule, in its body's frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum GroundShape {
     /// A sphere of `radius` centred at `centre`.
@@ -27,6 +27,18 @@ pub enum GroundShape {
         /// Half extents (m).
         half_extents: Vec3<f64>,
     },
+    /// A capsule of `radius` around the segment from `centre − half_axis` to
+    /// `centre + half_axis`. Against a plane it is its two end spheres: the segment's point
+    /// nearest a plane is an end (both when it lies parallel, so a capsule lying down rests on
+    /// two points instead of rocking on one).
+    Capsule {
+        /// Centre (body frame).
+        centre: Vec3<f64>,
+        /// Half the segment, centre to the +z end (body frame).
+        half_axis: Vec3<f64>,
+        /// Radius (m).
+        radius: f64,
+    },
 }
 
 /// A shape on a body against a ground plane, with the pair's law.
@@ -44,12 +56,13 @@ pub struct GroundPair {
     pub plane: Plane<f64>,
     /// The pair's law.
     pub law: Law<f64>,
-    /// The kernel's pairs: one for a sphere, 8 corners for a box, validated.
+    /// The kernel's pairs: one for a sphere, 8 corners for a box, 2 end spheres for a capsule,
+    /// validated.
     pub contacts: Vec<GroundContact<f64>>,
 }
 
 /// The shape on a body of the pair (`a`, `b`) and the plane on the ground, if the pair is one
-/// the kernel has: a sphere or a box on a body against a ground plane. `plane_first` tells
+/// the kernel has: a sphere, a box or a capsule on a body against a ground plane. `plane_first` tells
 /// which.
 pub fn ground_shape(a: &Shape, b: &Shape) -> Option<(bool, usize, GroundShape, Plane<f64>)> {
     let (plane_first, plane, on) = match (&a.geometry, &b.geometry) {
@@ -60,6 +73,7 @@ pub fn ground_shape(a: &Shape, b: &Shape) -> Option<(bool, usize, GroundShape, P
     let (None, Some(body)) = (plane.body, on.body) else {
         return None;
     };
+    let turn = on.orientation.normalized().unwrap_or(Quat::IDENTITY);
     let shape = match on.geometry {
         Geometry::Sphere { radius } => GroundShape::Sphere {
             centre: on.position,
@@ -67,8 +81,13 @@ pub fn ground_shape(a: &Shape, b: &Shape) -> Option<(bool, usize, GroundShape, P
         },
         Geometry::Box { half_extents } => GroundShape::Box {
             centre: on.position,
-            rotation: on.orientation.normalized().unwrap_or(Quat::IDENTITY).to_matrix(),
+            rotation: turn.to_matrix(),
             half_extents: Vec3::from_array(half_extents),
+        },
+        Geometry::Capsule { radius, half_height } => GroundShape::Capsule {
+            centre: on.position,
+            half_axis: turn.rotate(Vec3::Z).scale(half_height),
+            radius,
         },
         _ => return None,
     };
@@ -82,6 +101,11 @@ pub fn ground_shape(a: &Shape, b: &Shape) -> Option<(bool, usize, GroundShape, P
         normal,
     };
     Some((plane_first, body, shape, plane))
+}
+
+/// A capsule's end-sphere centres (body frame): −z end first.
+pub fn capsule_ends(centre: Vec3<f64>, half_axis: Vec3<f64>) -> [Vec3<f64>; 2] {
+    [centre - half_axis, centre + half_axis]
 }
 
 impl GroundPair {
@@ -98,6 +122,13 @@ impl GroundPair {
                 rotation,
                 half_extents,
             } => GroundContact::box_corners(body, (centre, &rotation), half_extents, plane, law).to_vec(),
+            GroundShape::Capsule {
+                centre,
+                half_axis,
+                radius,
+            } => capsule_ends(centre, half_axis)
+                .map(|end| GroundContact::sphere(body, end, radius, plane, law))
+                .to_vec(),
         };
         let contacts: Result<Vec<_>, _> = contacts.into_iter().map(GroundContact::validated).collect();
         Some(contacts.map(|contacts| Self {

@@ -1,15 +1,15 @@
 //! parry3d forms of the collision shapes ([`Shape`], [`Geometry`]: plain descriptions in
 //! [`crate::spec`]).
 //!
-//! Cylinders and cones have their axis along local z in a [`Shape`]; parry3d uses y: converted
-//! here.
+//! Cylinders, cones and capsules have their axis along local z in a [`Shape`]; parry3d's
+//! cylinders and cones use y: turned here (its capsule is made along z directly).
 
 use super::ContactError;
 use crate::spec::{Geometry, Shape};
 use ferrodyn_kernel::math::{Mat3, Quat, Vec3};
 use ferrodyn_kernel::ExternalLoads;
 use parry3d_f64::math::{Matrix, Pose, Rotation, Vector};
-use parry3d_f64::shape::{Ball, Cone, Cuboid, Cylinder, HalfSpace, SharedShape, TriMesh};
+use parry3d_f64::shape::{Ball, Capsule, Cone, Cuboid, Cylinder, HalfSpace, SharedShape, TriMesh};
 
 /// A kernel vector as parry's (through mint).
 pub(crate) fn vector(v: Vec3<f64>) -> Vector {
@@ -38,6 +38,7 @@ pub(crate) fn to_parry(shape: &Shape) -> Result<SharedShape, ContactError> {
         Geometry::Box { half_extents } => SharedShape::new(Cuboid::new(Vector::from_array(*half_extents))),
         Geometry::Cylinder { radius, half_height } => SharedShape::new(Cylinder::new(*half_height, *radius)),
         Geometry::Cone { radius, half_height } => SharedShape::new(Cone::new(*half_height, *radius)),
+        Geometry::Capsule { radius, half_height } => SharedShape::new(Capsule::new_z(*half_height, *radius)),
         Geometry::Plane => SharedShape::new(HalfSpace::new(Vector::Z)),
         Geometry::TriMesh { vertices, triangles } => {
             let v = vertices.iter().map(|&p| Vector::from_array(p)).collect();

@@ -153,7 +153,7 @@ impl ContactWorld {
         let mut ground = Vec::new();
         for a in 0..self.shapes.len() {
             for b in a + 1..self.shapes.len() {
-                if self.shapes[a].body == self.shapes[b].body {
+                if !self.collides(a, b) {
                     continue;
                 }
                 let pair = self.law(a, b);
@@ -193,7 +193,7 @@ impl ContactWorld {
         let n = self.shapes.len();
         (0..n)
             .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
-            .filter(|&(a, b)| self.shapes[a].body != self.shapes[b].body)
+            .filter(|&(a, b)| self.collides(a, b))
             .filter(|&pair| !self.ground.iter().any(|g| g.shapes == pair))
             .collect()
     }
@@ -295,8 +295,21 @@ impl ContactWorld {
             });
         }
         self.sweep.pairs(&self.boxes, &mut self.pairs);
-        let shapes = &self.shapes;
-        self.pairs.retain(|&(a, b)| shapes[a].body != shapes[b].body);
+        let mut pairs = std::mem::take(&mut self.pairs);
+        pairs.retain(|&(a, b)| self.collides(a, b));
+        self.pairs = pairs;
+    }
+
+    /// Whether shapes `a` and `b` may touch: on different bodies, and not a pair whose material
+    /// keeps them apart (`collide = false`).
+    fn collides(&self, a: usize, b: usize) -> bool {
+        let (x, y) = (self.shapes[a].body, self.shapes[b].body);
+        x != y
+            && self
+                .pair_materials
+                .iter()
+                .find(|&&(p, q, _)| same_pair(x, y, p, q))
+                .is_none_or(|m| m.2.collide)
     }
 
     /// Detects contacts and computes their forces into `self.points`. With `commit`, captures

@@ -1,12 +1,13 @@
-//! The contact of an exported tree: its spheres and boxes on links against ground planes as
-//! the kernel's [`GroundContacts`](ferrodyn_kernel::contact::GroundContacts), the pairs, laws
-//! and order of the contact world `ferrodyn run` steps (`ContactWorld::ground_pairs`), so the
-//! f64 module steps its bits. Pairs the kernel does not have (meshes, cylinders, cones, shapes
-//! on two bodies, a plane on a body) are refused, naming the shapes.
+//! The contact of an exported tree: its spheres, boxes and capsules on links against ground
+//! planes as the kernel's [`GroundContacts`](ferrodyn_kernel::contact::GroundContacts), the
+//! pairs, laws and order of the contact world `ferrodyn run` steps (`ContactWorld::ground_pairs`), so the
+//! f64 module steps its bits (a capsule as its two end spheres). Pairs the kernel does not have
+//! (meshes, cylinders, cones, shapes on two bodies, a plane on a body) are refused, naming the
+//! shapes.
 
 use super::rust::{lit, mat3, vec3};
 use crate::compile::{tree_world, TreeParts};
-use crate::contact::ground::{GroundPair, GroundShape};
+use crate::contact::ground::{capsule_ends, GroundPair, GroundShape};
 use crate::scene::{ErrorKind, ItemName, Scene, SceneError};
 use crate::spec::Geometry;
 use std::fmt::Write;
@@ -26,6 +27,7 @@ pub(super) fn pairs(scene: &Scene, parts: &TreeParts) -> Result<Option<Vec<Groun
             Geometry::Box { .. } => "box",
             Geometry::Cylinder { .. } => "cylinder",
             Geometry::Cone { .. } => "cone",
+            Geometry::Capsule { .. } => "capsule",
             Geometry::Plane => "plane",
             Geometry::TriMesh { .. } => "mesh",
         };
@@ -37,7 +39,7 @@ pub(super) fn pairs(scene: &Scene, parts: &TreeParts) -> Result<Option<Vec<Groun
             }
         };
         let reason = format!(
-            "{} '{}' ({}) and {} '{}' ({}) may touch; the kernel's contact is a sphere or a box on a link against a plane on the ground only (the pair runs on the host)",
+            "{} '{}' ({}) and {} '{}' ({}) may touch; the kernel's contact is a sphere, a box or a capsule on a link against a plane on the ground only (the pair runs on the host)",
             kind(a),
             shapes[a].name,
             on(a),
@@ -56,7 +58,8 @@ pub(super) fn pairs(scene: &Scene, parts: &TreeParts) -> Result<Option<Vec<Groun
     Ok(Some(world.ground_pairs().to_vec()))
 }
 
-/// How many kernel contact pairs `scene` exports to (spheres 1, boxes 8 corners), or why its
+/// How many kernel contact pairs `scene` exports to (spheres 1, boxes 8 corners, capsules 2
+/// end spheres), or why its
 /// contact does not export (`ferrodyn check --target` prices them).
 pub fn contact_pair_count(scene: &Scene, parts: &TreeParts) -> Result<usize, SceneError> {
     let pairs = pairs(scene, parts)?.unwrap_or_default();
@@ -76,7 +79,7 @@ pub(super) fn write(out: &mut String, pairs: &[GroundPair]) {
     let _ = write!(
         out,
         "
-/// Shape–ground contact pairs: one per sphere, 8 per box (its corners).
+/// Shape–ground contact pairs: one per sphere, 8 per box (its corners), 2 per capsule (its ends).
 pub const CONTACT_PAIRS: usize = {count};
 /// The scene's contacts: shapes on links against ground planes (external forces on the links).
 pub type Contacts = GroundContacts<Scalar, CONTACT_PAIRS>;
@@ -104,14 +107,17 @@ pub type Contacts = GroundContacts<Scalar, CONTACT_PAIRS>;
             vec3(pair.plane.origin),
             vec3(pair.plane.normal)
         );
-        let _ = match pair.shape {
-            GroundShape::Sphere { centre, radius } => writeln!(
+        let sphere = |out: &mut String, centre, radius| {
+            writeln!(
                 out,
                 "    c.add_sphere(model, {}, {}, s({}), {plane}, law)?;",
                 pair.body,
                 vec3(centre),
                 lit(radius)
-            ),
+            )
+        };
+        let _ = match pair.shape {
+            GroundShape::Sphere { centre, radius } => sphere(out, centre, radius),
             GroundShape::Box {
                 centre,
                 rotation,
@@ -124,6 +130,14 @@ pub type Contacts = GroundContacts<Scalar, CONTACT_PAIRS>;
                 mat3(&rotation),
                 vec3(half_extents)
             ),
+            // The kernel's pairs of a capsule are its end spheres (`GroundPair::new`).
+            GroundShape::Capsule {
+                centre,
+                half_axis,
+                radius,
+            } => capsule_ends(centre, half_axis)
+                .into_iter()
+                .try_for_each(|end| sphere(out, end, radius)),
         };
     }
     out.push_str("    Ok(c)\n}\n");

@@ -87,6 +87,8 @@ pub enum DraftGeometry {
     Box([f64; 3]),
     /// Cylinder along z: radius, half height.
     Cylinder(f64, f64),
+    /// Capsule along z: radius, half length of its cylindrical part.
+    Capsule(f64, f64),
     /// The z = 0 plane of its frame, solid below (ground only).
     Plane,
     /// Triangle mesh file (STL or OBJ), absolute path.
@@ -200,6 +202,10 @@ pub struct Draft {
     pub springs: Vec<(String, f64, f64, usize)>,
     /// Contact shapes.
     pub shapes: Vec<DraftShape>,
+    /// Body pairs (`None`: the ground) whose shapes never touch (MJCF: a parent and its child,
+    /// geoms whose collision bits never meet), line; written for the pairs that both carry
+    /// shapes.
+    pub apart: Vec<(Option<String>, Option<String>, usize)>,
     /// Actuator ports.
     pub inputs: Vec<DraftInput>,
     /// Couplings between joints.
@@ -420,9 +426,13 @@ impl Draft {
                 DraftGeometry::Box(h) => {
                     format!("type = \"box\"\nhalf_extents = {}\n", vec3(Vec3::from_array(*h)))
                 }
-                DraftGeometry::Cylinder(r, h) => {
+                DraftGeometry::Cylinder(r, h) | DraftGeometry::Capsule(r, h) => {
+                    let kind = match s.geometry {
+                        DraftGeometry::Capsule(..) => "capsule",
+                        _ => "cylinder",
+                    };
                     format!(
-                        "type = \"cylinder\"\nradius = {}\nhalf_height = {}\n",
+                        "type = \"{kind}\"\nradius = {}\nhalf_height = {}\n",
                         num(*r),
                         num(*h)
                     )
@@ -440,6 +450,23 @@ impl Draft {
                     name(s.body.as_deref().unwrap_or("ground")),
                     vec3(s.pose.p),
                     s.pose.quaternion().map(num).join(", ")
+                ),
+            );
+        }
+        let has_shapes = |b: &Option<String>| self.shapes.iter().any(|s| &s.body == b);
+        let mut written = Vec::new();
+        for (a, b, line) in &self.apart {
+            if !(has_shapes(a) && has_shapes(b)) || written.contains(&(a, b)) || written.contains(&(b, a)) {
+                continue;
+            }
+            written.push((a, b));
+            let body = |b: &Option<String>| name(b.as_deref().unwrap_or("ground"));
+            w.table(
+                *line,
+                format_args!(
+                    "[[contact_material]]\nbodies = [{}, {}]\ncollide = false\n",
+                    body(a),
+                    body(b)
                 ),
             );
         }

@@ -88,6 +88,20 @@ pub(super) fn validate(
             .map_or("default".to_string(), |b| b.get_ref().join("/"));
         c.item = Some(ItemName::new("contact_material", &label));
         let material = material(c, m)?;
+        if let (false, Some(v)) = (material.collide, &r.collide) {
+            // Keeping apart is for two rigid bodies' shapes (a parent and child overlapping at
+            // their joint); every pair, or a flexible body's nodes, would only lose contact.
+            let rigid = |n: &String| {
+                n == GROUND
+                    || bodies
+                        .find(c, "bodies", &Spanned::new(v.span(), n.clone()))
+                        .is_ok()
+            };
+            if !r.bodies.as_ref().is_some_and(|b| b.get_ref().iter().all(rigid)) {
+                let reason = "only a pair of rigid bodies (or one and the ground) can be kept apart".into();
+                return Err(c.invalid(&v.span(), "collide", reason));
+            }
+        }
         match &r.bodies {
             None => spec.default_material = Some(material),
             Some(pair) => {
@@ -162,15 +176,15 @@ fn shape(c: &Checker, s: &Spanned<RawShape>, bodies: &Names) -> Result<Shape, Sc
                 half_extents: *h.get_ref(),
             }
         }
-        "cylinder" | "cone" => {
+        "cylinder" | "cone" | "capsule" => {
             let (radius, half_height) = (
                 positive("radius", &r.radius)?,
                 positive("half_height", &r.half_height)?,
             );
-            if kind == "cone" {
-                Geometry::Cone { radius, half_height }
-            } else {
-                Geometry::Cylinder { radius, half_height }
+            match kind {
+                "cone" => Geometry::Cone { radius, half_height },
+                "capsule" => Geometry::Capsule { radius, half_height },
+                _ => Geometry::Cylinder { radius, half_height },
             }
         }
         "plane" => {
@@ -193,7 +207,7 @@ fn shape(c: &Checker, s: &Spanned<RawShape>, bodies: &Names) -> Result<Shape, Sc
             return Err(c.invalid(
                 &r.kind.span(),
                 "type",
-                format!("\"{other}\" is not one of sphere, box, cylinder, cone, plane, mesh"),
+                format!("\"{other}\" is not one of sphere, box, cylinder, cone, capsule, plane, mesh"),
             ))
         }
     };
@@ -202,12 +216,12 @@ fn shape(c: &Checker, s: &Spanned<RawShape>, bodies: &Names) -> Result<Shape, Sc
         (
             "radius",
             r.radius.as_ref().map(|v| v.span()),
-            matches!(kind, "sphere" | "cylinder" | "cone"),
+            matches!(kind, "sphere" | "cylinder" | "cone" | "capsule"),
         ),
         (
             "half_height",
             r.half_height.as_ref().map(|v| v.span()),
-            matches!(kind, "cylinder" | "cone"),
+            matches!(kind, "cylinder" | "cone" | "capsule"),
         ),
         (
             "half_extents",
@@ -296,5 +310,6 @@ fn material(c: &Checker, m: &Spanned<RawContactMaterial>) -> Result<ContactMater
             ))
         }
     };
+    out.collide = r.collide.as_ref().is_none_or(|v| *v.get_ref());
     Ok(out)
 }

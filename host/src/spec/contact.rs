@@ -3,8 +3,8 @@
 //! contact forces by [`crate::contact`].
 //!
 //! Conventions: every shape is given in its own frame, placed on its body by `position` and
-//! `orientation`. Cylinders and cones have their axis along local z, centred on the origin; a
-//! plane is the surface z = 0 of its frame, solid below.
+//! `orientation`. Cylinders, cones and capsules have their axis along local z, centred on the
+//! origin; a plane is the surface z = 0 of its frame, solid below.
 
 use super::Invalid;
 use ferrodyn_kernel::math::{Quat, Vec3};
@@ -75,6 +75,9 @@ pub struct ContactMaterial {
     pub min_impact_speed: f64,
     /// How χ follows from e.
     pub dissipation: Dissipation,
+    /// Whether the pair's shapes touch at all (`false`: kept apart, as MuJoCo keeps a parent
+    /// body's geoms from its child's, which overlap at their joint).
+    pub collide: bool,
 }
 
 impl ContactMaterial {
@@ -88,6 +91,7 @@ impl ContactMaterial {
             friction_regularization: 1e-3,
             min_impact_speed: 1e-2,
             dissipation: Dissipation::FloresCalibrated,
+            collide: true,
         }
     }
     /// Strongly dissipative: e = 0.2, μ = 0.5, v_reg = 1e-3 m/s.
@@ -165,6 +169,14 @@ pub enum Geometry {
         /// Half height (m) > 0.
         half_height: f64,
     },
+    /// Capsule along local z: the points within `radius` of the segment from −half_height to
+    /// +half_height on z (a cylinder with hemispherical ends).
+    Capsule {
+        /// Radius (m) > 0.
+        radius: f64,
+        /// Half length of the segment, the cylindrical part (m) > 0.
+        half_height: f64,
+    },
     /// Plane z = 0 of the shape frame, normal +z, solid below.
     Plane,
     /// Triangle mesh (surface), vertices in the shape frame.
@@ -192,7 +204,7 @@ pub struct Shape {
     /// Surface material (E, ν).
     pub elastic: Elastic,
     /// Curvature radius used in R* (m); `None`: the geometry's own (sphere: its radius; plane:
-    /// flat; box: smallest half extent; cylinder, cone: radius; mesh: flat).
+    /// flat; box: smallest half extent; cylinder, cone, capsule: radius; mesh: flat).
     pub curvature_radius: Option<f64>,
     /// The OBJ file a mesh was read from (an FMU carries it in its resources).
     pub mesh_file: Option<std::path::PathBuf>,
@@ -233,7 +245,9 @@ impl Shape {
         match &self.geometry {
             Geometry::Sphere { radius } => *radius,
             Geometry::Box { half_extents } => half_extents.iter().copied().fold(f64::INFINITY, f64::min),
-            Geometry::Cylinder { radius, .. } | Geometry::Cone { radius, .. } => *radius,
+            Geometry::Cylinder { radius, .. }
+            | Geometry::Cone { radius, .. }
+            | Geometry::Capsule { radius, .. } => *radius,
             Geometry::Plane | Geometry::TriMesh { .. } => f64::INFINITY,
         }
     }
@@ -271,7 +285,9 @@ impl Shape {
             Geometry::Box { half_extents } => {
                 half_extents.iter().try_for_each(|&h| positive("half extent", h))
             }
-            Geometry::Cylinder { radius, half_height } | Geometry::Cone { radius, half_height } => {
+            Geometry::Cylinder { radius, half_height }
+            | Geometry::Cone { radius, half_height }
+            | Geometry::Capsule { radius, half_height } => {
                 positive("radius", *radius)?;
                 positive("half height", *half_height)
             }

@@ -429,6 +429,7 @@ fn shape_triangles(shape: &Shape) -> Vec<Triangle> {
         Geometry::Box { half_extents } => cuboid(Vec3::from_array(*half_extents)),
         Geometry::Cylinder { radius, half_height } => cylinder(2, *radius, 2.0 * half_height),
         Geometry::Cone { radius, half_height } => cone(*radius, *half_height),
+        Geometry::Capsule { radius, half_height } => capsule(*radius, *half_height),
         Geometry::Plane => Vec::new(),
         Geometry::TriMesh { vertices, triangles } => triangles
             .iter()
@@ -506,6 +507,24 @@ fn sphere(r: f64) -> Vec<Triangle> {
         }
     }
     t
+}
+
+/// A capsule along z: a sphere's hemispheres moved to ±h (each of its triangles lies in one)
+/// around a cylinder of length 2h.
+fn capsule(r: f64, h: f64) -> Vec<Triangle> {
+    let to_end = |t: Triangle| {
+        let dz = if t.iter().map(|v| v.z).sum::<f64>() > 0.0 {
+            h
+        } else {
+            -h
+        };
+        t.map(|v| v + Vec3::new(0.0, 0.0, dz))
+    };
+    sphere(r)
+        .into_iter()
+        .map(to_end)
+        .chain(cylinder(2, r, 2.0 * h))
+        .collect()
 }
 
 fn cylinder(axis: usize, r: f64, length: f64) -> Vec<Triangle> {

@@ -230,7 +230,7 @@ fn scenes_that_cannot_be_exported_say_why() {
     .unwrap();
     let message = rust_module(&cylinder, Precision::F32).err().unwrap().to_string();
     assert!(
-        message.contains("plane 'floor' (on the ground) and cylinder 'ball' (on a link) may touch; the kernel's contact is a sphere or a box on a link against a plane on the ground only"),
+        message.contains("plane 'floor' (on the ground) and cylinder 'ball' (on a link) may touch; the kernel's contact is a sphere, a box or a capsule on a link against a plane on the ground only"),
         "{message}"
     );
     let adaptive = edited(

@@ -4,6 +4,7 @@
 //! (tests/suite/main.rs) keeps this list whole.
 
 mod bennett;
+mod capsule_contact;
 mod check;
 mod cli;
 mod cli_flags;

@@ -23,7 +23,7 @@ fn bits(s: &[f64]) -> Vec<u64> {
 /// Steps `scene` to `end` with `ferrodyn run`'s simulation and with the kernel alone (its tree
 /// and ground contacts, as an exported module builds them), asserting equal bits after every
 /// step; returns the number of steps with a contact.
-fn kernel_against_run(scene: &Scene, end: f64) -> usize {
+pub(crate) fn kernel_against_run(scene: &Scene, end: f64) -> usize {
     let Choice::Tree(links) = choose(scene).unwrap() else {
         panic!("not a tree")
     };

@@ -16,6 +16,7 @@
 //! others, height-field geoms and primitives fitted to meshes a body's mass comes from,
 //! `<frame>`, `<replicate>`.
 
+mod apart;
 mod balance;
 mod document;
 mod equality;
@@ -61,6 +62,23 @@ pub fn import(
     let model = Model::new(&docs)?;
     let root = model.root();
     let meshes = Meshes::new(&model);
+    // <flag contact="disable"/> (MuJoCo's mjDSBL_CONTACT): no contact shapes at all.
+    let contact_disabled = (model.children(root).into_iter())
+        .filter(|at| at.node.has_tag_name("option"))
+        .flat_map(|at| model.children(at))
+        .any(|f| f.node.has_tag_name("flag") && model.attr(&f, "contact").as_deref() == Some("disable"));
+    let without_contact;
+    let options = if contact_disabled && options.collision {
+        report
+            .fact("no contact shapes: the model disables contact (<flag contact=\"disable\"/>)".to_string());
+        without_contact = ImportOptions {
+            collision: false,
+            ..options.clone()
+        };
+        &without_contact
+    } else {
+        options
+    };
     let mut builder = Builder {
         model: &model,
         meshes: &meshes,
@@ -84,6 +102,7 @@ pub fn import(
             },
         )]),
         unnamed: 0,
+        masks: Vec::new(),
         ground_mass: 0.0,
     };
     let mut later = Vec::new();
@@ -95,15 +114,19 @@ pub fn import(
                     builder.draft.gravity = g;
                 }
                 for child in model.children(at) {
-                    // <flag gravity="disable"/> switches gravity off (MuJoCo's mjDSBL_GRAVITY).
-                    if child.node.tag_name().name() == "flag"
-                        && model.attr(&child, "gravity").as_deref() == Some("disable")
-                    {
+                    // <flag gravity="disable"/> switches gravity off (MuJoCo's mjDSBL_GRAVITY),
+                    // contact="disable" every contact (mjDSBL_CONTACT).
+                    let flag = |what: &str| {
+                        child.node.tag_name().name() == "flag"
+                            && model.attr(&child, what).as_deref() == Some("disable")
+                    };
+                    if flag("gravity") {
                         builder.draft.gravity = [0.0; 3];
                         builder
                             .report
                             .fact("gravity disabled (<flag gravity=\"disable\"/>)".to_string());
-                    } else {
+                    }
+                    if !flag("gravity") && !flag("contact") {
                         builder.report.ignore(child.node.tag_name().name(), child.line());
                     }
                 }
@@ -138,6 +161,8 @@ pub fn import(
     if let Some(total) = model.set_total_mass {
         builder.scale_to_total_mass(total);
     }
+    let masks = apart::apart_by_masks(&builder.masks);
+    builder.draft.apart.extend(masks);
     Ok(builder.draft)
 }
 
@@ -170,6 +195,8 @@ struct Builder<'m, 'a, 'i> {
     /// (connect and weld equalities name them).
     frames: HashMap<String, Carrier>,
     unnamed: usize,
+    /// Every contact geom's body and collision bits (`--collision`).
+    masks: Vec<apart::Mask>,
     /// Mass of the bodies welded to the world (part of the ground, in no scene body): MuJoCo's
     /// `settotalmass` counts them.
     ground_mass: f64,
@@ -311,6 +338,13 @@ impl<'a, 'i> Builder<'_, 'a, 'i> {
         };
         if let Some(named) = at.node.attribute("name") {
             self.frames.insert(named.to_string(), carrier.clone());
+        }
+        if let (Some(_), Some(_), true) = (&parent.body, &carrier.body, self.options.collision) {
+            // MuJoCo never lets a body's geoms touch its parent's (they overlap at the joint).
+            if parent.body != carrier.body {
+                let pair = (parent.body.clone(), carrier.body.clone(), at.line());
+                self.draft.apart.push(pair);
+            }
         }
         self.contents(at, &carrier, world, &name)?;
         if carrier.body.as_deref() == Some(name.as_str())
@@ -763,11 +797,16 @@ impl<'a, 'i> Builder<'_, 'a, 'i> {
 
     fn shape(&mut self, at: At<'a, 'i>, carrier: &Carrier, body: &str, k: usize) -> Result<(), ImportError> {
         let m = self.model;
-        let collides = m.number(&at, "contype")?.unwrap_or(1.0) != 0.0
-            || m.number(&at, "conaffinity")?.unwrap_or(1.0) != 0.0;
-        if !collides {
+        let bits = |v: Option<f64>| v.unwrap_or(1.0) as u32;
+        let (contype, conaffinity) = (
+            bits(m.number(&at, "contype")?),
+            bits(m.number(&at, "conaffinity")?),
+        );
+        if contype == 0 && conaffinity == 0 {
             return Ok(());
         }
+        self.masks
+            .push((carrier.body.clone(), contype, conaffinity, at.line()));
         let name = at
             .node
             .attribute("name")
@@ -778,6 +817,7 @@ impl<'a, 'i> Builder<'_, 'a, 'i> {
             Some((Solid::Sphere(r), pose)) => (Some(DraftGeometry::Sphere(r)), pose),
             Some((Solid::Box(h), pose)) => (Some(DraftGeometry::Box(h)), pose),
             Some((Solid::Cylinder(r, h), pose)) => (Some(DraftGeometry::Cylinder(r, h)), pose),
+            Some((Solid::Capsule(r, h), pose)) => (Some(DraftGeometry::Capsule(r, h)), pose),
             Some(_) => return Err(at.refused(format!("a {kind} is not a contact shape the scenes have"))),
         };
         let Some(geometry) = geometry else {
