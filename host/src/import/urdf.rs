@@ -344,6 +344,7 @@ fn add_planar(
             frame_j: axis_frame,
             limits: None,
             armature: 0.0,
+            friction: 0.0,
         });
         (body_i, base) = (Some(body_j), Pose::IDENTITY);
     }

@@ -91,6 +91,7 @@ impl<'a, 'i> Builder<'_, 'a, 'i> {
             frame_j,
             limits: None,
             armature: 0.0,
+            friction: 0.0,
         });
         Ok(())
     }

@@ -818,7 +818,9 @@ impl<'a, 'i> Builder<'_, 'a, 'i> {
             Some((Solid::Box(h), pose)) => (Some(DraftGeometry::Box(h)), pose),
             Some((Solid::Cylinder(r, h), pose)) => (Some(DraftGeometry::Cylinder(r, h)), pose),
             Some((Solid::Capsule(r, h), pose)) => (Some(DraftGeometry::Capsule(r, h)), pose),
-            Some(_) => return Err(at.refused(format!("{kind} geoms are not a contact shape the scenes have"))),
+            Some(_) => {
+                return Err(at.refused(format!("{kind} geoms are not a contact shape the scenes have")))
+            }
         };
         let Some(geometry) = geometry else {
             // A plane: on the ground only.
