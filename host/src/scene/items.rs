@@ -26,9 +26,11 @@ pub(super) fn parse(text: &str) -> Result<RawScene, toml::de::Error> {
 /// The file parsed item by item; `None` where that would not read as the whole document.
 fn by_items(text: &str) -> Option<RawScene> {
     let headers = headers(text)?;
-    let mut rest = None::<Vec<u8>>;
     // (is a joint, header line, end) of every `[[body]]` and `[[joint]]` table.
     let mut items = Vec::new();
+    // Where the text after the last table that is not an item starts: the items from there on
+    // are left out of the rest rather than blanked (a 10⁶-body file is 380 MB of them).
+    let mut tail = 0;
     for (k, header) in headers.iter().enumerate() {
         let end = headers.get(k + 1).map_or(text.len(), |next| next.start);
         let name = text[header.clone()].trim();
@@ -36,14 +38,22 @@ fn by_items(text: &str) -> Option<RawScene> {
             "[[body]]" | "[[joint]]" => items.push((name == "[[joint]]", header.clone(), end)),
             // `[body.x]`, `[[ body ]]` and the like extend or repeat the items: whole file.
             _ if name.contains("body") || name.contains("joint") => return None,
-            _ => continue,
+            _ => tail = end,
         }
-        let blank = rest.get_or_insert_with(|| text.as_bytes().to_vec());
-        blank[header.start..end].fill(b' ');
     }
-    let Some(rest) = rest else {
+    if items.is_empty() {
         return toml::from_str(text).ok();
-    };
+    }
+    // Before the first header when the file starts with items.
+    let tail = tail.max(headers.first().map_or(0, |h| h.start));
+    // The rest: the text up to the trailing items, those before them blanked (byte offsets, so
+    // lines, unchanged). Its blanks end a line: what it leaves out is whitespace to the parser.
+    let mut rest = text.as_bytes()[..tail].to_vec();
+    for (_, header, end) in &items {
+        if let Some(blank) = rest.get_mut(header.start..(*end).min(tail)) {
+            blank.fill(b' ');
+        }
+    }
     let mut scene: RawScene = toml::from_str(std::str::from_utf8(&rest).ok()?).ok()?;
     if !scene.body.is_empty() || !scene.joint.is_empty() {
         return None;

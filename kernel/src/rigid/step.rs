@@ -7,8 +7,7 @@ use super::system::RigidSystem;
 use crate::dynamics::check_state;
 use crate::storage::Storage;
 use crate::{
-    Dynamics, Energy, ExternalForces, ExternalLoads, Integrator, Item, KernelError, OdeSystem, Real, Stages,
-    StepStats,
+    Dynamics, Energy, ExternalForces, ExternalLoads, Integrator, Item, KernelError, Real, Stages, StepStats,
 };
 
 impl<R: Real, St: Storage> Data<R, St> {
@@ -113,7 +112,7 @@ pub fn assemble<R: Real, St: Storage>(
 ) -> Result<u32, KernelError> {
     let t = data.clock.time;
     let (y, _, mut system) = data.parts(model);
-    system.accept_step(t, y)
+    system.assemble(t, y)
 }
 
 /// Evaluates accelerations and constraint multipliers at the current state without stepping
