@@ -66,8 +66,9 @@ fn by_items(text: &str) -> Option<RawScene> {
 /// large file (contiguous runs of items per thread, joined in order).
 type Items = (Vec<Spanned<RawBody>>, Vec<Spanned<RawJoint>>);
 fn parse_items(text: &str, items: &[(bool, Range<usize>, usize)]) -> Option<Items> {
-    let run = |items: &[(bool, Range<usize>, usize)]| -> Option<Items> {
-        let (mut bodies, mut joints) = (Vec::new(), Vec::new());
+    let bodies = items.iter().filter(|(joint, ..)| !joint).count();
+    let run = |items: &[(bool, Range<usize>, usize)], capacity: (usize, usize)| -> Option<Items> {
+        let (mut bodies, mut joints) = (Vec::with_capacity(capacity.0), Vec::with_capacity(capacity.1));
         for (joint, header, end) in items {
             match joint {
                 false => bodies.push(item::<RawBody>(text, header, *end)?),
@@ -80,21 +81,22 @@ fn parse_items(text: &str, items: &[(bool, Range<usize>, usize)]) -> Option<Item
         .map_or(1, |n| n.get())
         .min(16);
     // Below a few thousand items a thread costs more than it saves.
+    let all = (bodies, items.len() - bodies);
     if threads < 2 || items.len() < 4_096 {
-        return run(items);
+        return run(items, all);
     }
+    // The first run's lists are sized for every item and take the others' after them: its
+    // items are not copied into lists of their own (written pages cost a large scene most).
     let runs: Vec<Option<Items>> = std::thread::scope(|scope| {
         let handles: Vec<_> = items
             .chunks(items.len().div_ceil(threads))
-            .map(|part| scope.spawn(move || run(part)))
+            .enumerate()
+            .map(|(k, part)| scope.spawn(move || run(part, if k == 0 { all } else { (0, 0) })))
             .collect();
         handles.into_iter().map(|h| h.join().ok().flatten()).collect()
     });
-    let bodies = items.iter().filter(|(joint, ..)| !joint).count();
-    let (mut bodies, mut joints) = (
-        Vec::with_capacity(bodies),
-        Vec::with_capacity(items.len() - bodies),
-    );
+    let mut runs = runs.into_iter();
+    let (mut bodies, mut joints) = runs.next().flatten()?;
     for part in runs {
         let (b, j) = part?;
         bodies.extend(b);

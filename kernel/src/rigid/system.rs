@@ -921,7 +921,8 @@ impl<R: Real> RigidSystem<'_, R> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rigid::Body;
+    use crate::rigid::{Body, Data, Model};
+    use crate::Dynamics;
 
     #[test]
     fn centred_mass_block_gives_the_bits_of_the_general_solve() {
@@ -933,5 +934,44 @@ mod tests {
         let general = MassBlock::Rigid(&mp, &rot).solve(&ft);
         let centred = MassBlock::Centred(1.0 / mp.mass, &mp.inertia_cg_inv).solve(&ft);
         assert_eq!(general.map(f64::to_bits), centred.map(f64::to_bits));
+    }
+
+    type Chain = crate::Fixed<5, 5, 0, 25, { crate::samples::ChainSpec::<f64>::skyline_entries(5) }>;
+
+    /// `assemble` of `data` against the projection itself (`accept_bodies`, which factorizes
+    /// and solves for the corrections) from the same state: the same bits, and whether
+    /// assembly factorized.
+    fn assemble_against_projection(model: &Model<f64, Chain>, data: &mut Data<f64, Chain>) -> bool {
+        let mut projected = data.clone();
+        let t = data.clock.time;
+        let (y, _, mut system) = projected.parts(model);
+        system.accept_bodies(t, y).unwrap();
+        crate::rigid::assemble(model, data).unwrap();
+        let (assembled, projected) = (model.state(data), model.state(&projected));
+        assert_eq!(assembled.len(), projected.len());
+        for (a, p) in assembled.iter().zip(projected) {
+            assert_eq!(a.to_bits(), p.to_bits());
+        }
+        data.work.factor != Factor::None
+    }
+
+    #[test]
+    fn assembly_keeps_a_consistent_state_without_factorizing_and_projects_any_other() {
+        use crate::samples::{revolute_chain, ChainSpec};
+        let model: Model<f64, Chain> = revolute_chain(&ChainSpec::standard(5)).unwrap();
+        // The chain as built: its joints closed, at rest.
+        assert!(!assemble_against_projection(&model, &mut Data::new(&model)));
+        // A link moving off its hinge: the velocity projection corrects it.
+        let mut moving = Data::new(&model);
+        moving.set_velocity(2, Vec3::new(0.0, 0.0, 0.3), Vec3::ZERO);
+        assert!(assemble_against_projection(&model, &mut moving));
+        // A negative zero velocity: the projection adds a zero to it, which makes it positive.
+        let mut negative_zero = Data::new(&model);
+        negative_zero.set_velocity(1, Vec3::new(-0.0, 0.0, 0.0), Vec3::ZERO);
+        assert!(assemble_against_projection(&model, &mut negative_zero));
+        // A link off its hinge by more than the tolerance: the position projection moves it.
+        let mut apart = Data::new(&model);
+        apart.set_pose(3, Vec3::new(3.5, 0.0, 1e-3), crate::math::Quat::IDENTITY);
+        assert!(assemble_against_projection(&model, &mut apart));
     }
 }
