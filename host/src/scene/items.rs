@@ -63,46 +63,64 @@ fn by_items(text: &str) -> Option<RawScene> {
 }
 
 /// Bodies and joints parsed from their tables `items`, in file order: on every core for a
-/// large file (contiguous runs of items per thread, joined in order).
+/// large file (contiguous runs of items per thread, each writing its own part of the lists).
 type Items = (Vec<Spanned<RawBody>>, Vec<Spanned<RawJoint>>);
 fn parse_items(text: &str, items: &[(bool, Range<usize>, usize)]) -> Option<Items> {
-    let bodies = items.iter().filter(|(joint, ..)| !joint).count();
-    let run = |items: &[(bool, Range<usize>, usize)], capacity: (usize, usize)| -> Option<Items> {
-        let (mut bodies, mut joints) = (Vec::with_capacity(capacity.0), Vec::with_capacity(capacity.1));
-        for (joint, header, end) in items {
-            match joint {
-                false => bodies.push(item::<RawBody>(text, header, *end)?),
-                true => joints.push(item::<RawJoint>(text, header, *end)?),
-            }
-        }
-        Some((bodies, joints))
-    };
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(16);
+    let bodies = items.iter().filter(|(joint, ..)| !joint).count();
+    // One slot per item, each written once by the thread that parses it, then emptied in
+    // place: a large file's items are written to fresh pages once, however
+    // many threads read them (lists per thread joined after would write them twice).
+    let mut body_slots: Vec<Option<Spanned<RawBody>>> =
+        std::iter::repeat_with(|| None).take(bodies).collect();
+    let mut joint_slots: Vec<Option<Spanned<RawJoint>>> = std::iter::repeat_with(|| None)
+        .take(items.len() - bodies)
+        .collect();
     // Below a few thousand items a thread costs more than it saves.
-    let all = (bodies, items.len() - bodies);
-    if threads < 2 || items.len() < 4_096 {
-        return run(items, all);
+    let parsed = match threads < 2 || items.len() < 4_096 {
+        true => fill_slots(text, items, &mut body_slots, &mut joint_slots).is_some(),
+        false => std::thread::scope(|scope| {
+            let (mut body_rest, mut joint_rest) = (&mut body_slots[..], &mut joint_slots[..]);
+            let handles: Vec<_> = items
+                .chunks(items.len().div_ceil(threads))
+                .map(|part| {
+                    let part_bodies = part.iter().filter(|(joint, ..)| !joint).count();
+                    let (own_bodies, next) = std::mem::take(&mut body_rest).split_at_mut(part_bodies);
+                    body_rest = next;
+                    let part_joints = part.len() - part_bodies;
+                    let (own_joints, next) = std::mem::take(&mut joint_rest).split_at_mut(part_joints);
+                    joint_rest = next;
+                    scope.spawn(move || fill_slots(text, part, own_bodies, own_joints))
+                })
+                .collect();
+            let joined = handles.into_iter().map(|h| h.join().ok().flatten());
+            joined.fold(true, |all, part| all && part.is_some())
+        }),
+    };
+    // Every slot is filled when every part parsed: flattening keeps the list's memory.
+    parsed.then(|| {
+        let bodies = body_slots.into_iter().flatten().collect();
+        (bodies, joint_slots.into_iter().flatten().collect())
+    })
+}
+
+/// Parses the item tables `items` into their slots, bodies and joints each in order.
+fn fill_slots(
+    text: &str,
+    items: &[(bool, Range<usize>, usize)],
+    bodies: &mut [Option<Spanned<RawBody>>],
+    joints: &mut [Option<Spanned<RawJoint>>],
+) -> Option<()> {
+    let (mut bodies, mut joints) = (bodies.iter_mut(), joints.iter_mut());
+    for (joint, header, end) in items {
+        match joint {
+            false => *bodies.next()? = Some(item::<RawBody>(text, header, *end)?),
+            true => *joints.next()? = Some(item::<RawJoint>(text, header, *end)?),
+        }
     }
-    // The first run's lists are sized for every item and take the others' after them: its
-    // items are not copied into lists of their own (written pages cost a large scene most).
-    let runs: Vec<Option<Items>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = items
-            .chunks(items.len().div_ceil(threads))
-            .enumerate()
-            .map(|(k, part)| scope.spawn(move || run(part, if k == 0 { all } else { (0, 0) })))
-            .collect();
-        handles.into_iter().map(|h| h.join().ok().flatten()).collect()
-    });
-    let mut runs = runs.into_iter();
-    let (mut bodies, mut joints) = runs.next().flatten()?;
-    for part in runs {
-        let (b, j) = part?;
-        bodies.extend(b);
-        joints.extend(j);
-    }
-    Some((bodies, joints))
+    Some(())
 }
 
 /// The table of the header at `header` (the header line's byte range), ending at `end`,

@@ -12,7 +12,10 @@ use crate::{
 
 impl<R: Real, St: Storage> Data<R, St> {
     /// Splits the data into the state vector, the integrator stages and the dynamics system.
-    pub(crate) fn parts<'a>(&'a mut self, model: &'a Model<R, St>) -> (&'a mut [R], Stages<'a, R>, RigidSystem<'a, R>) {
+    pub(crate) fn parts<'a>(
+        &'a mut self,
+        model: &'a Model<R, St>,
+    ) -> (&'a mut [R], Stages<'a, R>, RigidSystem<'a, R>) {
         let y = self.state.as_flattened_mut();
         let k = self.stages.each_mut().map(|s| s.as_flattened_mut());
         let system = RigidSystem::new(model.view(), self.work.view());
