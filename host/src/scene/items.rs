@@ -99,10 +99,11 @@ fn parse_items(text: &str, items: &[(bool, Range<usize>, usize)]) -> Option<Item
             joined.fold(true, |all, part| all && part.is_some())
         }),
     };
-    // Every slot is filled when every part parsed: flattening keeps the list's memory.
+    // Every slot is filled when every part parsed. `map_while` collects in place, into the
+    // slots' own memory (`flatten` would copy the items to new lists).
     parsed.then(|| {
-        let bodies = body_slots.into_iter().flatten().collect();
-        (bodies, joint_slots.into_iter().flatten().collect())
+        let bodies = body_slots.into_iter().map_while(|slot| slot).collect();
+        (bodies, joint_slots.into_iter().map_while(|slot| slot).collect())
     })
 }
 
@@ -288,6 +289,24 @@ mod tests {
         let whole: RawScene = toml::from_str(&text).unwrap();
         assert_eq!((whole.body.len(), whole.joint.len()), (3_000, 3_000));
         assert_same(&by_items(&text).expect("read by items"), &whole, "3,000 rods");
+    }
+
+    #[test]
+    fn items_first_or_last_in_the_file_read_as_whole() {
+        // Items last are left out of the rest, not blanked: what comes before keeps its
+        // values and spans.
+        let body = |k: usize| {
+            format!("[[body]]\nid = {k}\nname = \"b{k}\"\nmass = 1.0\ninertia = {{ Ixx = 1.0, Iyy = 1.0, Izz = 1.0 }}\n")
+        };
+        let simulation = "[simulation]\nend_time = 1e-3\nstep = 1e-3\n";
+        for text in [
+            format!("# two rods\n{simulation}{}{}", body(0), body(1)),
+            format!("{}{simulation}{}", body(0), body(1)),
+            format!("{}{}{simulation}", body(0), body(1)),
+        ] {
+            let whole: RawScene = toml::from_str(&text).unwrap();
+            assert_same(&by_items(&text).expect("read by items"), &whole, &text);
+        }
     }
 
     #[test]
