@@ -95,8 +95,12 @@ fn parse_items(text: &str, items: &[(bool, Range<usize>, usize)]) -> Option<Item
                     scope.spawn(move || fill_slots(text, part, own_bodies, own_joints))
                 })
                 .collect();
-            let joined = handles.into_iter().map(|h| h.join().ok().flatten());
-            joined.fold(true, |all, part| all && part.is_some())
+            // Every thread joined (a panic in one is its part not read, not the scope's panic).
+            let parsed: Vec<bool> = handles
+                .into_iter()
+                .map(|h| matches!(h.join(), Ok(Some(()))))
+                .collect();
+            !parsed.contains(&false)
         }),
     };
     // Every slot is filled when every part parsed. `map_while` collects in place, into the
