@@ -108,7 +108,9 @@ fn advance<R: Real, St: Storage, I: Integrator<R>>(
 }
 
 /// Projects the current state onto Φ(q, t) = 0 and Φ̇ = 0 (assembly of the initial
-/// configuration). Returns the Newton iterations used.
+/// configuration). Returns the Newton iterations used. A state the projection would leave bit
+/// for bit as it is (an open model already on both, at rest or moving along its joints) is
+/// left without factorizing the constraint matrix.
 pub fn assemble<R: Real, St: Storage>(
     model: &Model<R, St>,
     data: &mut Data<R, St>,
