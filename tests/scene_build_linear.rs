@@ -2,8 +2,8 @@
 //! 4n rods makes at most 4.4 times the allocations and holds at most 4.4 times the peak heap
 //! of a chain of n, where a quadratic pass over the items (a list rebuilt per item, a table
 //! re-read per item) would give 16 times; and the peak heap per body stays under its measured
-//! value (8.0 kB, was 10.8 kB before the check built its models once), as do the bytes it
-//! allocates in all (18 kB a body). A quadratic pass that allocates nothing (a scan over all
+//! value (8.1 kB, was 10.8 kB before the check built its models once), as do the bytes it
+//! allocates in all (13.6 kB a body). A quadratic pass that allocates nothing (a scan over all
 //! links per joint) is invisible here: `.ci/scene_linear` counts the check's instructions. Counted, not timed:
 //! the same on every machine. Times are measured by `benches/scene_check.sh` and
 //! `benches/scene_build.rs` (docs/performance.md, "Scene build").
@@ -109,17 +109,18 @@ fn checking_four_times_the_bodies_costs_four_times_the_allocations_and_memory() 
     }
 }
 
-/// Largest peak heap of a check per body (bytes): measured 8,034 for the chain of 6,000 rods
+/// Largest peak heap of a check per body (bytes): measured 8,069 for the chain of 6,000 rods
 /// (most of it the kernel's Cartesian mirror, its data and the tree's data, which the
-/// simulation holds), 8,476 before the scene's joints were copied only for forces and limits
+/// simulation holds), 8,034 before the parsed items took one slot list each, 8,476 before the scene's joints were copied only for forces and limits
 /// that need them, 10,800 before the check built its models once.
 const PEAK_PER_BODY: usize = 8_500;
 
-/// Largest number of bytes a check allocates in all, per body: measured 18,144 for the chain
-/// of 6,000 rods (17,929 for the star); 20,128 before validation stopped copying every joint
-/// for the kernel's checks of forces and limits the scene does not have (two copies, 0.9 kB a
-/// joint each: a drive's time table is inline in a joint), about 3.5 kB more before the tree's
-/// parts assembled the mirror data the joints' violation at t0 was read from (a second
-/// Cartesian data, 2.7 kB a body) and the capacities counted over a copy of the scene's joints.
-/// Any of them comes back above this bound.
-const ALLOCATED_PER_BODY: usize = 18_800;
+/// Largest number of bytes a check allocates in all, per body: measured 13,620 for the chain
+/// of 6,000 rods (13,393 for the star). It was 18,144 (17,929) before the scene reader left the
+/// trailing items out of the rest of the file (it copied the whole text and parsed it blanked)
+/// and parsed every item into its own slot of the final lists (the parsing threads' lists were
+/// copied into joined ones: 14,778 with the first thread's lists kept, 15,203 with the slots
+/// copied out by `flatten`); 20,128 before validation stopped copying every joint for the
+/// kernel's checks of forces and limits the scene does not have (two copies, 0.9 kB a joint
+/// each: a drive's time table is inline in a joint). Any of them comes back above this bound.
+const ALLOCATED_PER_BODY: usize = 13_900;

@@ -26,9 +26,11 @@ pub fn parse(text: &str) -> Result<RawScene, toml::de::Error> {
 /// The file parsed item by item; `None` where that would not read as the whole document.
 fn by_items(text: &str) -> Option<RawScene> {
     let headers = headers(text)?;
-    let mut rest = None::<Vec<u8>>;
     // (is a joint, header line, end) of every `[[body]]` and `[[joint]]` table.
     let mut items = Vec::new();
+    // Where the text after the last table that is not an item starts: the items from there on
+    // are left out of the rest rather than blanked (a 10⁶-body file is 380 MB of them).
+    let mut tail = 0;
     for (k, header) in headers.iter().enumerate() {
         let end = headers.get(k + 1).map_or(text.len(), |next| next.start);
         let name = text[header.clone()].trim();
@@ -36,14 +38,22 @@ fn by_items(text: &str) -> Option<RawScene> {
             "[[body]]" | "[[joint]]" => items.push((name == "[[joint]]", header.clone(), end)),
             // `[body.x]`, `[[ body ]]` and the like extend or repeat the items: whole file.
             _ if name.contains("body") || name.contains("joint") => return None,
-            _ => continue,
+            _ => tail = end,
         }
-        let blank = rest.get_or_insert_with(|| text.as_bytes().to_vec());
-        blank[header.start..end].fill(b' ');
     }
-    let Some(rest) = rest else {
+    if items.is_empty() {
         return toml::from_str(text).ok();
-    };
+    }
+    // Before the first header when the file starts with items.
+    let tail = tail.max(headers.first().map_or(0, |h| h.start));
+    // The rest: the text up to the trailing items, those before them blanked (byte offsets, so
+    // lines, unchanged). Its blanks end a line: what it leaves out is whitespace to the parser.
+    let mut rest = text.as_bytes()[..tail].to_vec();
+    for (_, header, end) in &items {
+        if let Some(blank) = rest.get_mut(header.start..(*end).min(tail)) {
+            blank.fill(b' ');
+        }
+    }
     let mut scene: RawScene = toml::from_str(std::str::from_utf8(&rest).ok()?).ok()?;
     if !scene.body.is_empty() || !scene.joint.is_empty() {
         return None;
@@ -53,44 +63,69 @@ fn by_items(text: &str) -> Option<RawScene> {
 }
 
 /// Bodies and joints parsed from their tables `items`, in file order: on every core for a
-/// large file (contiguous runs of items per thread, joined in order).
+/// large file (contiguous runs of items per thread, each writing its own part of the lists).
 type Items = (Vec<Spanned<RawBody>>, Vec<Spanned<RawJoint>>);
 fn parse_items(text: &str, items: &[(bool, Range<usize>, usize)]) -> Option<Items> {
-    let run = |items: &[(bool, Range<usize>, usize)]| -> Option<Items> {
-        let (mut bodies, mut joints) = (Vec::new(), Vec::new());
-        for (joint, header, end) in items {
-            match joint {
-                false => bodies.push(item::<RawBody>(text, header, *end)?),
-                true => joints.push(item::<RawJoint>(text, header, *end)?),
-            }
-        }
-        Some((bodies, joints))
-    };
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(16);
-    // Below a few thousand items a thread costs more than it saves.
-    if threads < 2 || items.len() < 4_096 {
-        return run(items);
-    }
-    let runs: Vec<Option<Items>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = items
-            .chunks(items.len().div_ceil(threads))
-            .map(|part| scope.spawn(move || run(part)))
-            .collect();
-        handles.into_iter().map(|h| h.join().ok().flatten()).collect()
-    });
     let bodies = items.iter().filter(|(joint, ..)| !joint).count();
-    let (mut bodies, mut joints) = (
-        Vec::with_capacity(bodies),
-        Vec::with_capacity(items.len() - bodies),
-    );
-    for part in runs {
-        let (b, j) = part?;
-        bodies.extend(b);
-        joints.extend(j);
+    // One slot per item, each written once by the thread that parses it, then emptied in
+    // place: a large file's items are written to fresh pages once, however
+    // many threads read them (lists per thread joined after would write them twice).
+    let mut body_slots: Vec<Option<Spanned<RawBody>>> =
+        std::iter::repeat_with(|| None).take(bodies).collect();
+    let mut joint_slots: Vec<Option<Spanned<RawJoint>>> = std::iter::repeat_with(|| None)
+        .take(items.len() - bodies)
+        .collect();
+    // Below a few thousand items a thread costs more than it saves.
+    let parsed = match threads < 2 || items.len() < 4_096 {
+        true => fill_slots(text, items, &mut body_slots, &mut joint_slots).is_some(),
+        false => std::thread::scope(|scope| {
+            let (mut body_rest, mut joint_rest) = (&mut body_slots[..], &mut joint_slots[..]);
+            let handles: Vec<_> = items
+                .chunks(items.len().div_ceil(threads))
+                .map(|part| {
+                    let part_bodies = part.iter().filter(|(joint, ..)| !joint).count();
+                    let (own_bodies, next) = std::mem::take(&mut body_rest).split_at_mut(part_bodies);
+                    body_rest = next;
+                    let part_joints = part.len() - part_bodies;
+                    let (own_joints, next) = std::mem::take(&mut joint_rest).split_at_mut(part_joints);
+                    joint_rest = next;
+                    scope.spawn(move || fill_slots(text, part, own_bodies, own_joints))
+                })
+                .collect();
+            // Every thread joined (a panic in one is its part not read, not the scope's panic).
+            let parsed: Vec<bool> = handles
+                .into_iter()
+                .map(|h| matches!(h.join(), Ok(Some(()))))
+                .collect();
+            !parsed.contains(&false)
+        }),
+    };
+    // Every slot is filled when every part parsed. `map_while` collects in place, into the
+    // slots' own memory (`flatten` would copy the items to new lists).
+    parsed.then(|| {
+        let bodies = body_slots.into_iter().map_while(|slot| slot).collect();
+        (bodies, joint_slots.into_iter().map_while(|slot| slot).collect())
+    })
+}
+
+/// Parses the item tables `items` into their slots, bodies and joints each in order.
+fn fill_slots(
+    text: &str,
+    items: &[(bool, Range<usize>, usize)],
+    bodies: &mut [Option<Spanned<RawBody>>],
+    joints: &mut [Option<Spanned<RawJoint>>],
+) -> Option<()> {
+    let (mut bodies, mut joints) = (bodies.iter_mut(), joints.iter_mut());
+    for (joint, header, end) in items {
+        match joint {
+            false => *bodies.next()? = Some(item::<RawBody>(text, header, *end)?),
+            true => *joints.next()? = Some(item::<RawJoint>(text, header, *end)?),
+        }
     }
-    Some((bodies, joints))
+    Some(())
 }
 
 /// The table of the header at `header` (the header line's byte range), ending at `end`,
@@ -260,6 +295,24 @@ mod tests {
         let whole: RawScene = toml::from_str(&text).unwrap();
         assert_eq!((whole.body.len(), whole.joint.len()), (3_000, 3_000));
         assert_same(&by_items(&text).expect("read by items"), &whole, "3,000 rods");
+    }
+
+    #[test]
+    fn items_first_or_last_in_the_file_read_as_whole() {
+        // Items last are left out of the rest, not blanked: what comes before keeps its
+        // values and spans.
+        let body = |k: usize| {
+            format!("[[body]]\nid = {k}\nname = \"b{k}\"\nmass = 1.0\ninertia = {{ Ixx = 1.0, Iyy = 1.0, Izz = 1.0 }}\n")
+        };
+        let simulation = "[simulation]\nend_time = 1e-3\nstep = 1e-3\n";
+        for text in [
+            format!("# two rods\n{simulation}{}{}", body(0), body(1)),
+            format!("{}{simulation}{}", body(0), body(1)),
+            format!("{}{}{simulation}", body(0), body(1)),
+        ] {
+            let whole: RawScene = toml::from_str(&text).unwrap();
+            assert_same(&by_items(&text).expect("read by items"), &whole, &text);
+        }
     }
 
     #[test]

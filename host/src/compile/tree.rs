@@ -183,7 +183,7 @@ pub fn tree_parts_on(
     assemble(&mirror, &mut mirror_data)
         .map_err(|e| super::initial_error(scene, "assembling the initial configuration", e))?;
     let mut tree = tree_model(scene, links, &mirror, &mirror_data);
-    tree.loops = loop_joints(scene)
+    tree.loops = loop_joints(scene, links)
         .into_iter()
         .map(|index| (index, on_links_joint(&mirror.joints()[index], &tree.bodies)))
         .collect();

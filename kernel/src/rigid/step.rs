@@ -7,13 +7,15 @@ use super::system::RigidSystem;
 use crate::dynamics::check_state;
 use crate::storage::Storage;
 use crate::{
-    Dynamics, Energy, ExternalForces, ExternalLoads, Integrator, Item, KernelError, OdeSystem, Real, Stages,
-    StepStats,
+    Dynamics, Energy, ExternalForces, ExternalLoads, Integrator, Item, KernelError, Real, Stages, StepStats,
 };
 
 impl<R: Real, St: Storage> Data<R, St> {
     /// Splits the data into the state vector, the integrator stages and the dynamics system.
-    fn parts<'a>(&'a mut self, model: &'a Model<R, St>) -> (&'a mut [R], Stages<'a, R>, RigidSystem<'a, R>) {
+    pub(crate) fn parts<'a>(
+        &'a mut self,
+        model: &'a Model<R, St>,
+    ) -> (&'a mut [R], Stages<'a, R>, RigidSystem<'a, R>) {
         let y = self.state.as_flattened_mut();
         let k = self.stages.each_mut().map(|s| s.as_flattened_mut());
         let system = RigidSystem::new(model.view(), self.work.view());
@@ -106,14 +108,16 @@ fn advance<R: Real, St: Storage, I: Integrator<R>>(
 }
 
 /// Projects the current state onto Φ(q, t) = 0 and Φ̇ = 0 (assembly of the initial
-/// configuration). Returns the Newton iterations used.
+/// configuration). Returns the Newton iterations used. A state the projection would leave bit
+/// for bit as it is (an open model already on both, at rest or moving along its joints) is
+/// left without factorizing the constraint matrix.
 pub fn assemble<R: Real, St: Storage>(
     model: &Model<R, St>,
     data: &mut Data<R, St>,
 ) -> Result<u32, KernelError> {
     let t = data.clock.time;
     let (y, _, mut system) = data.parts(model);
-    system.accept_step(t, y)
+    system.assemble(t, y)
 }
 
 /// Evaluates accelerations and constraint multipliers at the current state without stepping
