@@ -402,65 +402,77 @@ impl<'a, R: Real> RigidSystem<'a, R> {
     /// diagonal entry, that joint's rows are chosen again by pivoting: one after another, the
     /// row whose pivot is largest against the rows before the joint and those already chosen,
     /// while it keeps a fair part of its diagonal entry (the rank revealed as by a pivoted
-    /// Cholesky factorization); the others are taken as redundant. Made anew at each
+    /// Cholesky factorization); the others are taken as redundant. Then the same for the joint
+    /// of the weakest kept row left, up to four joints: where several loops lose rank at once
+    /// (the double parallelogram lying flat) each has a row kept with a pivot of θ², and one
+    /// such row kept let round-off over θ into the velocities (the energy jump at the flat pose
+    /// grew from 3.3e-9 J at RK4 1/16 ms to 4.2e-8 J at 1/32 ms). Made anew at each
     /// factorization, the choice follows the motion, and leaves every well-conditioned
     /// factorization as it was.
     fn choose_redundant_rows(&mut self, at: Poses) -> Result<(), KernelError> {
         const MOST: usize = 6;
+        const JOINTS: usize = 4;
         // A row chosen keeps at least ε^⅓ of its diagonal entry. Below that lie the rows that
         // are redundant on the constraint manifold but, at a state slightly off it (an
         // integrator stage, a projection iterate), keep a pivot of the order of its distance,
         // above the bound that finds dependent rows in order; above it lie the independent
         // rows of slender bodies.
-        // At the projection's poses (within its tolerance of the manifold) down to ε^½: near
-        // a pose where Φ_q itself loses rank an independent row keeps only θ² of its diagonal
-        // entry, and left out its |Φ| would grow step by step beyond removal.
+        // At the projection's poses (within its tolerance of the manifold) down to ε^(5/12)
+        // (3e-7 in f64), the tree's bound for the rows it leaves out: near a pose where Φ_q
+        // itself loses rank an independent row keeps only θ² of its diagonal entry; left out
+        // from ε^⅓ its |Φ| grew step by step beyond removal, kept down to ε^½ (θ ≈ 1e-4) its
+        // round-off over θ made the energy jump at the pose grow as the step shrank.
         let bound = match at {
             Poses::Stage => R::EPSILON_TWO_THIRDS.sqrt(),
-            Poses::Projection => R::EPSILON.sqrt(),
+            Poses::Projection => (R::EPSILON_TWO_THIRDS.sqrt() * R::EPSILON.sqrt()).sqrt(),
         };
-        let Some(weak) = self.weakest_kept_row() else {
-            return Ok(());
-        };
-        let joint = self.joint_of(weak);
-        let Some((_, sides, rows)) = self.model.joint_rows_in(joint..joint + 1).next() else {
-            return Ok(());
-        };
-        let n = rows.len();
-        if n > MOST {
-            return Ok(());
-        }
-        // No more rows than the factorization in order kept independent (its test, ε^⅔ of the
-        // terms that cancelled, tells a dependent row apart at any pose): a row redundant on
-        // the manifold may keep ε^⅔ of its diagonal entry just off it.
-        let independent = (0..n)
-            .filter(|&k| self.pivot_part(rows.start + k, sides).is_some())
-            .count();
-        let mut chosen = [false; MOST];
-        let mut forced = [0; MOST];
-        while chosen.iter().filter(|&&c| c).count() < independent {
-            let mut best: Option<(usize, R)> = None;
-            for candidate in (0..n).filter(|&c| !chosen[c]) {
-                let count = self.force_all_but(&rows, &chosen, Some(candidate), &mut forced);
-                self.fill_matrix();
-                self.factor_matrix(&forced[..count])?;
-                // The rows chosen and the candidate must all come out independent.
-                let part = (0..n)
-                    .filter(|&k| chosen[k] || k == candidate)
-                    .map(|k| self.pivot_part(rows.start + k, sides).unwrap_or(R::ZERO))
-                    .fold(R::INFINITY, |a, b| if b < a { b } else { a });
-                if part >= bound && best.is_none_or(|(_, b)| part > b) {
-                    best = Some((candidate, part));
+        let mut forced = [0; MOST * JOINTS];
+        let (mut fixed, mut done) = (0, [usize::MAX; JOINTS]);
+        for pass in 0..JOINTS {
+            let Some(weak) = self.weakest_kept_row(&done[..pass]) else {
+                break;
+            };
+            let joint = self.joint_of(weak);
+            let Some((_, sides, rows)) = self.model.joint_rows_in(joint..joint + 1).next() else {
+                break;
+            };
+            let n = rows.len();
+            if n > MOST {
+                break;
+            }
+            // No more rows than the factorization in order kept independent (its test, ε^⅔ of
+            // the terms that cancelled, tells a dependent row apart at any pose): a row
+            // redundant on the manifold may keep ε^⅔ of its diagonal entry just off it.
+            let independent = (0..n)
+                .filter(|&k| self.pivot_part(rows.start + k, sides).is_some())
+                .count();
+            let mut chosen = [false; MOST];
+            while chosen.iter().filter(|&&c| c).count() < independent {
+                let mut best: Option<(usize, R)> = None;
+                for candidate in (0..n).filter(|&c| !chosen[c]) {
+                    let count = self.force_all_but(&rows, &chosen, Some(candidate), &mut forced[fixed..]);
+                    self.fill_matrix();
+                    self.factor_matrix(&forced[..fixed + count])?;
+                    // The rows chosen and the candidate must all come out independent.
+                    let part = (0..n)
+                        .filter(|&k| chosen[k] || k == candidate)
+                        .map(|k| self.pivot_part(rows.start + k, sides).unwrap_or(R::ZERO))
+                        .fold(R::INFINITY, |a, b| if b < a { b } else { a });
+                    if part >= bound && best.is_none_or(|(_, b)| part > b) {
+                        best = Some((candidate, part));
+                    }
+                }
+                match best {
+                    Some((candidate, _)) => chosen[candidate] = true,
+                    None => break,
                 }
             }
-            match best {
-                Some((candidate, _)) => chosen[candidate] = true,
-                None => break,
-            }
+            let count = self.force_all_but(&rows, &chosen, None, &mut forced[fixed..]);
+            self.fill_matrix();
+            self.factor_matrix(&forced[..fixed + count])?;
+            fixed += count;
+            done[pass] = joint;
         }
-        let count = self.force_all_but(&rows, &chosen, None, &mut forced);
-        self.fill_matrix();
-        self.factor_matrix(&forced[..count])?;
         Ok(())
     }
 
@@ -489,10 +501,13 @@ impl<'a, R: Real> RigidSystem<'a, R> {
     /// entry, when that part is below ε^¼. A dependent row's pivot is round-off of the size
     /// ε / (the smallest part kept before it), which must stay well below the bound that finds
     /// dependent rows, ε^⅔: 20× below it at a part of ε^¼ in f64.
-    fn weakest_kept_row(&self) -> Option<usize> {
+    fn weakest_kept_row(&self, done: &[usize]) -> Option<usize> {
         let bound = R::EPSILON.sqrt().sqrt();
         let mut weakest: Option<(usize, R)> = None;
-        for (_, sides, rows) in self.model.joint_rows() {
+        for (joint, sides, rows) in self.model.joint_rows() {
+            if done.contains(&joint) {
+                continue;
+            }
             for r in rows {
                 match self.pivot_part(r, sides) {
                     Some(part) if part < bound && weakest.is_none_or(|(_, p)| part < p) => {
