@@ -254,10 +254,8 @@ impl ContactWorld {
         }
         let (sa, sb) = (&self.shapes[a], &self.shapes[b]);
         let material = self
-            .pair_materials
-            .iter()
-            .find(|&&(x, y, _)| same_pair(sa.body, sb.body, x, y))
-            .map_or(self.default_material, |m| m.2);
+            .pair_material(sa.body, sb.body)
+            .map_or(self.default_material, |m| *m);
         let e_star = effective_modulus(&sa.elastic, &sb.elastic);
         // Two flat surfaces: no Hertz radius; use a unit radius rather than zero stiffness.
         let mut r_star = effective_radius(sa.curvature(), sb.curvature());
@@ -304,12 +302,14 @@ impl ContactWorld {
     /// keeps them apart (`collide = false`).
     fn collides(&self, a: usize, b: usize) -> bool {
         let (x, y) = (self.shapes[a].body, self.shapes[b].body);
-        x != y
-            && self
-                .pair_materials
-                .iter()
-                .find(|&&(p, q, _)| same_pair(x, y, p, q))
-                .is_none_or(|m| m.2.collide)
+        x != y && self.pair_material(x, y).is_none_or(|m| m.collide)
+    }
+
+    /// The material set for bodies `x` and `y` (`None`: ground), in either order, if any.
+    fn pair_material(&self, x: Option<usize>, y: Option<usize>) -> Option<&ContactMaterial> {
+        (self.pair_materials.iter())
+            .find(|&&(p, q, _)| same_pair(x, y, p, q))
+            .map(|m| &m.2)
     }
 
     /// Detects contacts and computes their forces into `self.points`. With `commit`, captures

@@ -419,6 +419,14 @@ impl Draft {
                 ),
             );
         }
+        // Cylinders and capsules: a radius and the half height of their axis (local z).
+        let round = |kind: &str, r: f64, h: f64| {
+            format!(
+                "type = \"{kind}\"\nradius = {}\nhalf_height = {}\n",
+                num(r),
+                num(h)
+            )
+        };
         for s in &self.shapes {
             let geometry = match &s.geometry {
                 DraftGeometry::Sphere(r) => format!("type = \"sphere\"\nradius = {}\n", num(*r)),
@@ -426,17 +434,8 @@ impl Draft {
                 DraftGeometry::Box(h) => {
                     format!("type = \"box\"\nhalf_extents = {}\n", vec3(Vec3::from_array(*h)))
                 }
-                DraftGeometry::Cylinder(r, h) | DraftGeometry::Capsule(r, h) => {
-                    let kind = match s.geometry {
-                        DraftGeometry::Capsule(..) => "capsule",
-                        _ => "cylinder",
-                    };
-                    format!(
-                        "type = \"{kind}\"\nradius = {}\nhalf_height = {}\n",
-                        num(*r),
-                        num(*h)
-                    )
-                }
+                DraftGeometry::Cylinder(r, h) => round("cylinder", *r, *h),
+                DraftGeometry::Capsule(r, h) => round("capsule", *r, *h),
                 DraftGeometry::Mesh(path) => format!(
                     "type = \"mesh\"\nmesh = {}\n",
                     quoted(&relative_to(path, folder).to_string_lossy())

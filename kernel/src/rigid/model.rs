@@ -43,6 +43,15 @@ impl<R: Real> Default for Stabilization<R> {
 }
 
 impl<R: Real> Stabilization<R> {
+    /// The least part of its free diagonal entry a loop row keeps near a pose where Φ_q itself
+    /// loses rank (a parallelogram lying flat): ε^(5/12), 3e-7 in f64. Below it the tree leaves
+    /// the row out (`tree::loops`) and the Cartesian projection does not choose it
+    /// (`RigidSystem::choose_redundant_rows`): kept, its round-off over θ made the energy jump at
+    /// the pose grow as the step shrank.
+    pub(crate) fn degenerate_row_bound() -> R {
+        (R::EPSILON_TWO_THIRDS.sqrt() * R::EPSILON.sqrt()).sqrt()
+    }
+
     /// Whether a position projection whose largest |Φ| went from `previous` to `residual` in
     /// its last Newton correction has converged: at the tolerance, or stalled (no longer
     /// halving) within 100× the tolerance. Where the rows kept and a row left out meet at a

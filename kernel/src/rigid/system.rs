@@ -13,7 +13,7 @@ use super::constraint::{evaluate_joint, ConstraintRow, SideState};
 use super::data::{Factor, WorkView};
 use super::force::{side_or, Wrench};
 use super::joint::{DrivenCoordinate, JointKind};
-use super::model::ModelView;
+use super::model::{ModelView, Stabilization};
 use crate::loads::{ExternalForces, ExternalLoads};
 use crate::math::{Mat3, Quat, Vec3};
 use crate::{math::skyline, Item, KernelError, OdeSystem, Real};
@@ -424,7 +424,7 @@ impl<'a, R: Real> RigidSystem<'a, R> {
         // round-off over θ made the energy jump at the pose grow as the step shrank.
         let bound = match at {
             Poses::Stage => R::EPSILON_TWO_THIRDS.sqrt(),
-            Poses::Projection => (R::EPSILON_TWO_THIRDS.sqrt() * R::EPSILON.sqrt()).sqrt(),
+            Poses::Projection => Stabilization::<R>::degenerate_row_bound(),
         };
         let mut forced = [0; MOST * JOINTS];
         let (mut fixed, mut done) = (0, [usize::MAX; JOINTS]);

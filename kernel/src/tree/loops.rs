@@ -472,7 +472,7 @@ fn leave_out_degenerate_rows<R: Real>(
     work: &[LinkWork<R>],
     schur: &mut [R],
 ) {
-    let bound = (R::EPSILON_TWO_THIRDS.sqrt() * R::EPSILON.sqrt()).sqrt();
+    let bound = Stabilization::<R>::degenerate_row_bound();
     let mut start = 0;
     for joint in joints {
         let range = start..start + joint.kind.rows();
