@@ -69,7 +69,9 @@ pub struct ContactWorld {
     parry: Vec<SharedShape>,
     local: Vec<Pose>,
     default_material: ContactMaterial,
-    pair_materials: Vec<(Option<usize>, Option<usize>, ContactMaterial)>,
+    /// Materials of body pairs by [`body_pair`] key: looked up for every candidate pair of every
+    /// evaluation (whether it collides), so a table rather than a scan.
+    pair_materials: HashMap<(Option<usize>, Option<usize>), ContactMaterial>,
     /// Laws of shape pairs by (a, b), a < b, computed on first use.
     laws: HashMap<(usize, usize), PairLaw>,
     impact: HashMap<ContactKey, f64>,
@@ -89,9 +91,9 @@ pub struct ContactWorld {
     states: Vec<KernelFrame>,
 }
 
-/// Which body a shape belongs to (`None`: ground), as a key of the pair-material table.
-fn same_pair(a: Option<usize>, b: Option<usize>, x: Option<usize>, y: Option<usize>) -> bool {
-    (a == x && b == y) || (a == y && b == x)
+/// The pair-material key of bodies `a` and `b` (`None`: ground), the same in either order.
+fn body_pair(a: Option<usize>, b: Option<usize>) -> (Option<usize>, Option<usize>) {
+    (a.min(b), a.max(b))
 }
 
 impl ContactWorld {
@@ -129,7 +131,7 @@ impl ContactWorld {
             parry,
             local,
             default_material,
-            pair_materials: Vec::new(),
+            pair_materials: HashMap::new(),
             laws: HashMap::new(),
             impact: HashMap::new(),
             body_count,
@@ -215,8 +217,7 @@ impl ContactWorld {
                 ));
             }
         }
-        self.pair_materials.retain(|&(x, y, _)| !same_pair(a, b, x, y));
-        self.pair_materials.push((a, b, material));
+        self.pair_materials.insert(body_pair(a, b), material);
         self.laws.clear();
         self.refresh_ground()
     }
@@ -307,9 +308,7 @@ impl ContactWorld {
 
     /// The material set for bodies `x` and `y` (`None`: ground), in either order, if any.
     fn pair_material(&self, x: Option<usize>, y: Option<usize>) -> Option<&ContactMaterial> {
-        (self.pair_materials.iter())
-            .find(|&&(p, q, _)| same_pair(x, y, p, q))
-            .map(|m| &m.2)
+        self.pair_materials.get(&body_pair(x, y))
     }
 
     /// Detects contacts and computes their forces into `self.points`. With `commit`, captures

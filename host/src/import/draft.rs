@@ -452,13 +452,13 @@ impl Draft {
                 ),
             );
         }
-        let has_shapes = |b: &Option<String>| self.shapes.iter().any(|s| &s.body == b);
-        let mut written = Vec::new();
+        let with_shapes: HashSet<&Option<String>> = self.shapes.iter().map(|s| &s.body).collect();
+        let mut written = HashSet::new();
         for (a, b, line) in &self.apart {
-            if !(has_shapes(a) && has_shapes(b)) || written.contains(&(a, b)) || written.contains(&(b, a)) {
+            // Written once per pair of bodies that both carry shapes.
+            if !(with_shapes.contains(a) && with_shapes.contains(b) && written.insert((a.min(b), a.max(b)))) {
                 continue;
             }
-            written.push((a, b));
             let body = |b: &Option<String>| name(b.as_deref().unwrap_or("ground"));
             w.table(
                 *line,

@@ -49,7 +49,18 @@ impl<R: Real> Stabilization<R> {
     /// (`RigidSystem::choose_redundant_rows`): kept, its round-off over θ made the energy jump at
     /// the pose grow as the step shrank.
     pub(crate) fn degenerate_row_bound() -> R {
-        (R::EPSILON_TWO_THIRDS.sqrt() * R::EPSILON.sqrt()).sqrt()
+        (Self::chosen_row_bound() * R::EPSILON.sqrt()).sqrt()
+    }
+
+    /// The least part of its diagonal entry a constraint row keeps to be chosen as independent:
+    /// ε^⅓, in the tree's loop rows and the Cartesian model's alike.
+    pub(crate) fn chosen_row_bound() -> R {
+        R::EPSILON_TWO_THIRDS.sqrt()
+    }
+
+    /// The least part a chosen row keeps for the choice to be held rather than made again: ε^¼.
+    pub(crate) fn held_row_bound() -> R {
+        R::EPSILON.sqrt().sqrt()
     }
 
     /// Whether a position projection whose largest |Φ| went from `previous` to `residual` in

@@ -423,7 +423,7 @@ impl<'a, R: Real> RigidSystem<'a, R> {
         // from ε^⅓ its |Φ| grew step by step beyond removal, kept down to ε^½ (θ ≈ 1e-4) its
         // round-off over θ made the energy jump at the pose grow as the step shrank.
         let bound = match at {
-            Poses::Stage => R::EPSILON_TWO_THIRDS.sqrt(),
+            Poses::Stage => Stabilization::<R>::chosen_row_bound(),
             Poses::Projection => Stabilization::<R>::degenerate_row_bound(),
         };
         let mut forced = [0; MOST * JOINTS];
@@ -502,7 +502,7 @@ impl<'a, R: Real> RigidSystem<'a, R> {
     /// ε / (the smallest part kept before it), which must stay well below the bound that finds
     /// dependent rows, ε^⅔: 20× below it at a part of ε^¼ in f64.
     fn weakest_kept_row(&self, done: &[usize]) -> Option<usize> {
-        let bound = R::EPSILON.sqrt().sqrt();
+        let bound = Stabilization::<R>::held_row_bound();
         let mut weakest: Option<(usize, R)> = None;
         for (joint, sides, rows) in self.model.joint_rows() {
             if done.contains(&joint) {

@@ -435,7 +435,10 @@ impl<'a, R: Real> Loops<'a, R> {
         leave_out_degenerate_rows((self.joints, self.rows), links, work, p.schur);
         // A row chosen keeps at least ε^⅓ of its diagonal entry, and a choice is held while its
         // rows keep ε^¼, as the Cartesian model's rows.
-        let bounds = (R::EPSILON_TWO_THIRDS.sqrt(), R::EPSILON.sqrt().sqrt());
+        let bounds = (
+            Stabilization::<R>::chosen_row_bound(),
+            Stabilization::<R>::held_row_bound(),
+        );
         let kept = match (choice, *self.held) {
             (Choice::Held, true) => *self.rank,
             _ => 0,

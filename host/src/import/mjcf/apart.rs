@@ -10,21 +10,20 @@ pub(super) type Mask = (Option<String>, u32, u32, usize);
 /// geom.
 pub(super) fn apart_by_masks(geoms: &[Mask]) -> Vec<(Option<String>, Option<String>, usize)> {
     let meets = |a: &Mask, b: &Mask| a.1 & b.2 != 0 || b.1 & a.2 != 0;
-    let mut bodies: Vec<&Option<String>> = Vec::new();
+    // The geoms grouped by body once, bodies in the order of their first geom.
+    let mut bodies: Vec<(&Option<String>, Vec<&Mask>)> = Vec::new();
     for g in geoms {
-        if !bodies.contains(&&g.0) {
-            bodies.push(&g.0);
+        match bodies.iter_mut().find(|(body, _)| *body == &g.0) {
+            Some((_, own)) => own.push(g),
+            None => bodies.push((&g.0, vec![g])),
         }
     }
-    fn of<'g>(geoms: &'g [Mask], body: &'g Option<String>) -> impl Iterator<Item = &'g Mask> + Clone {
-        geoms.iter().filter(move |g| &g.0 == body)
-    }
     let mut apart = Vec::new();
-    for (i, &a) in bodies.iter().enumerate() {
-        for &b in &bodies[i + 1..] {
-            if !of(geoms, a).any(|x| of(geoms, b).any(|y| meets(x, y))) {
-                let line = of(geoms, a).chain(of(geoms, b)).map(|g| g.3).max().unwrap_or(0);
-                apart.push((a.clone(), b.clone(), line));
+    for (i, (a, of_a)) in bodies.iter().enumerate() {
+        for (b, of_b) in &bodies[i + 1..] {
+            if !of_a.iter().any(|x| of_b.iter().any(|y| meets(x, y))) {
+                let line = of_a.iter().chain(of_b).map(|g| g.3).max().unwrap_or(0);
+                apart.push(((*a).clone(), (*b).clone(), line));
             }
         }
     }
