@@ -340,10 +340,7 @@ fn a_large_scene_reads_as_a_small_one_with_the_first_error_in_file_order() {
         name_first.starts_with(&format!("t.toml:{}: body \"rod10\": ", 7 + 6 * 3_000)),
         "{name_first}"
     );
-    assert!(
-        name_first.contains(&format!("body name \"rod10\"")),
-        "{name_first}"
-    );
+    assert!(name_first.contains("body name \"rod10\""), "{name_first}");
     assert!(
         name_first.contains(&format!("line {}", 7 + 6 * 10)),
         "{name_first}"

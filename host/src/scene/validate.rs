@@ -98,12 +98,12 @@ pub(super) fn validate(source: Source, text: &str) -> Result<Scene, SceneError> 
     })
 }
 
+/// Validated bodies with their names, and the notes their inertias gave.
+type NamedBodies<'a> = (Vec<Named<BodySpec>>, Names<'a>, Vec<String>);
+
 /// The bodies in file order with their names, and the notes their inertias gave: checked on
 /// every core for a large scene ([`parallel`]), one by one otherwise or when one is wrong.
-fn bodies<'a>(
-    c: &mut Checker,
-    raw: &'a RawScene,
-) -> Result<(Vec<Named<BodySpec>>, Names<'a>, Vec<String>), SceneError> {
+fn bodies<'a>(c: &mut Checker, raw: &'a RawScene) -> Result<NamedBodies<'a>, SceneError> {
     let names = || Names::with_capacity("body", raw.body.len());
     let ids = || HashMap::<i64, usize>::with_capacity(raw.body.len());
     let scale = inertia::model_scale(raw.body.iter().map(|b| {
