@@ -130,6 +130,10 @@ fn bodies<'a>(c: &mut Checker, raw: &'a RawScene) -> Result<NamedBodies<'a>, Sce
         Ok::<_, SceneError>(named)
     };
     if let Some(bodies) = parallel::checked(&raw.body, register, value) {
+        // The item under check left as the serial check leaves it: the last body.
+        if let Some(last) = raw.body.last() {
+            c.name_item("body", last.get_ref().name.get_ref());
+        }
         let mut notes = notes.into_inner().unwrap_or_default();
         notes.sort_by_key(|(index, _)| *index);
         return Ok((
@@ -197,6 +201,10 @@ fn joints_and_drives<'a>(
     let value =
         |index, (_, entry): &(usize, Entry)| named_joint(&quiet, entry, index, body_names, body_count);
     if let Some(joints) = parallel::checked(&entries, register, value) {
+        // The item under check left as the serial check leaves it: the last joint or drive.
+        if let Some((_, last)) = entries.last() {
+            c.name_item(last.kind(), last.name().get_ref());
+        }
         return Ok((joints, names));
     }
     let mut names = Names::with_capacity("joint", entries.len());
