@@ -1,6 +1,6 @@
 //! The integration tests of this package in one test binary: one link of the host instead of
 //! one per file (build time and target/ size, issue 38). Each file is a module; run one with
-//! `cargo test --test suite FILE::`. `every_suite_file_is_a_module` keeps this list (and
+//! `cargo test --release --test suite FILE::`. `every_suite_file_is_a_module` keeps this list (and
 //! those of host/ and kernel/) whole.
 
 mod builder_errors;

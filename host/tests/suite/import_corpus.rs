@@ -5,7 +5,7 @@
 //! counted apart), or skipped as no model (an include fragment without a `<worldbody>`, a URDF
 //! `<robot>` without a `<link>`); a panic is a
 //! failure of the test. Shares are given over all models and over those with a moving body. Ignored by
-//! default (needs the venv): `FERRODYN_IMPORT_CORPUS=list cargo test -p ferrodyn-host --test
+//! default (needs the venv): `FERRODYN_IMPORT_CORPUS=list cargo test --release -p ferrodyn-host --test
 //! import_corpus -- --ignored --nocapture`. With `FERRODYN_IMPORT_SUMMARY=FILE` the table is
 //! written there too (docs/import.md takes its counts from it); `FERRODYN_IMPORT_COLLISION=1`
 //! adds a pass with collision geometry as contact shapes. With `FERRODYN_REFERENCE_REFUSALS=FILE`

@@ -3,7 +3,7 @@
 //! (URDF files) to compare with Pinocchio's `crba` and `rnea`, and for `.ci/import-mujoco.py`
 //! (MJCF files) to compare with MuJoCo's `mj_fullM` and `qfrc_bias` (to 1e-9 relative).
 //! Ignored by default (needs the model sets):
-//! `FERRODYN_IMPORT_CORPUS=list FERRODYN_DYNAMICS_OUT=file cargo test -p ferrodyn-host --test
+//! `FERRODYN_IMPORT_CORPUS=list FERRODYN_DYNAMICS_OUT=file cargo test --release -p ferrodyn-host --test
 //! import_dynamics -- --ignored`.
 //!
 //! Both come from the kernel's forward dynamics (`tree::accelerations`), the only dynamics the

@@ -4,7 +4,7 @@
 //! planar walkers (roots: slide x, slide z, hinge y in one body), and floating-base URDF robots
 //! (a model line `PATH --floating-base`: the root link free, as `ferrodyn import
 //! --floating-base`). Ignored by default (needs the model sets):
-//! `FERRODYN_FREE_MOTION_MODELS=list FERRODYN_FREE_MOTION_OUT=file cargo test -p ferrodyn-host
+//! `FERRODYN_FREE_MOTION_MODELS=list FERRODYN_FREE_MOTION_OUT=file cargo test --release -p ferrodyn-host
 //! --test suite import_free_motion:: -- --ignored`.
 //!
 //! Joint dampers, friction, limits and servo ports are removed (the free motion of the robot

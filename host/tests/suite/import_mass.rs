@@ -4,7 +4,7 @@
 //! from mesh geoms included). Everything in world axes at the model's written configuration,
 //! where both place their bodies. A model refused only for its tendons is compared on a copy
 //! without them (tendons add no mass). Ignored by default (needs the model sets):
-//! `FERRODYN_IMPORT_CORPUS=list FERRODYN_MASS_OUT=file cargo test -p ferrodyn-host --test suite
+//! `FERRODYN_IMPORT_CORPUS=list FERRODYN_MASS_OUT=file cargo test --release -p ferrodyn-host --test suite
 //! import_mass:: -- --ignored`.
 
 use ferrodyn_host::import::{import, ImportOptions};

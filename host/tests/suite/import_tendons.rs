@@ -3,7 +3,7 @@
 //! generalized forces at random states (M (a − a₀), a and a₀ the accelerations with and without
 //! the tendons, against MuJoCo's `qfrc_passive` with only the tendons' springs and dampers), and
 //! 1 s of motion at RK4 1 ms in zero gravity (against MuJoCo's RK4). Ignored by default (needs
-//! MuJoCo): `FERRODYN_TENDON_MODELS=list FERRODYN_TENDON_OUT=file cargo test -p ferrodyn-host
+//! MuJoCo): `FERRODYN_TENDON_MODELS=list FERRODYN_TENDON_OUT=file cargo test --release -p ferrodyn-host
 //! --test suite import_tendons:: -- --ignored`; `.ci/import` runs it on
 //! `models/tendon_chain.xml` (three hinges and a slide, refs and springrefs, a rest band).
 //!

@@ -1,6 +1,6 @@
 //! The integration tests of this package in one test binary: one link of the host instead of
 //! one per file (build time and target/ size, issue 38). Each file is a module; run one with
-//! `cargo test --test suite FILE::`. The workspace's `every_suite_file_is_a_module`
+//! `cargo test --release --test suite FILE::`. The workspace's `every_suite_file_is_a_module`
 //! (tests/suite/main.rs) keeps this list whole.
 
 mod bennett;
