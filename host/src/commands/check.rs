@@ -28,6 +28,7 @@ use ferrodyn_kernel::integrators::Method;
 use ferrodyn_kernel::rigid::{violation, Joint, JointKind};
 use ferrodyn_kernel::tree::redundant_loop_rows;
 use ferrodyn_kernel::Dynamics;
+use std::io::{BufWriter, Write};
 use std::path::Path;
 
 /// Violation above which an initial joint state is flagged (m, or rad-like for angular rows).
@@ -112,24 +113,7 @@ fn tree_report(
     links: &[TreeLink],
     (mirror, data): (RigidModel, RigidData),
 ) -> Result<(String, TreeParts)> {
-    let names = scene.name_maps();
-    let body_of = |link: Option<usize>| {
-        link.and_then(|k| links.get(k))
-            .map_or("ground".to_string(), |l| format!("\"{}\"", names.bodies[l.body]))
-    };
-    let edges: Vec<String> = links
-        .iter()
-        .map(|l| match l.joint {
-            Some(j) => format!(
-                "\"{}\" ({} → \"{}\")",
-                names.joints[j],
-                body_of(l.parent),
-                names.bodies[l.body]
-            ),
-            None => format!("floating base \"{}\"", names.bodies[l.body]),
-        })
-        .collect();
-    println!("spanning tree: {}", edges.join(", "));
+    spanning_tree_line(scene, links)?;
     let parts = tree_parts_on(scene, links, mirror, data)?;
     loop_rows_report(scene, &parts);
     let model = &parts.model;
@@ -160,7 +144,7 @@ fn tree_report(
         };
         println!(
             "  loop closed by joint \"{}\": {} ({}){dropped}",
-            names.joints[*index],
+            scene.joints[*index].name,
             joint.kind.name(),
             count(
                 rows,
@@ -173,6 +157,33 @@ fn tree_report(
     let coordinate_rows = redundant.get(model.loop_rows()..).unwrap_or_default();
     coordinate_rows_report(scene, links, &parts, coordinate_rows);
     Ok((capacities, parts))
+}
+
+/// The spanning tree's line: each link's joint, from the body it hangs from to its own.
+/// Written as it is formed, through one buffer: for 10⁶ links the line is 40 MB, and
+/// each piece as a string of its own cost a million allocations.
+fn spanning_tree_line(scene: &Scene, links: &[TreeLink]) -> Result<()> {
+    let body = |b: usize| &scene.bodies[b].name;
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    write!(out, "spanning tree: ")?;
+    for (k, l) in links.iter().enumerate() {
+        if k > 0 {
+            write!(out, ", ")?;
+        }
+        match l.joint {
+            Some(j) => {
+                write!(out, "\"{}\" (", scene.joints[j].name)?;
+                match l.parent.and_then(|p| links.get(p)) {
+                    Some(parent) => write!(out, "\"{}\"", body(parent.body))?,
+                    None => write!(out, "ground")?,
+                }
+                write!(out, " → \"{}\")", body(l.body))?;
+            }
+            None => write!(out, "floating base \"{}\"", body(l.body))?,
+        }
+    }
+    writeln!(out)?;
+    Ok(out.flush()?)
 }
 
 /// One line for a tree with loops: its loop rows, the joints cut (and distance joints) that
@@ -385,7 +396,6 @@ fn target_report(scene: &Scene, core: Core) -> Result<()> {
 /// Every model is built once, and one model's data is held at a time: a check of 10⁶ bodies
 /// holds gigabytes.
 fn check_rigid(scene: &Scene, choice: Choice) -> Result<Option<String>> {
-    let names = scene.name_maps();
     let mirror = mirror_model::<Growable>(scene)?;
     let mut data = mirror.new_data();
     let (dof, at_t0, tree) = match &choice {
@@ -400,23 +410,27 @@ fn check_rigid(scene: &Scene, choice: Choice) -> Result<Option<String>> {
                     parts.mirror.gruebler_dof(),
                     parts.model.velocity_count()
                 ),
-                false => rank_report(&parts.mirror, &mut parts.mirror.new_data(), &names.joints)?,
+                false => rank_report(&parts.mirror, &mut parts.mirror.new_data(), scene)?,
             };
             (dof, at_t0, Some((capacities, parts)))
         }
         Choice::Cartesian(_) => {
-            let dof = rank_report(&mirror, &mut data, &names.joints)?;
+            let dof = rank_report(&mirror, &mut data, scene)?;
             (dof, joint_violations(&mirror, &data), None)
         }
     };
-    println!("{dof}");
-    for (name, v) in names.joints.iter().zip(at_t0) {
+    // A line per joint, through one buffer (stdout flushes every line otherwise).
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    writeln!(out, "{dof}")?;
+    for (joint, v) in scene.joints.iter().zip(at_t0) {
         let flag = match v > VIOLATION_WARNING {
             true => "  WARNING: inconsistent initial position",
             false => "",
         };
-        println!("  joint \"{name}\": |Φ| at t0 = {v:.3e}{flag}");
+        writeln!(out, "  joint \"{}\": |Φ| at t0 = {v:.3e}{flag}", joint.name)?;
     }
+    out.flush()?;
+    drop(out);
     let (capacities, parts) = tree.unzip();
     // Compiling assembles the initial configuration as `run` does, errors named by the scene.
     let mut sim = compile_chosen(scene, choice, parts)?;
@@ -428,7 +442,7 @@ fn check_rigid(scene: &Scene, choice: Choice) -> Result<Option<String>> {
 }
 
 /// The DOF line from the rank of Φ_q at `data`'s state, and a line per redundant row.
-fn rank_report(model: &RigidModel, data: &mut RigidData, joints: &[String]) -> Result<String> {
+fn rank_report(model: &RigidModel, data: &mut RigidData, scene: &Scene) -> Result<String> {
     let dof = dof_report(model, data)?;
     let mut report = format!(
         "DOF: Grübler {} | rank of Φ_q {} → {} independent",
@@ -437,7 +451,7 @@ fn rank_report(model: &RigidModel, data: &mut RigidData, joints: &[String]) -> R
     for (joint, row) in &dof.redundant {
         report += &format!(
             "\n  redundant: joint \"{}\" row {row} (zero multiplier: its reaction is carried by the other joints)",
-            joints[*joint]
+            scene.joints[*joint].name
         );
     }
     Ok(report)

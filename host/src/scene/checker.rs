@@ -52,6 +52,18 @@ pub(super) struct Checker<'a> {
 }
 
 impl Checker<'_> {
+    /// Makes `kind` `name` the item under check, in the memory of the last one: the body and
+    /// joint loops name a million items.
+    pub fn name_item(&mut self, kind: &'static str, name: &str) {
+        match &mut self.item {
+            Some(item) => {
+                item.kind = kind;
+                item.name.clear();
+                item.name.push_str(name);
+            }
+            None => self.item = Some(ItemName::new(kind, name)),
+        }
+    }
     /// An error at the start of `span`.
     pub fn error(&self, span: &std::ops::Range<usize>, kind: ErrorKind) -> SceneError {
         self.source
@@ -107,10 +119,15 @@ pub(super) struct Names<'a> {
 
 impl<'a> Names<'a> {
     pub fn new(kind: &'static str) -> Self {
+        Self::with_capacity(kind, 0)
+    }
+    /// Room for `n` names made at once: a million names added one by one would rebuild the
+    /// index about twenty times.
+    pub fn with_capacity(kind: &'static str, n: usize) -> Self {
         Self {
             kind,
-            index: HashMap::new(),
-            order: Vec::new(),
+            index: HashMap::with_capacity(n),
+            order: Vec::with_capacity(n),
         }
     }
     /// Registers `name` declared at `span`; a name breaking [`NAME_RULE`] or a second use is

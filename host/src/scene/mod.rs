@@ -28,6 +28,7 @@ mod inertia;
 mod input;
 mod integrator;
 mod limit;
+mod parallel;
 mod tendon;
 mod types;
 mod validate;

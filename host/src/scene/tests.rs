@@ -249,3 +249,118 @@ fn armature_is_checked_and_refused_in_cartesian_coordinates() {
     let e = crate::compile::choose(&scene).unwrap_err().to_string();
     assert!(e.contains("joint \"axle\"") && e.contains("armatures"), "{e}");
 }
+
+/// A chain of `n` rods (all bodies, then all joints) as `scenes/gen_chain20.py` writes it,
+/// with `body(k)` (its mass and inertia lines) and `joint(k)` (its `frame_j` line) in rod k's
+/// tables: large enough for the bodies and joints to be checked on every core
+/// (`parallel.rs`). Rod k's name is on line 7 + 6k, hinge k's on line 6 + 6n + 7k.
+fn chain(n: usize, body: impl Fn(usize) -> String, joint: impl Fn(usize) -> String) -> String {
+    let mut text = String::from("[simulation]\nend_time = 1e-3\nstep = 1e-3\nintegrator = \"rk4\"\n");
+    for k in 0..n {
+        let x = k as f64 + 0.5;
+        text += &format!(
+            "[[body]]\nid = {k}\nname = \"rod{k}\"\npos = [{x:?}, 0.0, 0.0]\n{}\n",
+            body(k)
+        );
+    }
+    for k in 0..n {
+        let parent = match k {
+            0 => "ground".to_string(),
+            _ => format!("rod{}", k - 1),
+        };
+        text += &format!(
+            "[[joint]]\nname = \"hinge{k}\"\ntype = \"revolute\"\nbody_i = \"{parent}\"\nbody_j = \"rod{k}\"\n\
+             frame_i = {{ origin = [0.5, 0.0, 0.0], axis = [0.0, 1.0, 0.0] }}\n{}\n",
+            joint(k)
+        );
+    }
+    text
+}
+
+/// A unit rod's mass and inertia lines; `mass` -1 makes it wrong, `triangle` a tensor that
+/// breaks the triangle inequality (a note).
+fn rod(mass: f64, triangle: bool) -> String {
+    let inertia = match triangle {
+        true => "{ Ixx = 1.0, Iyy = 1.0, Izz = 3.0 }",
+        false => "{ Ixx = 5e-05, Iyy = 0.08335833333333333, Izz = 0.08335833333333333 }",
+    };
+    format!("mass = {mass:?}\ninertia = {inertia}")
+}
+
+/// A hinge's `frame_j` line, with a zero axis when `zero`.
+fn frame_j(zero: bool) -> String {
+    let axis = if zero {
+        "[0.0, 0.0, 0.0]"
+    } else {
+        "[0.0, 1.0, 0.0]"
+    };
+    format!("frame_j = {{ origin = [-0.5, 0.0, 0.0], axis = {axis} }}")
+}
+
+#[test]
+fn a_large_scene_reads_as_a_small_one_with_the_first_error_in_file_order() {
+    const N: usize = 5_000;
+    let load = |text: String| Scene::parse(Path::new("t.toml"), &text).map_err(|e| e.to_string());
+    let plain = |_| rod(1.0, false);
+    let straight = |_| frame_j(false);
+    // Rods 100 and 4,900 have inertias that break the triangle inequality: a note each, in
+    // file order.
+    let scene = load(chain(N, |k| rod(1.0, k == 100 || k == 4_900), straight)).unwrap();
+    assert_eq!((scene.bodies.len(), scene.joints.len()), (N, N));
+    for k in [0, 1, 2_345, N - 1] {
+        let (body, joint) = (&scene.bodies[k], &scene.joints[k]);
+        assert_eq!((body.name.clone(), body.line), (format!("rod{k}"), 7 + 6 * k));
+        assert_eq!(body.value.body.position.x, k as f64 + 0.5);
+        assert_eq!(
+            (joint.name.clone(), joint.line),
+            (format!("hinge{k}"), 6 + 6 * N + 7 * k)
+        );
+        assert_eq!(joint.value.body_j, BodyRef::Body(k));
+        let parent = k.checked_sub(1).map_or(BodyRef::Ground, BodyRef::Body);
+        assert_eq!(joint.value.body_i, parent);
+    }
+    let noted: Vec<usize> = ["\"rod100\"", "\"rod4900\""]
+        .iter()
+        .filter_map(|name| scene.notes.iter().position(|note| note.contains(name)))
+        .collect();
+    assert_eq!(noted, [0, 1], "{:?}", scene.notes);
+
+    // Two faults in one file: the first in file order is the error, whichever its kind.
+    let renamed = |text: String, from: &str, to: &str| {
+        text.replacen(&format!("name = \"{from}\"\n"), &format!("name = \"{to}\"\n"), 1)
+    };
+    let wrong_mass = |k| rod(if k == 4_000 { -1.0 } else { 1.0 }, false);
+    let mass_first = load(renamed(chain(N, wrong_mass, straight), "rod4500", "rod10")).unwrap_err();
+    assert!(
+        mass_first.starts_with(&format!("t.toml:{}: body \"rod4000\": mass", 7 + 6 * 4_000 + 2)),
+        "{mass_first}"
+    );
+    let name_first = load(renamed(chain(N, wrong_mass, straight), "rod3000", "rod10")).unwrap_err();
+    assert!(
+        name_first.starts_with(&format!("t.toml:{}: body \"rod10\": ", 7 + 6 * 3_000)),
+        "{name_first}"
+    );
+    assert!(name_first.contains("body name \"rod10\""), "{name_first}");
+    assert!(
+        name_first.contains(&format!("line {}", 7 + 6 * 10)),
+        "{name_first}"
+    );
+    let zero_axis = |k| frame_j(k == 4_200);
+    let axis_first = load(renamed(chain(N, plain, zero_axis), "hinge4300", "hinge5")).unwrap_err();
+    assert!(
+        axis_first.starts_with(&format!(
+            "t.toml:{}: joint \"hinge4200\": frame_j",
+            6 + 6 * N + 7 * 4_200 + 5
+        )),
+        "{axis_first}"
+    );
+    let joint_name_first = load(renamed(chain(N, plain, zero_axis), "hinge2000", "hinge5")).unwrap_err();
+    assert!(
+        joint_name_first.starts_with(&format!("t.toml:{}: joint \"hinge5\": ", 6 + 6 * N + 7 * 2_000)),
+        "{joint_name_first}"
+    );
+    assert!(
+        joint_name_first.contains(&format!("line {}", 6 + 6 * N + 7 * 5)),
+        "{joint_name_first}"
+    );
+}

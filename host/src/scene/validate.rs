@@ -14,7 +14,8 @@ use super::error::{ErrorKind, ItemName, SceneError, Source};
 use super::format::*;
 use super::types::{BodySpec, FlexibleSpec, Named, OutputSpec, Scene, Simulation};
 use super::{
-    armature, contact, coupling, flexible, force, friction, inertia, input, integrator, limit, tendon,
+    armature, contact, coupling, flexible, force, friction, inertia, input, integrator, limit, parallel,
+    tendon,
 };
 use crate::sensor::{EncoderZero, Sensor, SensorKind};
 use crate::spec::formulation::{Formulation, FORMULATION_NAMES};
@@ -31,19 +32,7 @@ pub(super) fn validate(source: Source, text: &str) -> Result<Scene, SceneError> 
         item: Some(ItemName::new("simulation", "")),
     };
     let simulation = simulation(&c, &raw.simulation)?;
-    let mut body_names = Names::new("body");
-    let mut ids: HashMap<i64, usize> = HashMap::with_capacity(raw.body.len());
-    // Sized once: growing by doubling would hold up to twice a large scene's items.
-    let mut bodies = Vec::with_capacity(raw.body.len());
-    let mut notes = Vec::new();
-    let scale = inertia::model_scale(raw.body.iter().map(|b| {
-        let i = b.get_ref().inertia.get_ref();
-        [i.Ixx, i.Iyy, i.Izz]
-    }));
-    for b in &raw.body {
-        c.item = Some(ItemName::new("body", b.get_ref().name.get_ref()));
-        bodies.push(body(&c, b, &mut body_names, &mut ids, scale, &mut notes)?);
-    }
+    let (bodies, body_names, notes) = bodies(&mut c, &raw)?;
     let (joints, joint_names) = joints_and_drives(&mut c, &raw, &body_names, bodies.len())?;
     // The kernel's joints for its checks of forces and limits: copied once, and only when the
     // scene has either (a copy of a million joints is most of a large tree's build).
@@ -109,6 +98,65 @@ pub(super) fn validate(source: Source, text: &str) -> Result<Scene, SceneError> 
     })
 }
 
+/// Validated bodies with their names, and the notes their inertias gave.
+type NamedBodies<'a> = (Vec<Named<BodySpec>>, Names<'a>, Vec<String>);
+
+/// The bodies in file order with their names, and the notes their inertias gave: checked on
+/// every core for a large scene ([`parallel`]), one by one otherwise or when one is wrong.
+fn bodies<'a>(c: &mut Checker, raw: &'a RawScene) -> Result<NamedBodies<'a>, SceneError> {
+    let names = || Names::with_capacity("body", raw.body.len());
+    let ids = || HashMap::<i64, usize>::with_capacity(raw.body.len());
+    let scale = inertia::model_scale(raw.body.iter().map(|b| {
+        let i = b.get_ref().inertia.get_ref();
+        [i.Ixx, i.Iyy, i.Izz]
+    }));
+    let (mut body_names, mut body_ids) = (names(), ids());
+    let quiet = Checker {
+        source: c.source,
+        item: None,
+    };
+    let notes = std::sync::Mutex::new(Vec::new());
+    let register = || {
+        raw.body
+            .iter()
+            .try_for_each(|b| register_body(&quiet, b, &mut body_names, &mut body_ids).map(drop))
+    };
+    let value = |index, b: &Spanned<RawBody>| {
+        let (named, note) = body(&quiet, b, index, scale)?;
+        // A lock poisoned by a panic: that thread's part fails, and the serial check follows.
+        if let (Some(note), Ok(mut notes)) = (note, notes.lock()) {
+            notes.push((index, note));
+        }
+        Ok::<_, SceneError>(named)
+    };
+    if let Some(bodies) = parallel::checked(&raw.body, register, value) {
+        // The item under check left as the serial check leaves it: the last body.
+        if let Some(last) = raw.body.last() {
+            c.name_item("body", last.get_ref().name.get_ref());
+        }
+        let mut notes = notes.into_inner().unwrap_or_default();
+        notes.sort_by_key(|(index, _)| *index);
+        return Ok((
+            bodies,
+            body_names,
+            notes.into_iter().map(|(_, note)| note).collect(),
+        ));
+    }
+    // One by one: the first error in file order.
+    let (mut body_names, mut body_ids) = (names(), ids());
+    // Sized once: growing by doubling would hold up to twice a large scene's items.
+    let mut bodies = Vec::with_capacity(raw.body.len());
+    let mut notes = Vec::new();
+    for b in &raw.body {
+        c.name_item("body", b.get_ref().name.get_ref());
+        let index = register_body(c, b, &mut body_names, &mut body_ids)?;
+        let (named, note) = body(c, b, index, scale)?;
+        notes.extend(note);
+        bodies.push(named);
+    }
+    Ok((bodies, body_names, notes))
+}
+
 /// A joint or a drive, to merge them in file order.
 enum Entry<'a> {
     Joint(&'a Spanned<RawJoint>),
@@ -132,7 +180,7 @@ fn joints_and_drives<'a>(
     body_names: &Names,
     body_count: usize,
 ) -> Result<(NamedJoints, Names<'a>), SceneError> {
-    let mut names = Names::new("joint");
+    let mut names = Names::with_capacity("joint", raw.joint.len() + raw.drive.len());
     let mut entries: Vec<(usize, Entry)> = raw
         .joint
         .iter()
@@ -140,30 +188,76 @@ fn joints_and_drives<'a>(
         .collect();
     entries.extend(raw.drive.iter().map(|d| (d.span().start, Entry::Drive(d))));
     entries.sort_by_key(|(at, _)| *at);
+    // On every core for a large scene ([`parallel`]), one by one otherwise or when one is wrong.
+    let quiet = Checker {
+        source: c.source,
+        item: None,
+    };
+    let register = || {
+        entries
+            .iter()
+            .try_for_each(|(_, entry)| names.add(&quiet, entry.name()).map(drop))
+    };
+    let value =
+        |index, (_, entry): &(usize, Entry)| named_joint(&quiet, entry, index, body_names, body_count);
+    if let Some(joints) = parallel::checked(&entries, register, value) {
+        // The item under check left as the serial check leaves it: the last joint or drive.
+        if let Some((_, last)) = entries.last() {
+            c.name_item(last.kind(), last.name().get_ref());
+        }
+        return Ok((joints, names));
+    }
+    let mut names = Names::with_capacity("joint", entries.len());
     let mut joints = Vec::with_capacity(entries.len());
-    for (_, entry) in entries {
-        let (kind, name) = match entry {
-            Entry::Joint(j) => ("joint", &j.get_ref().name),
-            Entry::Drive(d) => ("drive", &d.get_ref().name),
-        };
-        c.item = Some(ItemName::new(kind, name.get_ref()));
-        names.add(c, name)?;
-        let (value, span) = match entry {
-            Entry::Joint(j) => (joint(c, j.get_ref(), body_names)?, j.span()),
-            Entry::Drive(d) => (drive(c, d.get_ref(), body_names)?, d.span()),
-        };
-        // The kernel's own checks (frame axes...), now, so the error has its line.
-        value
-            .validate(joints.len(), body_count)
-            .map_err(|e| c.error(&span, ErrorKind::Kernel(e)))?;
-        joints.push(Named {
-            name: name.get_ref().clone(),
-            kind,
-            line: c.source.line_of(&name.span()),
-            value,
-        });
+    for (index, (_, entry)) in entries.iter().enumerate() {
+        c.name_item(entry.kind(), entry.name().get_ref());
+        names.add(c, entry.name())?;
+        joints.push(named_joint(c, entry, index, body_names, body_count)?);
     }
     Ok((joints, names))
+}
+
+impl<'a> Entry<'a> {
+    /// The table's kind: joint or drive.
+    fn kind(&self) -> &'static str {
+        match self {
+            Entry::Joint(_) => "joint",
+            Entry::Drive(_) => "drive",
+        }
+    }
+    /// Its name.
+    fn name(&self) -> &'a Spanned<String> {
+        match self {
+            Entry::Joint(j) => &j.get_ref().name,
+            Entry::Drive(d) => &d.get_ref().name,
+        }
+    }
+}
+
+/// Joint or drive `entry`, the `index`-th of the merged list, checked (its own values, the
+/// bodies it joins, the kernel's checks) with its name and line.
+fn named_joint(
+    c: &Checker,
+    entry: &Entry,
+    index: usize,
+    body_names: &Names,
+    body_count: usize,
+) -> Result<Named<Joint<f64>>, SceneError> {
+    let (value, span) = match entry {
+        Entry::Joint(j) => (joint(c, j.get_ref(), body_names)?, j.span()),
+        Entry::Drive(d) => (drive(c, d.get_ref(), body_names)?, d.span()),
+    };
+    // The kernel's own checks (frame axes...), now, so the error has its line.
+    value
+        .validate(index, body_count)
+        .map_err(|e| c.error(&span, ErrorKind::Kernel(e)))?;
+    let name = entry.name();
+    Ok(Named {
+        name: name.get_ref().clone(),
+        kind: entry.kind(),
+        line: c.source.line_of(&name.span()),
+        value,
+    })
 }
 
 /// The sensors: a body point (`body`, optional `point`), a revolute/cylindrical `joint`, or the
@@ -409,14 +503,14 @@ fn simulation(c: &Checker, s: &Spanned<RawSimulation>) -> Result<Simulation, Sce
     })
 }
 
-fn body<'a>(
+/// Registers body `b`'s name and id (the reserved name, or a name or id used before, is an
+/// error); returns its index.
+fn register_body<'a>(
     c: &Checker,
     b: &'a Spanned<RawBody>,
     names: &mut Names<'a>,
     ids: &mut HashMap<i64, usize>,
-    scale: f64,
-    notes: &mut Vec<String>,
-) -> Result<Named<BodySpec>, SceneError> {
+) -> Result<usize, SceneError> {
     let r = b.get_ref();
     if r.name.get_ref() == GROUND {
         return Err(c.invalid(
@@ -431,6 +525,18 @@ fn body<'a>(
         let what = format!("body id {}", r.id.get_ref());
         return Err(c.error(&r.id.span(), ErrorKind::Duplicate { what, first_line }));
     }
+    Ok(index)
+}
+
+/// Body `b`, the `index`-th, checked (mass, inertia against the model's `scale`, pose and
+/// motion, the kernel's checks), with the note its inertia gave if any.
+fn body(
+    c: &Checker,
+    b: &Spanned<RawBody>,
+    index: usize,
+    scale: f64,
+) -> Result<(Named<BodySpec>, Option<String>), SceneError> {
+    let r = b.get_ref();
     let mass = c.number("mass", &r.mass, Rule::NonNegative)?;
     let i = r.inertia.get_ref();
     let entries = [i.Ixx, i.Iyy, i.Izz, i.Ixy, i.Ixz, i.Iyz];
@@ -449,14 +555,10 @@ fn body<'a>(
             "0 with a non-zero inertia or CG: a body has mass > 0, or mass, inertia and CG all 0 (a massless frame between joints, joint coordinates only)".into(),
         ));
     }
-    let inertia = match massless {
-        true => inertia,
-        false => {
-            let (kept, note) = inertia::read(r.name.get_ref(), inertia, scale)
-                .map_err(|reason| c.invalid(&r.inertia.span(), "inertia", reason))?;
-            notes.extend(note);
-            kept
-        }
+    let (inertia, note) = match massless {
+        true => (inertia, None),
+        false => inertia::read(r.name.get_ref(), inertia, scale)
+            .map_err(|reason| c.invalid(&r.inertia.span(), "inertia", reason))?,
     };
     let orientation = match &r.orient {
         Some(o) => convert::orientation(o.get_ref()).map_err(|e| c.invalid(&o.span(), "orient", e))?,
@@ -479,7 +581,7 @@ fn body<'a>(
     (if massless { unit } else { body })
         .validate_tree_inertia(index)
         .map_err(|e| c.error(&b.span(), ErrorKind::Kernel(e)))?;
-    Ok(Named {
+    let named = Named {
         name: r.name.get_ref().clone(),
         kind: "body",
         line: c.source.line_of(&r.name.span()),
@@ -487,7 +589,8 @@ fn body<'a>(
             id: *r.id.get_ref(),
             body,
         },
-    })
+    };
+    Ok((named, note))
 }
 
 /// The two sides of a joint or drive: bodies and frames.
