@@ -363,15 +363,6 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    // A large scene is parsed into lists of a gigabyte and more, freed before the model's lists
-    // are made. glibc gives blocks that large their own mappings and returns them on free, so
-    // every later list takes fresh pages, which the system zero-fills: a third of a 10⁶-body
-    // check. From the heap, freed blocks are reused (docs/performance.md, "Scene build").
-    // SAFETY: an allocator setting, made before any thread or allocation of ours exists.
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    unsafe {
-        libc::mallopt(libc::M_MMAP_MAX, 0);
-    }
     let command = Cli::parse().command;
     if stops_on_signals(&command) {
         if let Err(e) = ferrodyn_host::interrupt::install() {
