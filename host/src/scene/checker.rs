@@ -51,7 +51,15 @@ pub(super) struct Checker<'a> {
     pub item: Option<ItemName>,
 }
 
-impl Checker<'_> {
+impl<'a> Checker<'a> {
+    /// A checker of the same file with no item under check: the one the checks on every core
+    /// share ([`super::parallel`]); an error found there is reported by the serial check after.
+    pub fn without_item(&self) -> Checker<'a> {
+        Checker {
+            source: self.source,
+            item: None,
+        }
+    }
     /// Makes `kind` `name` the item under check, in the memory of the last one: the body and
     /// joint loops name a million items.
     pub fn name_item(&mut self, kind: &'static str, name: &str) {

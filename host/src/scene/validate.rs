@@ -111,10 +111,7 @@ fn bodies<'a>(c: &mut Checker, raw: &'a RawScene) -> Result<NamedBodies<'a>, Sce
         [i.Ixx, i.Iyy, i.Izz]
     }));
     let (mut body_names, mut body_ids) = (names(), ids());
-    let quiet = Checker {
-        source: c.source,
-        item: None,
-    };
+    let quiet = c.without_item();
     let notes = std::sync::Mutex::new(Vec::new());
     let register = || {
         raw.body
@@ -189,10 +186,7 @@ fn joints_and_drives<'a>(
     entries.extend(raw.drive.iter().map(|d| (d.span().start, Entry::Drive(d))));
     entries.sort_by_key(|(at, _)| *at);
     // On every core for a large scene ([`parallel`]), one by one otherwise or when one is wrong.
-    let quiet = Checker {
-        source: c.source,
-        item: None,
-    };
+    let quiet = c.without_item();
     let register = || {
         entries
             .iter()
