@@ -262,8 +262,9 @@ pub struct RawFrame {
     pub origin: [f64; 3],
     /// The frame's z axis (any non-zero length).
     pub axis: Option<Vec3Field>,
-    /// The frame's orientation relative to the body.
-    pub orientation: Option<RawOrientation>,
+    /// The frame's orientation relative to the body. Boxed: most frames give an axis, and
+    /// inline it would make every joint's two frames 180 B larger (a million-joint file).
+    pub orientation: Option<Box<RawOrientation>>,
 }
 
 /// `[[joint]]`: a constraint between two bodies (or a body and the ground).

@@ -98,6 +98,10 @@ pub(super) fn validate(source: Source, text: &str) -> Result<Scene, SceneError> 
     })
 }
 
+/// The byte offset of each body id's declaration (its line only for an error), hashed as the
+/// names are ([`Names`]).
+type BodyIds = HashMap<i64, usize, foldhash::fast::RandomState>;
+
 /// Validated bodies with their names, and the notes their inertias gave.
 type NamedBodies<'a> = (Vec<Named<BodySpec>>, Names<'a>, Vec<String>);
 
@@ -105,7 +109,7 @@ type NamedBodies<'a> = (Vec<Named<BodySpec>>, Names<'a>, Vec<String>);
 /// every core for a large scene ([`parallel`]), one by one otherwise or when one is wrong.
 fn bodies<'a>(c: &mut Checker, raw: &'a RawScene) -> Result<NamedBodies<'a>, SceneError> {
     let names = || Names::with_capacity("body", raw.body.len());
-    let ids = || HashMap::<i64, usize>::with_capacity(raw.body.len());
+    let ids = || BodyIds::with_capacity_and_hasher(raw.body.len(), Default::default());
     let scale = inertia::model_scale(raw.body.iter().map(|b| {
         let i = b.get_ref().inertia.get_ref();
         [i.Ixx, i.Iyy, i.Izz]
@@ -503,7 +507,7 @@ fn register_body<'a>(
     c: &Checker,
     b: &'a Spanned<RawBody>,
     names: &mut Names<'a>,
-    ids: &mut HashMap<i64, usize>,
+    ids: &mut BodyIds,
 ) -> Result<usize, SceneError> {
     let r = b.get_ref();
     if r.name.get_ref() == GROUND {
@@ -514,9 +518,9 @@ fn register_body<'a>(
         ));
     }
     let index = names.add(c, &r.name)?;
-    let id_line = c.source.line_of(&r.id.span());
-    if let Some(first_line) = ids.insert(*r.id.get_ref(), id_line) {
+    if let Some(first) = ids.insert(*r.id.get_ref(), r.id.span().start) {
         let what = format!("body id {}", r.id.get_ref());
+        let first_line = c.source.line(first);
         return Err(c.error(&r.id.span(), ErrorKind::Duplicate { what, first_line }));
     }
     Ok(index)
