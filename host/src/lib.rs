@@ -25,6 +25,7 @@ pub mod gmsh;
 pub mod implicit;
 pub mod import;
 pub mod interrupt;
+pub mod large_blocks;
 pub mod limits;
 pub mod obj;
 pub mod output;

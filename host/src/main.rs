@@ -9,6 +9,11 @@ use ferrodyn_host::view::RenderSettings;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// Large blocks kept and reused between the phases of a scene build (`large_blocks`): fewer
+/// fresh pages for the system to zero-fill.
+#[global_allocator]
+static ALLOCATOR: ferrodyn_host::large_blocks::LargeBlocks = ferrodyn_host::large_blocks::LargeBlocks;
+
 #[derive(Parser)]
 #[command(name = "ferrodyn", version, about = "Multibody and flexible-body dynamics")]
 struct Cli {
