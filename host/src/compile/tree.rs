@@ -153,15 +153,21 @@ impl TreeParts {
     /// (one write: setting them joint by joint would find each joint's place from the start
     /// of the tree).
     pub fn initial_data(&self) -> Result<TreeData, KernelError> {
-        let mut data = self.model.new_data();
-        let mut state = self.model.state(&data).to_vec();
-        let velocities = state.get_mut(self.model.position_count()..).unwrap_or_default();
-        for (slot, rate) in velocities.iter_mut().zip(self.tree.rates.iter().flatten()) {
-            *slot = *rate;
-        }
-        self.model.set_state(&mut data, &state)?;
-        Ok(data)
+        initial_data(&self.model, &self.tree.rates)
     }
+}
+
+/// The data of the tree `model` at its initial configuration (zero coordinates) moving at
+/// `rates` (each link's joint's, [`SceneTree::rates`]).
+pub fn initial_data(model: &TreeModel, rates: &[Vec<f64>]) -> Result<TreeData, KernelError> {
+    let mut data = model.new_data();
+    let mut state = model.state(&data).to_vec();
+    let velocities = state.get_mut(model.position_count()..).unwrap_or_default();
+    for (slot, rate) in velocities.iter_mut().zip(rates.iter().flatten()) {
+        *slot = *rate;
+    }
+    model.set_state(&mut data, &state)?;
+    Ok(data)
 }
 
 /// The tree parts of `scene`, whose rigid bodies form the tree `links`.
