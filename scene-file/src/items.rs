@@ -145,9 +145,6 @@ fn item<T: DeserializeOwned + Shift>(text: &str, header: &Range<usize>, end: usi
 /// a file with multi-line strings (their content could look like a header). Read as bytes:
 /// the characters that matter are ASCII, which no byte of a longer UTF-8 character is.
 fn headers(text: &str) -> Option<Vec<Range<usize>>> {
-    if text.contains("\"\"\"") || text.contains("'''") {
-        return None;
-    }
     let mut headers = Vec::new();
     // Open arrays and inline tables: a value may span lines.
     let mut depth = 0usize;
@@ -164,6 +161,8 @@ fn headers(text: &str) -> Option<Vec<Range<usize>>> {
         while let Some(c) = bytes.next() {
             match c {
                 b'#' => break,
+                // A multi-line string starts with three quotes (seen here, in the one pass).
+                b'"' | b'\'' if bytes.as_slice().starts_with(&[*c, *c]) => return None,
                 b'"' => skip_string(&mut bytes, b'"', true),
                 b'\'' => skip_string(&mut bytes, b'\'', false),
                 b'[' | b'{' => depth += 1,
@@ -321,6 +320,7 @@ mod tests {
         for text in [
             "[simulation]\nend_time = 1.0\nstep = 0.1\n[[body]]\nid = 1\nname = \"a\"\nmass = 1.0\n[body.inertia]\nIxx = 1.0\nIyy = 1.0\nIzz = 1.0\n",
             "[simulation]\nend_time = 1.0\nstep = 0.1\nintegrator = \"\"\"\n[[body]]\n\"\"\"\n",
+            "[simulation]\nend_time = 1.0\nstep = 0.1\nintegrator = '''\n[[body]]\n'''\n",
         ] {
             assert!(by_items(text).is_none(), "{text}");
         }
