@@ -41,6 +41,7 @@ pub fn rigid_scene(model: &RigidModel, simulation: Simulation, name: &str) -> Sc
         joints: (model.joints().iter().enumerate())
             .map(|(i, &joint)| named("joint", format!("joint{i}"), joint))
             .collect(),
+        drive_functions: model.functions().to_vec(),
         armature: vec![0.0; model.joints().len()],
         friction: vec![Default::default(); model.joints().len()],
         forces: (model.forces().iter().enumerate())

@@ -295,7 +295,7 @@ pub fn spinning_beam<R: Real, St: Storage>(spin: R, gravity: R) -> Result<couple
     };
     let drive = JointKind::Driving {
         coordinate: DrivenCoordinate::Rotation,
-        function: angle,
+        function: hub.add_function(angle)?,
     };
     hub.add_joint(Joint::new(drive, BodyRef::Ground, axis, body, axis))?;
     let hub = hub.build()?;

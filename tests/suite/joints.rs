@@ -74,7 +74,7 @@ fn driving_constraints_impose_their_functions() {
     };
     let drive = JointKind::Driving {
         coordinate: DrivenCoordinate::Rotation,
-        function: angle,
+        function: b.add_function(angle).unwrap(),
     };
     b.add_joint(Joint::new(drive, BodyRef::Ground, axis, crank, axis))
         .unwrap();
@@ -91,7 +91,7 @@ fn driving_constraints_impose_their_functions() {
     let table = TimeFunction::table(&[(0.0, 0.0), (0.5, 0.2), (1.0, 0.2)]).unwrap();
     let push = JointKind::Driving {
         coordinate: DrivenCoordinate::Translation,
-        function: table,
+        function: b.add_function(table).unwrap(),
     };
     b.add_joint(Joint::new(push, BodyRef::Ground, rail_ground, slider, rail_body))
         .unwrap();

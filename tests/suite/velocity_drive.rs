@@ -33,8 +33,8 @@ fn spin_up_rate() -> TimeFunction<f64> {
     .unwrap()
 }
 
-/// A hub on a revolute joint about z, driven by `drive` about the same axis.
-fn hub(drive: JointKind<f64>) -> Model<f64, Fixed<1, 2, 0, 6, 21>> {
+/// A hub on a revolute joint about z, its angle about the same axis driven to `angle`.
+fn hub(angle: TimeFunction<f64>) -> Model<f64, Fixed<1, 2, 0, 6, 21>> {
     let mut b = Model::builder(Vec3::new(0.0, 0.0, -9.81));
     let body = b
         .add_body(Body::new(20.0, Mat3::diagonal(Vec3::new(0.5, 0.5, 1.0))))
@@ -42,6 +42,10 @@ fn hub(drive: JointKind<f64>) -> Model<f64, Fixed<1, 2, 0, 6, 21>> {
     let axis = Frame::with_z_axis(Vec3::ZERO, Vec3::Z);
     b.add_joint(Joint::new(JointKind::Revolute, BodyRef::Ground, axis, body, axis))
         .unwrap();
+    let drive = JointKind::Driving {
+        coordinate: DrivenCoordinate::Rotation,
+        function: b.add_function(angle).unwrap(),
+    };
     b.add_joint(Joint::new(drive, BodyRef::Ground, axis, body, axis))
         .unwrap();
     b.build().unwrap()
@@ -81,8 +85,7 @@ const CHECKPOINTS: [f64; 8] = [0.5, 3.0, 7.5, 12.0, 15.0, 16.0, 18.5, 20.0];
 
 #[test]
 fn hub_driven_by_the_spin_up_rate_reaches_its_integral() {
-    let drive = JointKind::velocity_driving(DrivenCoordinate::Rotation, &spin_up_rate(), 0.0).unwrap();
-    let model = hub(drive);
+    let model = hub(spin_up_rate().integral(0.0).unwrap());
     let (angle, rate) = worst_errors(&model, &CHECKPOINTS);
     println!("velocity drive, RK4 1 ms, 20 s: max |θ − θ_exact| = {angle:.2e} rad, max |θ̇ − θ̇_exact| = {rate:.2e} rad/s");
     assert!(angle < 1e-9 && rate < 1e-9, "θ error {angle}, θ̇ error {rate}");
@@ -90,11 +93,7 @@ fn hub_driven_by_the_spin_up_rate_reaches_its_integral() {
 
 #[test]
 fn hub_driven_by_the_spin_up_angle_follows_it() {
-    let drive = JointKind::Driving {
-        coordinate: DrivenCoordinate::Rotation,
-        function: TimeFunction::smooth_ramp(0.0, 0.0, TS, OMEGA_S).unwrap(),
-    };
-    let model = hub(drive);
+    let model = hub(TimeFunction::smooth_ramp(0.0, 0.0, TS, OMEGA_S).unwrap());
     let (angle, rate) = worst_errors(&model, &CHECKPOINTS);
     println!("position drive (smooth_ramp), RK4 1 ms, 20 s: max |θ − θ_exact| = {angle:.2e} rad, max |θ̇ − θ̇_exact| = {rate:.2e} rad/s");
     assert!(angle < 1e-9 && rate < 1e-9, "θ error {angle}, θ̇ error {rate}");
@@ -122,7 +121,10 @@ fn slider_driven_by_a_sine_velocity_reaches_its_integral() {
         omega: 2.0,
         phase: 0.0,
     };
-    let drive = JointKind::velocity_driving(DrivenCoordinate::Translation, &velocity, 0.0).unwrap();
+    let drive = JointKind::Driving {
+        coordinate: DrivenCoordinate::Translation,
+        function: b.add_function(velocity.integral(0.0).unwrap()).unwrap(),
+    };
     b.add_joint(Joint::new(drive, BodyRef::Ground, rail, slider, rail))
         .unwrap();
     let model = b.build().unwrap();

@@ -35,6 +35,10 @@ fn model_of<St: Storage>(
 ) -> Result<rigid::Model<f64, St>, SceneError> {
     let mut b = rigid::Model::<f64, St>::builder(scene.simulation.gravity);
     b.reserve(scene.bodies.len(), scene.joints.len(), scene.forces.len());
+    // First, so that the model's function ids are the scene's (their indices).
+    for &function in &scene.drive_functions {
+        b.add_function(function).map_err(|e| kernel_error(scene, e))?;
+    }
     for spec in &scene.bodies {
         b.add_body(body(&spec.value.body))
             .map_err(|e| kernel_error(scene, e))?;

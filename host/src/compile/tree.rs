@@ -431,6 +431,7 @@ fn tree_drive(
     let JointKind::Driving { coordinate, function } = drive.kind else {
         return None;
     };
+    let function = *model.functions().get(function.index())?;
     let axis = |k: usize, body: BodyRef, frame: &Frame<f64>| world_axis(data, body, frame, k);
     let (x_i, y_i, z_i) = (
         axis(0, drive.body_i, &drive.frame_i),

@@ -136,15 +136,16 @@ pub fn with_loops_and_forces(
     if extra.rows == 0 && extra.forces == 0 {
         return needs;
     }
-    // A loop joint is a `rigid::Joint` in the model's loop list: 384 B in f32, 752 B in f64.
+    // A loop joint is a `rigid::Joint` in the model's loop list: 120 B in f32, 224 B in f64
+    // (a drive's time function is not in the joint: `rigid::FunctionId`).
     // The data's loop rows: per row a `ConstraintRow` (60 / 120 B), its multiplier and its
     // pivot order (a usize); the dense matrices one real each; the lists' lengths (each
     // padded to the real's alignment), the rank and the held flag: 21 / 33 B; in a struct of
     // its own, rounded to its alignment (4 / 8 B: 24 / 40 B without loops); the data is
     // 8-aligned (its u64 step count).
     let (joint, row, real, fixed): (usize, usize, usize, usize) = match double {
-        false => (384, 60, 4, 21),
-        true => (752, 120, 8, 33),
+        false => (120, 60, 4, 21),
+        true => (224, 120, 8, 33),
     };
     let (m, s) = (extra.rows, extra.workspace);
     let empty = fixed.next_multiple_of(real);
@@ -612,10 +613,10 @@ mod tests {
         // scenes/four_bar.toml and scenes/slider_crank_spring.toml: the tendon list has the
         // forces capacity, so the sprung slider-crank's model is larger.
         for (forces, double, bytes) in [
-            (0, false, (2_548, 2_536)),
-            (0, true, (4_952, 5_000)),
-            (1, false, (2_848, 2_536)),
-            (1, true, (5_424, 5_000)),
+            (0, false, (2_284, 2_536)),
+            (0, true, (4_424, 5_000)),
+            (1, false, (2_584, 2_536)),
+            (1, true, (4_896, 5_000)),
         ] {
             let extra = LoopsAndForces {
                 links: 3,
@@ -637,14 +638,14 @@ mod tests {
         // sizes the `tree::Forces` list and the model's tendon list; a drive's row without
         // loops: driven_crank).
         for (double, [slots, joints, forces, rows, workspace], model, data) in [
-            (false, [3, 2, 0, 10, 100], 4_412, 3_040),
-            (true, [3, 2, 0, 10, 100], 8_584, 5_992),
-            (false, [3, 1, 0, 6, 60], 2_844, 2_608),
-            (true, [3, 1, 0, 6, 60], 5_528, 5_144),
-            (false, [4, 1, 0, 5, 59], 2_740, 3_144),
-            (true, [4, 1, 0, 5, 59], 5_328, 6_216),
-            (false, [2, 1, 0, 3, 30], 1_764, 1_680),
-            (true, [2, 1, 0, 3, 30], 3_432, 3_288),
+            (false, [3, 2, 0, 10, 100], 3_884, 3_040),
+            (true, [3, 2, 0, 10, 100], 7_528, 5_992),
+            (false, [3, 1, 0, 6, 60], 2_580, 2_608),
+            (true, [3, 1, 0, 6, 60], 5_000, 5_144),
+            (false, [4, 1, 0, 5, 59], 2_476, 3_144),
+            (true, [4, 1, 0, 5, 59], 4_800, 6_216),
+            (false, [2, 1, 0, 3, 30], 1_500, 1_680),
+            (true, [2, 1, 0, 3, 30], 2_904, 3_288),
             (false, [1, 0, 0, 1, 6], 596, 840),
             (true, [1, 0, 0, 1, 6], 1_152, 1_616),
             (false, [2, 0, 0, 1, 11], 788, 1_464),

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use ferrodyn_kernel::rigid::{BodyRef, DrivenCoordinate, Force, JointKind};
+use ferrodyn_kernel::rigid::{BodyRef, DrivenCoordinate, Force, FunctionId, JointKind};
 use ferrodyn_kernel::TimeFunction;
 
 use super::Scene;
@@ -31,12 +31,45 @@ fn drives_and_joints_keep_file_order() {
         scene.joints[0].value.kind,
         JointKind::Driving {
             coordinate: DrivenCoordinate::Rotation,
-            function: TimeFunction::Table { len: 2, .. }
+            function: FunctionId(0)
         }
+    ));
+    assert!(matches!(
+        scene.drive_functions[..],
+        [TimeFunction::Table { len: 2, .. }]
     ));
     assert_eq!(scene.joints[1].value.body_j, BodyRef::Body(0));
     assert_eq!(scene.name_maps().body_ids, [7]);
     assert_eq!(crate::compile::Capacities::of_scene(&scene).rows, 6);
+}
+
+#[test]
+fn drive_functions_are_listed_in_file_order_and_named_by_index() {
+    let drive = |name: &str, slope: f64| {
+        format!(
+            "[[drive]]\nname = \"{name}\"\nbody_i = \"ground\"\nbody_j = \"hub\"\n\
+             coordinate = \"rotation\"\nfunction = {{ ramp = {{ slope = {slope} }} }}\n"
+        )
+    };
+    let axle = "[[joint]]\nname = \"axle\"\ntype = \"revolute\"\nbody_i = \"ground\"\nbody_j = \"hub\"\n";
+    let scene = parse(&format!("{}{axle}{}", drive("a", 1.0), drive("b", 2.0))).unwrap();
+    let ids: Vec<_> = (scene.joints.iter())
+        .map(|j| match j.value.kind {
+            JointKind::Driving { function, .. } => Some(function),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(ids, [Some(FunctionId(0)), None, Some(FunctionId(1))]);
+    let slopes: Vec<_> = (scene.drive_functions.iter())
+        .map(|f| match f {
+            TimeFunction::Ramp { slope, .. } => *slope,
+            _ => f64::NAN,
+        })
+        .collect();
+    assert_eq!(slopes, [1.0, 2.0]);
+    // A scene joint without the function inline (816 B with it, issue 37).
+    let size = std::mem::size_of::<super::Named<ferrodyn_kernel::rigid::Joint<f64>>>();
+    assert_eq!(size, 288);
 }
 
 #[test]
@@ -138,7 +171,7 @@ fn smooth_profiles_and_velocity_drives_parse_into_kernel_functions() {
     ))
     .unwrap();
     let drive_fn = |s: &Scene| match s.joints[0].value.kind {
-        JointKind::Driving { function, .. } => function,
+        JointKind::Driving { function, .. } => s.drive_functions[function.index()],
         _ => unreachable!(),
     };
     assert!(matches!(

@@ -12,7 +12,7 @@ use ferrodyn_kernel::flex::Fixity;
 use ferrodyn_kernel::math::Vec3;
 use ferrodyn_kernel::rigid::{Body, Force, Joint, JointKind};
 use ferrodyn_kernel::tree::Servo;
-use ferrodyn_kernel::JointLimit;
+use ferrodyn_kernel::{JointLimit, TimeFunction};
 
 /// A validated item with its name and the line it was declared on.
 #[derive(Debug, Clone)]
@@ -181,6 +181,11 @@ pub struct Scene {
     pub bodies: Vec<Named<BodySpec>>,
     /// Joints and drives, in file order (drives are driving joints).
     pub joints: Vec<Named<Joint<f64>>>,
+    /// The drives' time functions, in file order: a driving joint's
+    /// [`FunctionId`](ferrodyn_kernel::rigid::FunctionId) is its index here (kept out of the
+    /// joints, which stay small: a time function is about half a kilobyte, drives are rare).
+    /// The kernel models built from the scene add them first, so the ids are theirs too.
+    pub drive_functions: Vec<TimeFunction<f64>>,
     /// Each joint's armature (rotor inertia per coordinate), by joint index: 0 for none and
     /// for drives.
     pub armature: Vec<f64>,

@@ -5,7 +5,8 @@ use std::collections::HashMap;
 
 use ferrodyn_kernel::integrators::AdaptiveConfig;
 use ferrodyn_kernel::math::{Mat3, Quat, Vec3};
-use ferrodyn_kernel::rigid::{Body, DrivenCoordinate, Force, Frame, Joint, JointKind};
+use ferrodyn_kernel::rigid::{Body, DrivenCoordinate, Force, Frame, FunctionId, Joint, JointKind};
+use ferrodyn_kernel::{Item, TimeFunction};
 use toml::Spanned;
 
 use super::checker::{Checker, Names, GROUND};
@@ -34,6 +35,7 @@ pub(super) fn validate(source: Source, text: &str) -> Result<Scene, SceneError> 
     let simulation = simulation(&c, &raw.simulation)?;
     let (bodies, body_names, notes) = bodies(&mut c, &raw)?;
     let (joints, joint_names) = joints_and_drives(&mut c, &raw, &body_names, bodies.len())?;
+    let drive_functions = drive_functions(&c, &raw)?;
     // The kernel's joints for its checks of forces and limits: copied once, and only when the
     // scene has either (a copy of a million joints is most of a large tree's build).
     let limited = raw.joint.iter().any(|j| j.get_ref().limits.is_some());
@@ -79,6 +81,7 @@ pub(super) fn validate(source: Source, text: &str) -> Result<Scene, SceneError> 
         simulation,
         bodies,
         joints,
+        drive_functions,
         armature,
         friction,
         forces,
@@ -161,7 +164,8 @@ fn bodies<'a>(c: &mut Checker, raw: &'a RawScene) -> Result<NamedBodies<'a>, Sce
 /// A joint or a drive, to merge them in file order.
 enum Entry<'a> {
     Joint(&'a Spanned<RawJoint>),
-    Drive(&'a Spanned<RawDrive>),
+    /// A drive with the id of its function: its index among the drives.
+    Drive(FunctionId, &'a Spanned<RawDrive>),
 }
 
 /// Validated joints and drives with their names.
@@ -187,7 +191,8 @@ fn joints_and_drives<'a>(
         .iter()
         .map(|j| (j.span().start, Entry::Joint(j)))
         .collect();
-    entries.extend(raw.drive.iter().map(|d| (d.span().start, Entry::Drive(d))));
+    let drives = raw.drive.iter().enumerate();
+    entries.extend(drives.map(|(k, d)| (d.span().start, Entry::Drive(FunctionId(k), d))));
     entries.sort_by_key(|(at, _)| *at);
     // On every core for a large scene ([`parallel`]), one by one otherwise or when one is wrong.
     let quiet = c.without_item();
@@ -220,14 +225,14 @@ impl<'a> Entry<'a> {
     fn kind(&self) -> &'static str {
         match self {
             Entry::Joint(_) => "joint",
-            Entry::Drive(_) => "drive",
+            Entry::Drive(..) => "drive",
         }
     }
     /// Its name.
     fn name(&self) -> &'a Spanned<String> {
         match self {
             Entry::Joint(j) => &j.get_ref().name,
-            Entry::Drive(d) => &d.get_ref().name,
+            Entry::Drive(_, d) => &d.get_ref().name,
         }
     }
 }
@@ -241,14 +246,20 @@ fn named_joint(
     body_names: &Names,
     body_count: usize,
 ) -> Result<Named<Joint<f64>>, SceneError> {
-    let (value, span) = match entry {
-        Entry::Joint(j) => (joint(c, j.get_ref(), body_names)?, j.span()),
-        Entry::Drive(d) => (drive(c, d.get_ref(), body_names)?, d.span()),
+    let (value, function, span) = match entry {
+        Entry::Joint(j) => (joint(c, j.get_ref(), body_names)?, None, j.span()),
+        Entry::Drive(id, d) => {
+            let (joint, function) = drive(c, d.get_ref(), body_names, *id)?;
+            (joint, Some(function), d.span())
+        }
     };
-    // The kernel's own checks (frame axes...), now, so the error has its line.
-    value
-        .validate(index, body_count)
-        .map_err(|e| c.error(&span, ErrorKind::Kernel(e)))?;
+    // The kernel's own checks (frame axes, a drive's function...), now, so the error has its
+    // line. The function itself goes to the scene's list after ([`drive_functions`]).
+    let kernel = |e| c.error(&span, ErrorKind::Kernel(e));
+    value.validate(index, body_count).map_err(kernel)?;
+    if let Some(f) = function {
+        f.validate(Item::Joint(index)).map_err(kernel)?;
+    }
     let name = entry.name();
     Ok(Named {
         name: name.get_ref().clone(),
@@ -644,7 +655,13 @@ fn joint(c: &Checker, r: &RawJoint, names: &Names) -> Result<Joint<f64>, SceneEr
     sides(c, names, &r.body_i, &r.body_j, [&r.frame_i, &r.frame_j], kind)
 }
 
-fn drive(c: &Checker, r: &RawDrive, names: &Names) -> Result<Joint<f64>, SceneError> {
+/// Drive `r` as a joint whose function is `id` in the scene's list, and its function.
+fn drive(
+    c: &Checker,
+    r: &RawDrive,
+    names: &Names,
+    id: FunctionId,
+) -> Result<(Joint<f64>, TimeFunction<f64>), SceneError> {
     let coordinate = match r.coordinate.get_ref().as_str() {
         "rotation" => DrivenCoordinate::Rotation,
         "translation" => DrivenCoordinate::Translation,
@@ -653,7 +670,24 @@ fn drive(c: &Checker, r: &RawDrive, names: &Names) -> Result<Joint<f64>, SceneEr
             return Err(c.invalid(&r.coordinate.span(), "coordinate", reason));
         }
     };
-    let function = match (&r.function, &r.velocity) {
+    let function = drive_function(c, r)?;
+    let kind = JointKind::Driving {
+        coordinate,
+        function: id,
+    };
+    let joint = sides(c, names, &r.body_i, &r.body_j, [&r.frame_i, &r.frame_j], kind)?;
+    Ok((joint, function))
+}
+
+/// The drives' functions in file order: drive k's is [`FunctionId`]`(k)` (as
+/// [`joints_and_drives`] names them). Their drives were checked, functions included.
+fn drive_functions(c: &Checker, raw: &RawScene) -> Result<Vec<TimeFunction<f64>>, SceneError> {
+    raw.drive.iter().map(|d| drive_function(c, d.get_ref())).collect()
+}
+
+/// The function of drive `r`: its value, or the integral of its velocity.
+fn drive_function(c: &Checker, r: &RawDrive) -> Result<TimeFunction<f64>, SceneError> {
+    Ok(match (&r.function, &r.velocity) {
         (Some(f), None) => {
             if let Some(initial) = &r.initial {
                 let reason = "applies only to velocity drives (function gives the value itself)".into();
@@ -676,9 +710,7 @@ fn drive(c: &Checker, r: &RawDrive, names: &Names) -> Result<Joint<f64>, SceneEr
             let reason = "missing: give function (the coordinate) or velocity (its rate)".into();
             return Err(c.invalid(&r.coordinate.span(), "function", reason));
         }
-    };
-    let kind = JointKind::Driving { coordinate, function };
-    sides(c, names, &r.body_i, &r.body_j, [&r.frame_i, &r.frame_j], kind)
+    })
 }
 
 /// Why `body` runs in joint coordinates only, if it does: a massless body (a frame between

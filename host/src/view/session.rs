@@ -100,7 +100,8 @@ impl Session {
             return Ok(());
         };
         let t = self.time();
-        if let JointKind::Driving { function, .. } = &mut self.scene.joints[index].value.kind {
+        // The drive's function in the scene's list: the rebuilt models take it from there.
+        if let Some(function) = self.scene.drive_functions.get_mut(index) {
             let value = function.eval(t).value;
             *function = TimeFunction::Ramp {
                 start: t,
@@ -111,18 +112,17 @@ impl Session {
         self.rebuild()
     }
 
+    /// The first ramp drive (in joint order): its function's index in the scene's list and its
+    /// slope.
     fn ramp_drive(&self) -> Option<(usize, f64)> {
-        self.scene
-            .joints
-            .iter()
-            .enumerate()
-            .find_map(|(i, j)| match j.value.kind {
-                JointKind::Driving {
-                    function: TimeFunction::Ramp { slope, .. },
-                    ..
-                } => Some((i, slope)),
+        let functions = &self.scene.drive_functions;
+        self.scene.joints.iter().find_map(|j| match j.value.kind {
+            JointKind::Driving { function, .. } => match functions.get(function.index())? {
+                TimeFunction::Ramp { slope, .. } => Some((function.index(), *slope)),
                 _ => None,
-            })
+            },
+            _ => None,
+        })
     }
 
     /// Recompiles the modified scene and carries the state over (same bodies, nodes and

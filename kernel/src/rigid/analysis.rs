@@ -159,7 +159,8 @@ pub fn joint_violation<R: Real, St: Storage>(
         side_of(model, data, joint.body_j),
     );
     let n = joint.kind.rows();
-    super::constraint::evaluate_joint(joint, &si, &sj, data.clock.time, &mut rows[..n]);
+    let functions = &model.functions;
+    super::constraint::evaluate_joint(joint, functions, &si, &sj, data.clock.time, &mut rows[..n]);
     for row in &rows[..n] {
         let mut rate = row.phi_t;
         for (k, b) in [joint.body_i, joint.body_j].into_iter().enumerate() {

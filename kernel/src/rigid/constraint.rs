@@ -13,6 +13,7 @@
 
 use super::joint::{DrivenCoordinate, Joint, JointKind};
 use crate::math::{Mat3, Vec3};
+use crate::time_function::{TimeFunction, TimeValue};
 use crate::Real;
 
 /// Global pose and velocity of one side of a joint (ground: identity and zero).
@@ -161,10 +162,13 @@ fn dot_row<R: Real>(
     rb.row
 }
 
-/// Fills `out[..kind.rows()]` with the rows of `joint` between sides `si` and `sj` at time `t`.
-/// `out` must hold at least `joint.kind.rows()` rows (guaranteed by the model layout).
+/// Fills `out[..kind.rows()]` with the rows of `joint` between sides `si` and `sj` at time `t`,
+/// a driving joint's function taken from `functions` (the model's: its id checked when the
+/// joint was added; an unknown one prescribes 0). `out` must hold at least `joint.kind.rows()`
+/// rows (guaranteed by the model layout).
 pub(crate) fn evaluate_joint<R: Real>(
     joint: &Joint<R>,
+    functions: &[TimeFunction<R>],
     si: &SideState<R>,
     sj: &SideState<R>,
     t: R,
@@ -248,7 +252,14 @@ pub(crate) fn evaluate_joint<R: Real>(
         JointKind::Driving { coordinate, function } => {
             // Position and velocity drives alike: a velocity drive's function is the closed-form
             // integral of its rate, so f.rate is the prescribed velocity and f.accel its slope.
-            let f = function.eval(t);
+            let f = functions.get(function.index()).map_or(
+                TimeValue {
+                    value: R::ZERO,
+                    rate: R::ZERO,
+                    accel: R::ZERO,
+                },
+                |f| f.eval(t),
+            );
             let row = match coordinate {
                 DrivenCoordinate::Translation => {
                     // Φ = d·z_i − f(t): Φ_t = −ḟ, and −f̈ moves into γ.

@@ -39,7 +39,7 @@ pub(crate) use data::Work;
 pub use data::{Data, BODY_STATE};
 pub(crate) use force::Wrench;
 pub use force::{Axes, Force};
-pub use joint::{DrivenCoordinate, Frame, Joint, JointKind};
+pub use joint::{DrivenCoordinate, Frame, FunctionId, Joint, JointKind};
 pub use model::{skyline_entries, skyline_entries_in, Builder, Model, Stabilization};
 pub use step::{
     accelerations, accept_external, applied_forces, applied_forces_with, assemble, evaluate_constraints,

@@ -7,11 +7,12 @@
 
 use super::body::{Body, MassProperties};
 use super::force::Force;
-use super::joint::Joint;
+use super::joint::{FunctionId, Joint, JointKind};
 use super::BodyRef;
 use crate::math::skyline::SkylineLayout;
 use crate::math::Vec3;
 use crate::storage::{full, sized, List, Storage};
+use crate::time_function::TimeFunction;
 use crate::{BuildError, Capacity, Item, Real};
 
 /// How constraint drift is controlled.
@@ -155,6 +156,10 @@ pub struct Model<R: Real, St: Storage> {
     pub(crate) bodies: St::Bodies<Body<R>>,
     pub(crate) mass: St::Bodies<MassProperties<R>>,
     pub(crate) joints: St::Joints<Joint<R>>,
+    /// The drives' time functions, each named by a [`FunctionId`] (its index here): kept out of
+    /// the joints so that every joint stays small (a time function is about half a kilobyte,
+    /// and drives are rare). The joints' capacity: at most one per driving joint is needed.
+    pub(crate) functions: St::Joints<TimeFunction<R>>,
     pub(crate) joint_start: St::Joints<usize>,
     /// Earliest joint coupled to each joint through a shared body (bounds its profile).
     pub(crate) joint_first: St::Joints<usize>,
@@ -177,6 +182,7 @@ impl<R: Real, St: Storage> Clone for Model<R, St> {
             bodies: self.bodies.clone(),
             mass: self.mass.clone(),
             joints: self.joints.clone(),
+            functions: self.functions.clone(),
             joint_start: self.joint_start.clone(),
             joint_first: self.joint_first.clone(),
             forces: self.forces.clone(),
@@ -197,6 +203,7 @@ impl<R: Real, St: Storage> core::fmt::Debug for Model<R, St> {
             .field("gravity", &self.gravity)
             .field("bodies", &&*self.bodies)
             .field("joints", &&*self.joints)
+            .field("functions", &&*self.functions)
             .field("forces", &&*self.forces)
             .field("constraint_rows", &self.row_count)
             .field("stabilization", &self.stabilization)
@@ -212,6 +219,7 @@ pub(crate) struct ModelView<'a, R> {
     pub bodies: &'a [Body<R>],
     pub mass: &'a [MassProperties<R>],
     pub joints: &'a [Joint<R>],
+    pub functions: &'a [TimeFunction<R>],
     pub joint_start: &'a [usize],
     pub joint_first: &'a [usize],
     pub forces: &'a [Force<R>],
@@ -251,6 +259,7 @@ impl<R: Real, St: Storage> Model<R, St> {
                 bodies: List::empty(),
                 mass: List::empty(),
                 joints: List::empty(),
+                functions: List::empty(),
                 joint_start: List::empty(),
                 joint_first: List::empty(),
                 forces: List::empty(),
@@ -275,6 +284,10 @@ impl<R: Real, St: Storage> Model<R, St> {
     /// The joints, in the order added.
     pub fn joints(&self) -> &[Joint<R>] {
         &self.joints
+    }
+    /// The drives' time functions, in the order added: [`FunctionId`]`(k)` is the k-th.
+    pub fn functions(&self) -> &[TimeFunction<R>] {
+        &self.functions
     }
     /// The force elements, in the order added.
     pub fn forces(&self) -> &[Force<R>] {
@@ -324,6 +337,7 @@ impl<R: Real, St: Storage> Model<R, St> {
             bodies: &self.bodies,
             mass: &self.mass,
             joints: &self.joints,
+            functions: &self.functions,
             joint_start: &self.joint_start,
             joint_first: &self.joint_first,
             forces: &self.forces,
@@ -368,11 +382,34 @@ impl<R: Real, St: Storage> Builder<R, St> {
         Ok(BodyRef::Body(index))
     }
 
-    /// Adds a joint; returns its index.
+    /// Adds a time function for driving joints to name; returns its id. Checked by the
+    /// joints that name it ([`Builder::add_joint`]). The list has the joints' capacity.
+    pub fn add_function(&mut self, function: TimeFunction<R>) -> Result<FunctionId, BuildError> {
+        let m = &mut self.model;
+        let index = m.functions.len();
+        m.functions
+            .try_push(function)
+            .map_err(|_| full::<_, St::Joints<TimeFunction<R>>>(Capacity::Joints, index + 1))?;
+        Ok(FunctionId(index))
+    }
+
+    /// Adds a joint; returns its index. A driving joint's function must have been added
+    /// ([`Builder::add_function`]) and is checked here (errors name the joint).
     pub fn add_joint(&mut self, joint: Joint<R>) -> Result<usize, BuildError> {
         let m = &mut self.model;
         let index = m.joints.len();
         joint.validate(index, m.bodies.len())?;
+        if let JointKind::Driving { function, .. } = joint.kind {
+            let item = Item::Joint(index);
+            let f = m
+                .functions
+                .get(function.index())
+                .ok_or(BuildError::InvalidParameter {
+                    item,
+                    reason: "no time function with this id (Builder::add_function)",
+                })?;
+            f.validate(item)?;
+        }
         let rows = m.row_count + joint.kind.rows();
         if rows > St::Rows::<usize>::capacity() {
             return Err(full::<_, St::Rows<usize>>(Capacity::ConstraintRows, rows));

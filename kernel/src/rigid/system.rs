@@ -258,7 +258,7 @@ impl<'a, R: Real> RigidSystem<'a, R> {
                 side_or(self.work.sides, joint.body_j, &ground),
             );
             if let Some(out) = self.work.rows.get_mut(start..start + joint.kind.rows()) {
-                evaluate_joint(joint, si, sj, t, out);
+                evaluate_joint(joint, m.functions, si, sj, t, out);
             }
         }
     }

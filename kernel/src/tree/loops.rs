@@ -364,7 +364,8 @@ impl<'a, R: Real> Loops<'a, R> {
             let Some(out) = self.rows.get_mut(rows.clone()) else {
                 return;
             };
-            evaluate_joint(joint, &states[0], &states[1], t, out);
+            // No drives among the loop joints (`Builder::close_loop` refuses them).
+            evaluate_joint(joint, &[], &states[0], &states[1], t, out);
             for (k, (&body, state)) in sides.iter().zip(&states).enumerate() {
                 let BodyRef::Body(link) = body else { continue };
                 let motion = work
@@ -713,7 +714,8 @@ pub fn loop_rows<R: Real, St: Storage>(
         };
         let end = start + joint.kind.rows();
         if let Some(out) = rows.get_mut(start..end) {
-            evaluate_joint(joint, &side(joint.body_i), &side(joint.body_j), data.time(), out);
+            let (si, sj) = (side(joint.body_i), side(joint.body_j));
+            evaluate_joint(joint, &[], &si, &sj, data.time(), out);
         }
         start = end;
     }

@@ -62,14 +62,15 @@ fn driven_chain_steps_are_the_bits_of_a_fresh_factorization() {
     // A rotation drive makes Φ_q depend on time: the factor is kept only at the same time.
     let mut b = rigid::Model::<f64, Fixed<3, 4, 0, 16, 200>>::builder(Vec3::new(0.0, 0.0, -9.81));
     add_revolute_chain(&mut b, &ChainSpec::standard(3)).unwrap();
+    let sine = b.add_function(TimeFunction::Sine {
+        offset: 0.0,
+        amplitude: 0.3,
+        omega: 5.0,
+        phase: 0.0,
+    });
     let drive = JointKind::Driving {
         coordinate: DrivenCoordinate::Rotation,
-        function: TimeFunction::Sine {
-            offset: 0.0,
-            amplitude: 0.3,
-            omega: 5.0,
-            phase: 0.0,
-        },
+        function: sine.unwrap(),
     };
     b.add_joint(Joint::new(
         drive,
