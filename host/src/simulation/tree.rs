@@ -12,7 +12,7 @@ use crate::dae::HostMethod;
 use crate::storage::{RigidData, RigidModel, TreeData, TreeForces, TreeModel};
 use anyhow::{anyhow, bail};
 use ferrodyn_kernel::math::Quat;
-use ferrodyn_kernel::tree::{accelerations_with, link_states};
+use ferrodyn_kernel::tree::{accelerations_with, update_link_states};
 use ferrodyn_kernel::{Dynamics, Energy, Item, KernelError};
 use std::any::Any;
 use std::cell::RefCell;
@@ -164,10 +164,11 @@ impl TreeSystem {
     /// Sets every mirror body from its link's state. Quaternions keep the sign of the previous
     /// ones, so the written orientations are continuous in time.
     fn update_mirror(&mut self) {
-        let states = link_states(&self.tree.model, &self.tree.data);
+        let tree = &mut self.tree;
+        update_link_states(&tree.model, &mut tree.data);
         for on in &self.bodies {
             // A body welded to the ground keeps its initial state.
-            let Some(state) = on.link.and_then(|k| states.get(k)) else {
+            let Some(state) = on.link.and_then(|k| tree.data.link_state(k)) else {
                 continue;
             };
             let mut orientation = Quat::from_matrix(&state.pose.rotation).mul(&on.orientation);

@@ -1,6 +1,6 @@
 //! The mutable state of a tree: joint coordinates and rates, inputs, stages, workspace.
 
-use super::dynamics::LinkWork;
+use super::dynamics::{link_state, LinkState, LinkWork};
 use super::loops::LoopData;
 use super::planar::PlanarWork;
 use super::{Coordinates, Model, MultiJoint};
@@ -128,6 +128,12 @@ impl<R: Real, St: Storage> Data<R, St> {
         resize(&mut self.sides, n, SideState::GROUND);
         resize(&mut self.wrench, n, Wrench::default());
         self.loops.reset(model);
+    }
+
+    /// Link `link`'s pose and velocity as [`super::update_link_states`] (or a step with loads)
+    /// last left them in the workspace; `None` past the last link.
+    pub fn link_state(&self, link: usize) -> Option<LinkState<R>> {
+        self.work.get(link).map(|w| link_state(&w.motion))
     }
 
     /// Simulation time.

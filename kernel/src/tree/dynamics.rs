@@ -1274,6 +1274,18 @@ pub(super) fn link_state<R: Real>(m: &LinkMotion<R>) -> LinkState<R> {
     }
 }
 
+/// Brings the link poses and velocities in `data`'s workspace to its current state: the
+/// forward kinematics of [`link_states`], with no list made (a host mirroring a large tree
+/// after every step made two of a few hundred bytes a link). Read them with
+/// [`Data::link_state`].
+pub fn update_link_states<R: Real, St: Storage>(model: &Model<R, St>, data: &mut Data<R, St>) {
+    let (nq, nv) = (data.count, data.input.len());
+    let state = data.state.as_flattened();
+    let q = state.get(..nq).unwrap_or_default();
+    let rate = state.get(nq..nq + nv).unwrap_or_default();
+    kinematics(&model.links, &model.shapes, q, rate, &mut data.work);
+}
+
 /// Poses and velocities of all links at the current state (forward kinematics).
 pub fn link_states<R: Real, St: Storage>(
     model: &Model<R, St>,

@@ -68,7 +68,9 @@ mod tendon;
 
 pub use coordinate_rows::{CoordinateLaw, CoordinateRow};
 pub use data::Data;
-pub use dynamics::{accelerations, accelerations_with, energy, link_states, LinkState, Pose};
+pub use dynamics::{
+    accelerations, accelerations_with, energy, link_states, update_link_states, LinkState, Pose,
+};
 pub use forces::Forces;
 pub use friction::JointFriction;
 pub use loops::{loop_residual, loop_rows, redundant_loop_rows};
