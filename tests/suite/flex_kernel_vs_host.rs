@@ -53,9 +53,26 @@ fn block() -> impl Strategy<Value = Block> {
                 tilt,
             },
         )
+        // A soft long block folds under its own weight until an element inverts (the kernel
+        // then stops with `ElementInverted`, as it must): E = 1e5 Pa, 0.34 m long, 0.15 m thick
+        // sags 67 % of its length. Kept: blocks whose sag is small, as the motions compared
+        // here are (it swings to twice its static sag).
+        .prop_filter(
+            "the block carries its own weight (static sag under 5 % of its length)",
+            |b| b.sag() < 0.05,
+        )
 }
 
 impl Block {
+    /// Static tip deflection under its own weight relative to its length, as an
+    /// Euler–Bernoulli cantilever bent across its thinner side t: w/L = ρgAL³/(8EI) with
+    /// A = b·t and I = b·t³/12, so 12ρgL³/(8Et²).
+    fn sag(&self) -> f64 {
+        let [length, width, height] = self.size;
+        let t = width.min(height);
+        12.0 * self.density * GRAVITY * length.powi(3) / (8.0 * self.youngs * t * t)
+    }
+
     /// The same block with every parameter rounded to f32 (so an f64 model built from it sees
     /// the f32 model's inputs exactly).
     fn rounded(&self) -> Self {
@@ -140,8 +157,9 @@ proptest! {
     /// per-coordinate |e₃₂ − e₆₄| / max(1, |e₆₄|) over the whole state gave 4e-3 to 0.12.
     ///
     /// Measured (`f32_against_f64_survey`, 200 blocks drawn as here), worst and median:
-    /// positions 6.6e-7 and 1.8e-7, gradients 1.2e-6 and 3.8e-7, velocities 4.4e-6 and 1.9e-6,
-    /// gradient rates 3.9e-5 and 1.4e-5. The gradient rates show f32 rounding in the strain:
+    /// positions 7.3e-7 and 1.9e-7, gradients 1.3e-6 and 3.8e-7, velocities 5.9e-6 and 2.0e-6,
+    /// gradient rates 3.3e-5 and 1.4e-5 (blocks that carry their own weight; before that filter,
+    /// 6.6e-7, 1.2e-6, 4.4e-6 and 3.9e-5). The gradient rates show f32 rounding in the strain:
     /// each error excites the stiffest (gradient) modes, whose rate is ω_max ≈ 1.4/h larger.
     /// Step by step on the same blocks (gradient rates, worst and median): before, 1.6e-4 and
     /// 6.5e-5 (positions 8.8e-6, gradients 2.6e-5); element tables computed in f64, 1.8e-4 and
