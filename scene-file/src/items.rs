@@ -142,13 +142,70 @@ fn item<T: DeserializeOwned + Shift>(text: &str, header: &Range<usize>, end: usi
 }
 
 /// The byte ranges of the table header lines of `text` (line start to line end), `None` for
-/// a file with multi-line strings (their content could look like a header). Read as bytes:
-/// the characters that matter are ASCII, which no byte of a longer UTF-8 character is.
+/// a file with multi-line strings (their content could look like a header). Scanned in parts
+/// on every core for a large file ([`headers_in`]).
 fn headers(text: &str) -> Option<Vec<Range<usize>>> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(16);
+    // Below a few megabytes a thread costs more than it saves.
+    let parts = match text.len() < 4 << 20 {
+        true => 1,
+        false => threads,
+    };
+    headers_in(text, parts)
+}
+
+/// [`headers`] of `text` scanned in `parts` pieces cut at line starts, each on its own thread.
+/// A piece is scanned as if no array or inline table were open at its start; when one is (a
+/// value spanning the cut, which a scene file rarely has), the whole text is scanned in one
+/// piece instead, so the result is always the one-piece scan's.
+fn headers_in(text: &str, parts: usize) -> Option<Vec<Range<usize>>> {
+    let mut cuts = vec![0];
+    for k in 1..parts {
+        let at = (text.len() * k / parts).max(*cuts.last()?);
+        // The start of the next line (the cut's own line stays in the piece before).
+        let next = text.as_bytes()[at..].iter().position(|&c| c == b'\n');
+        cuts.push(next.map_or(text.len(), |n| at + n + 1));
+    }
+    cuts.push(text.len());
+    if parts < 2 {
+        return scan(text, 0).map(|(headers, _)| headers);
+    }
+    let pieces: Vec<Option<(Vec<Range<usize>>, usize)>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = cuts
+            .windows(2)
+            .map(|w| scope.spawn(move || scan(&text[w[0]..w[1]], w[0])))
+            .collect();
+        // A panic in one is its piece not read: the one-piece scan below meets it again.
+        handles.into_iter().map(|h| h.join().ok().flatten()).collect()
+    });
+    let open_at_a_cut = pieces
+        .iter()
+        .rev()
+        .skip(1)
+        .any(|p| p.as_ref().is_some_and(|(_, depth)| *depth > 0));
+    if open_at_a_cut || pieces.iter().any(Option::is_none) {
+        return scan(text, 0).map(|(headers, _)| headers);
+    }
+    Some(
+        pieces
+            .into_iter()
+            .flatten()
+            .flat_map(|(headers, _)| headers)
+            .collect(),
+    )
+}
+
+/// The header lines of `text` (starting at byte `offset` of the file) and the depth of arrays
+/// and inline tables open at its end, scanned from depth 0; `None` at a multi-line string.
+/// Read as bytes: the characters that matter are ASCII, which no byte of a longer UTF-8
+/// character is.
+fn scan(text: &str, offset: usize) -> Option<(Vec<Range<usize>>, usize)> {
     let mut headers = Vec::new();
     // Open arrays and inline tables: a value may span lines.
     let mut depth = 0usize;
-    let mut start = 0;
+    let mut start = offset;
     for line in text.as_bytes().split_inclusive(|&c| c == b'\n') {
         let range = start..start + line.len();
         start = range.end;
@@ -171,7 +228,7 @@ fn headers(text: &str) -> Option<Vec<Range<usize>>> {
             }
         }
     }
-    Some(headers)
+    Some((headers, depth))
 }
 
 /// Skips to the end of a one-line string closed by `quote` (`escapes`: a basic string).
@@ -294,6 +351,32 @@ mod tests {
         let whole: RawScene = toml::from_str(&text).unwrap();
         assert_eq!((whole.body.len(), whole.joint.len()), (3_000, 3_000));
         assert_same(&by_items(&text).expect("read by items"), &whole, "3,000 rods");
+        // Its headers scanned in pieces are the one-piece scan's: with arrays open across the
+        // cuts (the pieces then give way to one scan), and with every array on one line.
+        let one_line = text.replace("[\n  ", "[").replace(",\n  ", ", ");
+        for text in [&text, &one_line] {
+            let one = headers_in(text, 1).expect("no multi-line strings");
+            assert_eq!(one.len(), 6_002);
+            for parts in 2..9 {
+                assert_eq!(headers_in(text, parts).as_ref(), Some(&one), "{parts} pieces");
+            }
+        }
+        let multi_line = format!("{one_line}[extra]\nnote = '''\n[[body]]\n'''\n");
+        assert_eq!(headers_in(&multi_line, 4), None);
+    }
+
+    #[test]
+    fn headers_scanned_in_pieces_are_the_one_piece_scan() {
+        // Nested arrays over several lines: in a piece cut inside one, `[1, 2],` starts a line
+        // at depth 0, and only the depth carried from the piece before tells it from a header.
+        let text: String = (0..500)
+            .map(|k| format!("[t{k}]\nx = [\n[{k}, 2],\n[3, 4]\n]\n"))
+            .collect();
+        let one = headers_in(&text, 1).expect("no multi-line strings");
+        assert_eq!(one.len(), 500);
+        for parts in 2..12 {
+            assert_eq!(headers_in(&text, parts).as_ref(), Some(&one), "{parts} pieces");
+        }
     }
 
     #[test]
