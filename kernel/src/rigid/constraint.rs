@@ -252,14 +252,9 @@ pub(crate) fn evaluate_joint<R: Real>(
         JointKind::Driving { coordinate, function } => {
             // Position and velocity drives alike: a velocity drive's function is the closed-form
             // integral of its rate, so f.rate is the prescribed velocity and f.accel its slope.
-            let f = functions.get(function.index()).map_or(
-                TimeValue {
-                    value: R::ZERO,
-                    rate: R::ZERO,
-                    accel: R::ZERO,
-                },
-                |f| f.eval(t),
-            );
+            let f = functions
+                .get(function.index())
+                .map_or_else(TimeValue::default, |f| f.eval(t));
             let row = match coordinate {
                 DrivenCoordinate::Translation => {
                     // Φ = d·z_i − f(t): Φ_t = −ḟ, and −f̈ moves into γ.

@@ -1105,11 +1105,7 @@ impl<R: Real, St: Storage> Dynamics<R> for Model<R, St> {
         data: &mut Data<R, St>,
         external: &mut E,
     ) -> Result<(), KernelError> {
-        let (nq, nv) = (data.count, data.input.len());
-        let state = data.state.as_flattened();
-        let q = state.get(..nq).unwrap_or_default();
-        let rate = state.get(nq..nq + nv).unwrap_or_default();
-        kinematics(&self.links, &self.shapes, q, rate, &mut data.work);
+        update_link_states(self, data);
         let mut loads = LinkLoads {
             source: external,
             sides: &mut data.sides,
