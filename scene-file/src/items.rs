@@ -66,9 +66,7 @@ fn by_items(text: &str) -> Option<RawScene> {
 /// large file (contiguous runs of items per thread, each writing its own part of the lists).
 type Items = (Vec<Spanned<RawBody>>, Vec<Spanned<RawJoint>>);
 fn parse_items(text: &str, items: &[(bool, Range<usize>, usize)]) -> Option<Items> {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(16);
+    let threads = threads();
     let bodies = items.iter().filter(|(joint, ..)| !joint).count();
     // One slot per item, each written once by the thread that parses it, then emptied in
     // place: a large file's items are written to fresh pages once, however
@@ -145,22 +143,30 @@ fn item<T: DeserializeOwned + Shift>(text: &str, header: &Range<usize>, end: usi
 /// a file with multi-line strings (their content could look like a header). Scanned in parts
 /// on every core for a large file ([`headers_in`]).
 fn headers(text: &str) -> Option<Vec<Range<usize>>> {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(16);
     // Below a few megabytes a thread costs more than it saves.
     let parts = match text.len() < 4 << 20 {
         true => 1,
-        false => threads,
+        false => threads(),
     };
     headers_in(text, parts)
+}
+
+/// The threads a large file is read on: one a core, at most 16.
+fn threads() -> usize {
+    std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(16)
 }
 
 /// [`headers`] of `text` scanned in `parts` pieces cut at line starts, each on its own thread.
 /// A piece is scanned as if no array or inline table were open at its start; when one is (a
 /// value spanning the cut, which a scene file rarely has), the whole text is scanned in one
-/// piece instead, so the result is always the one-piece scan's.
+/// piece instead, so the result is always the one-piece scan's. A multi-line string in any
+/// piece is one in the whole text (a quote reads the same at any depth).
 fn headers_in(text: &str, parts: usize) -> Option<Vec<Range<usize>>> {
+    if parts < 2 {
+        return scan(text, 0).map(|(headers, _)| headers);
+    }
     let mut cuts = vec![0];
     for k in 1..parts {
         let at = (text.len() * k / parts).max(*cuts.last()?);
@@ -169,32 +175,21 @@ fn headers_in(text: &str, parts: usize) -> Option<Vec<Range<usize>>> {
         cuts.push(next.map_or(text.len(), |n| at + n + 1));
     }
     cuts.push(text.len());
-    if parts < 2 {
-        return scan(text, 0).map(|(headers, _)| headers);
-    }
-    let pieces: Vec<Option<(Vec<Range<usize>>, usize)>> = std::thread::scope(|scope| {
+    let pieces: Option<Vec<(Vec<Range<usize>>, usize)>> = std::thread::scope(|scope| {
         let handles: Vec<_> = cuts
             .windows(2)
             .map(|w| scope.spawn(move || scan(&text[w[0]..w[1]], w[0])))
             .collect();
-        // A panic in one is its piece not read: the one-piece scan below meets it again.
+        // A panic in one is its piece not read: the file is then parsed whole, as with a
+        // multi-line string.
         handles.into_iter().map(|h| h.join().ok().flatten()).collect()
     });
-    let open_at_a_cut = pieces
-        .iter()
-        .rev()
-        .skip(1)
-        .any(|p| p.as_ref().is_some_and(|(_, depth)| *depth > 0));
-    if open_at_a_cut || pieces.iter().any(Option::is_none) {
+    let pieces = pieces?;
+    let open_at_a_cut = pieces.iter().rev().skip(1).any(|(_, depth)| *depth > 0);
+    if open_at_a_cut {
         return scan(text, 0).map(|(headers, _)| headers);
     }
-    Some(
-        pieces
-            .into_iter()
-            .flatten()
-            .flat_map(|(headers, _)| headers)
-            .collect(),
-    )
+    Some(pieces.into_iter().flat_map(|(headers, _)| headers).collect())
 }
 
 /// The header lines of `text` (starting at byte `offset` of the file) and the depth of arrays
