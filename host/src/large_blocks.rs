@@ -88,12 +88,10 @@ mod mapped {
     pub fn reused(length: usize) -> *mut u8 {
         let chosen = {
             let mut kept = kept();
-            let fits = |b: &Block| b.length >= length;
-            let best = (0..SLOTS)
-                .filter(|&k| kept[k].is_some_and(|b| fits(&b)))
-                .min_by_key(|&k| kept[k].map_or(usize::MAX, |b| b.length));
-            match best {
-                Some(k) => kept[k].take().map(|block| {
+            let lengths = || (0..SLOTS).filter_map(|k| Some((k, kept[k]?.length)));
+            let fitting = lengths().filter(|&(_, l)| l >= length).min_by_key(|&(_, l)| l);
+            match fitting {
+                Some((k, _)) => kept[k].take().map(|block| {
                     // The tail stays for the next block (a mapping is cut anywhere on a page).
                     let tail = block.length - length;
                     if tail >= LARGE {
@@ -105,9 +103,10 @@ mod mapped {
                     }
                     block
                 }),
-                None => (0..SLOTS)
-                    .max_by_key(|&k| kept[k].map_or(0, |b| b.length))
-                    .and_then(|k| kept[k].take()),
+                None => {
+                    let largest = lengths().max_by_key(|&(_, l)| l);
+                    largest.and_then(|(k, _)| kept[k].take())
+                }
             }
         };
         let Some(block) = chosen else {
@@ -147,7 +146,7 @@ mod mapped {
         unsafe { libc::munmap(at.cast(), length) };
     }
 
-    /// Whether a block of `layout` is mapped here.
+    /// Whether a block of `size` bytes aligned to `align` is mapped here.
     pub fn is_large(size: usize, align: usize) -> bool {
         size >= LARGE && align <= GRAIN
     }
