@@ -31,6 +31,7 @@ pub mod obj;
 pub mod output;
 pub mod plot;
 pub mod record;
+pub mod release;
 pub mod samples;
 pub mod scene;
 pub mod sensor;

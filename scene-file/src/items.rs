@@ -17,6 +17,7 @@ use serde::de::DeserializeOwned;
 use toml::Spanned;
 
 use super::format::{RawBody, RawFrame, RawJoint, RawScene};
+use super::parallel::{self, threads};
 
 /// Parses the scene file `text` (item by item where that reads the same, else whole).
 pub fn parse(text: &str) -> Result<RawScene, toml::de::Error> {
@@ -26,8 +27,8 @@ pub fn parse(text: &str) -> Result<RawScene, toml::de::Error> {
 /// The file parsed item by item; `None` where that would not read as the whole document.
 fn by_items(text: &str) -> Option<RawScene> {
     let headers = headers(text)?;
-    // (is a joint, header line, end) of every `[[body]]` and `[[joint]]` table.
-    let mut items = Vec::new();
+    // (header line, end) of every `[[body]]` and of every `[[joint]]` table.
+    let (mut bodies, mut joints) = (Vec::new(), Vec::new());
     // Where the text after the last table that is not an item starts: the items from there on
     // are left out of the rest rather than blanked (a 10⁶-body file is 380 MB of them).
     let mut tail = 0;
@@ -35,13 +36,14 @@ fn by_items(text: &str) -> Option<RawScene> {
         let end = headers.get(k + 1).map_or(text.len(), |next| next.start);
         let name = text[header.clone()].trim();
         match name {
-            "[[body]]" | "[[joint]]" => items.push((name == "[[joint]]", header.clone(), end)),
+            "[[body]]" => bodies.push((header.clone(), end)),
+            "[[joint]]" => joints.push((header.clone(), end)),
             // `[body.x]`, `[[ body ]]` and the like extend or repeat the items: whole file.
             _ if name.contains("body") || name.contains("joint") => return None,
             _ => tail = end,
         }
     }
-    if items.is_empty() {
+    if bodies.is_empty() && joints.is_empty() {
         return toml::from_str(text).ok();
     }
     // Before the first header when the file starts with items.
@@ -49,7 +51,7 @@ fn by_items(text: &str) -> Option<RawScene> {
     // The rest: the text up to the trailing items, those before them blanked (byte offsets, so
     // lines, unchanged). Its blanks end a line: what it leaves out is whitespace to the parser.
     let mut rest = text.as_bytes()[..tail].to_vec();
-    for (_, header, end) in &items {
+    for (header, end) in bodies.iter().chain(&joints) {
         if let Some(blank) = rest.get_mut(header.start..(*end).min(tail)) {
             blank.fill(b' ');
         }
@@ -58,72 +60,10 @@ fn by_items(text: &str) -> Option<RawScene> {
     if !scene.body.is_empty() || !scene.joint.is_empty() {
         return None;
     }
-    (scene.body, scene.joint) = parse_items(text, &items)?;
+    // The bodies, then the joints, each on every core for a large file.
+    scene.body = parallel::map(&bodies, || true, |_, (header, end)| item(text, header, *end))?;
+    scene.joint = parallel::map(&joints, || true, |_, (header, end)| item(text, header, *end))?;
     Some(scene)
-}
-
-/// Bodies and joints parsed from their tables `items`, in file order: on every core for a
-/// large file (contiguous runs of items per thread, each writing its own part of the lists).
-type Items = (Vec<Spanned<RawBody>>, Vec<Spanned<RawJoint>>);
-fn parse_items(text: &str, items: &[(bool, Range<usize>, usize)]) -> Option<Items> {
-    let threads = threads();
-    let bodies = items.iter().filter(|(joint, ..)| !joint).count();
-    // One slot per item, each written once by the thread that parses it, then emptied in
-    // place: a large file's items are written to fresh pages once, however
-    // many threads read them (lists per thread joined after would write them twice).
-    let mut body_slots: Vec<Option<Spanned<RawBody>>> =
-        std::iter::repeat_with(|| None).take(bodies).collect();
-    let mut joint_slots: Vec<Option<Spanned<RawJoint>>> = std::iter::repeat_with(|| None)
-        .take(items.len() - bodies)
-        .collect();
-    // Below a few thousand items a thread costs more than it saves.
-    let parsed = match threads < 2 || items.len() < 4_096 {
-        true => fill_slots(text, items, &mut body_slots, &mut joint_slots).is_some(),
-        false => std::thread::scope(|scope| {
-            let (mut body_rest, mut joint_rest) = (&mut body_slots[..], &mut joint_slots[..]);
-            let handles: Vec<_> = items
-                .chunks(items.len().div_ceil(threads))
-                .map(|part| {
-                    let part_bodies = part.iter().filter(|(joint, ..)| !joint).count();
-                    let (own_bodies, next) = std::mem::take(&mut body_rest).split_at_mut(part_bodies);
-                    body_rest = next;
-                    let part_joints = part.len() - part_bodies;
-                    let (own_joints, next) = std::mem::take(&mut joint_rest).split_at_mut(part_joints);
-                    joint_rest = next;
-                    scope.spawn(move || fill_slots(text, part, own_bodies, own_joints))
-                })
-                .collect();
-            // Every thread joined (a panic in one is its part not read, not the scope's panic).
-            let parsed: Vec<bool> = handles
-                .into_iter()
-                .map(|h| matches!(h.join(), Ok(Some(()))))
-                .collect();
-            !parsed.contains(&false)
-        }),
-    };
-    // Every slot is filled when every part parsed. `map_while` collects in place, into the
-    // slots' own memory (`flatten` would copy the items to new lists).
-    parsed.then(|| {
-        let bodies = body_slots.into_iter().map_while(|slot| slot).collect();
-        (bodies, joint_slots.into_iter().map_while(|slot| slot).collect())
-    })
-}
-
-/// Parses the item tables `items` into their slots, bodies and joints each in order.
-fn fill_slots(
-    text: &str,
-    items: &[(bool, Range<usize>, usize)],
-    bodies: &mut [Option<Spanned<RawBody>>],
-    joints: &mut [Option<Spanned<RawJoint>>],
-) -> Option<()> {
-    let (mut bodies, mut joints) = (bodies.iter_mut(), joints.iter_mut());
-    for (joint, header, end) in items {
-        match joint {
-            false => *bodies.next()? = Some(item::<RawBody>(text, header, *end)?),
-            true => *joints.next()? = Some(item::<RawJoint>(text, header, *end)?),
-        }
-    }
-    Some(())
 }
 
 /// The table of the header at `header` (the header line's byte range), ending at `end`,
@@ -149,13 +89,6 @@ fn headers(text: &str) -> Option<Vec<Range<usize>>> {
         false => threads(),
     };
     headers_in(text, parts)
-}
-
-/// The threads a large file is read on: one a core, at most 16.
-fn threads() -> usize {
-    std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(16)
 }
 
 /// [`headers`] of `text` scanned in `parts` pieces cut at line starts, each on its own thread.

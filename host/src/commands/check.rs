@@ -66,10 +66,10 @@ pub fn check(path: &Path, with_settle: bool, with_motion: bool, target: Option<&
     let mut tree_capacities = None;
     let mut cartesian = false;
     if !scene.bodies.is_empty() {
-        let choice = choose(&scene)?;
+        let (choice, mirror) = choose_beside_mirror(&scene)?;
         println!("formulation: {}", choice.describe());
         cartesian = matches!(choice, Choice::Cartesian(_));
-        tree_capacities = check_rigid(&scene, choice)?;
+        tree_capacities = check_rigid(&scene, choice, mirror)?;
     }
     for index in 0..scene.flexibles.len() {
         check_flexible(&scene, index)?;
@@ -100,6 +100,8 @@ pub fn check(path: &Path, with_settle: bool, with_motion: bool, target: Option<&
     if with_settle {
         settle_report(&scene)?;
     }
+    let items = scene.bodies.len() + scene.joints.len();
+    crate::release::drop_large(scene, items);
     Ok(())
 }
 
@@ -389,15 +391,35 @@ fn target_report(scene: &Scene, core: Core) -> Result<()> {
     Ok(())
 }
 
+/// The scene's formulation, chosen while its Cartesian mirror (`mirror_model`) and that
+/// mirror's fresh data are made on another thread: they do not depend on each other, and for
+/// 10⁶ bodies each takes a few tenths of a second. The formulation's error comes first.
+fn choose_beside_mirror(scene: &Scene) -> Result<(Choice, (RigidModel, RigidData))> {
+    let (choice, mirror) = std::thread::scope(|scope| {
+        let mirror = scope.spawn(|| {
+            let model = mirror_model::<Growable>(scene)?;
+            let data = model.new_data();
+            Ok::<_, crate::scene::SceneError>((model, data))
+        });
+        (choose(scene), mirror.join())
+    });
+    let choice = choice?;
+    let mirror = mirror.unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
+    Ok((choice, mirror))
+}
+
 /// The spanning tree (for a tree), DOF, redundant rows, initial violation per joint and
 /// assembly of the rigid part (kinematics on the mirror model, whose stand-ins hold the bodies
-/// that run in joint coordinates only). Returns the tree's capacity type, for a tree.
+/// that run in joint coordinates only), on `mirror` and its fresh data
+/// ([`choose_beside_mirror`]). Returns the tree's capacity type, for a tree.
 ///
 /// Every model is built once, and one model's data is held at a time: a check of 10⁶ bodies
 /// holds gigabytes.
-fn check_rigid(scene: &Scene, choice: Choice) -> Result<Option<String>> {
-    let mirror = mirror_model::<Growable>(scene)?;
-    let mut data = mirror.new_data();
+fn check_rigid(
+    scene: &Scene,
+    choice: Choice,
+    (mirror, mut data): (RigidModel, RigidData),
+) -> Result<Option<String>> {
     let (dof, at_t0, tree) = match &choice {
         Choice::Tree(links) => {
             // The joints at t0 first: the tree's parts assemble the mirror's state in `data`.
@@ -438,6 +460,8 @@ fn check_rigid(scene: &Scene, choice: Choice) -> Result<Option<String>> {
         let after = violation(model, data).position;
         println!("assembly: max |Φ| {after:.3e}");
     }
+    // Freed alongside the report's last lines (and the program's end).
+    crate::release::drop_large(sim, scene.bodies.len() + scene.joints.len());
     Ok(capacities)
 }
 

@@ -157,12 +157,9 @@ pub struct Source {
 impl Source {
     /// Indexes the lines of `text` read from `path`.
     pub fn new(path: &Path, text: &str) -> Self {
-        let line_starts = std::iter::once(0)
-            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
-            .collect();
         Self {
             path: path.to_path_buf(),
-            line_starts,
+            line_starts: line_starts(text),
         }
     }
 
@@ -187,6 +184,56 @@ impl Source {
     }
 }
 
+/// The byte offset of every line of `text`: 0, then one past each `\n`. A large text is
+/// indexed in pieces on every core (its lines counted, then written into the one list).
+fn line_starts(text: &str) -> Vec<usize> {
+    let starts_in = |piece: &Range<usize>| {
+        let first = piece.start;
+        text[piece.clone()]
+            .match_indices('\n')
+            .map(move |(i, _)| first + i + 1)
+    };
+    // Below a few megabytes a thread costs more than it saves (the file reader's threshold).
+    let threads = ferrodyn_scene_file::parallel::threads();
+    if threads < 2 || text.len() < 4 << 20 {
+        return std::iter::once(0).chain(starts_in(&(0..text.len()))).collect();
+    }
+    // Pieces cut at character boundaries.
+    let mut cuts: Vec<usize> = (0..threads).map(|k| text.len() * k / threads).collect();
+    for cut in &mut cuts {
+        while !text.is_char_boundary(*cut) {
+            *cut += 1;
+        }
+    }
+    cuts.push(text.len());
+    let pieces: Vec<Range<usize>> = cuts.windows(2).map(|w| w[0]..w[1]).collect();
+    let counts: Vec<usize> = std::thread::scope(|scope| {
+        let handles: Vec<_> = pieces
+            .iter()
+            .map(|p| scope.spawn(move || starts_in(p).count()))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    });
+    // Zeroed: its pages are first written by the thread that fills them.
+    let mut starts = vec![0; 1 + counts.iter().sum::<usize>()];
+    std::thread::scope(|scope| {
+        let mut rest = &mut starts[1..];
+        for (piece, &count) in pieces.iter().zip(&counts) {
+            let (own, next) = std::mem::take(&mut rest).split_at_mut(count);
+            rest = next;
+            scope.spawn(move || {
+                own.iter_mut()
+                    .zip(starts_in(piece))
+                    .for_each(|(slot, start)| *slot = start)
+            });
+        }
+    });
+    starts
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -195,6 +242,22 @@ mod tests {
     fn offsets_map_to_lines() {
         let s = Source::new(Path::new("a.toml"), "ab\ncd\n\nef");
         assert_eq!([0, 2, 3, 5, 6, 7, 8].map(|o| s.line(o)), [1, 1, 2, 2, 3, 4, 4]);
+    }
+
+    #[test]
+    fn a_large_text_is_indexed_in_pieces_as_in_one() {
+        // Over the threshold, with multi-byte characters (cuts move to a boundary), lines of
+        // every length, and a text that ends without a newline.
+        let text: String = (0..400_000)
+            .map(|k| format!("{}é{}\n", "x".repeat(k % 13), "ü".repeat(k % 5)))
+            .chain(["end".to_string()])
+            .collect();
+        assert!(text.len() > 4 << 20);
+        let serial: Vec<usize> = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        assert_eq!(line_starts(&text), serial);
+        assert_eq!(line_starts(&text[..text.len() - 3]), serial);
     }
 
     #[test]

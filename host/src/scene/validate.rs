@@ -76,7 +76,7 @@ pub(super) fn validate(source: Source, text: &str) -> Result<Scene, SceneError> 
         in_contact,
     )?;
     let o = &raw.output;
-    Ok(Scene {
+    let scene = Scene {
         source,
         simulation,
         bodies,
@@ -98,7 +98,11 @@ pub(super) fn validate(source: Source, text: &str) -> Result<Scene, SceneError> 
             reactions: o.reactions,
             plots: o.plots,
         },
-    })
+    };
+    // The raw tables are no longer borrowed: a large file's are freed alongside what follows.
+    let items = raw.body.len() + raw.joint.len();
+    crate::release::drop_large(raw, items);
+    Ok(scene)
 }
 
 /// The byte offset of each body id's declaration (its line only for an error), hashed as the
