@@ -66,6 +66,8 @@ fn check_counts(n: usize, shape: Shape) -> Counts {
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("rods.toml");
     std::fs::write(&path, rods(n, shape)).unwrap();
+    // The last check's models freed (`check` frees a large scene's on a thread of its own).
+    ferrodyn::host::release::finish();
     let (calls, base, total) = (CALLS.load(Relaxed), LIVE.load(Relaxed), TOTAL.load(Relaxed));
     PEAK.store(base, Relaxed);
     ferrodyn::host::commands::check(&path, false, false, None).unwrap();

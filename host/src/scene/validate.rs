@@ -99,9 +99,6 @@ pub(super) fn validate(source: Source, text: &str) -> Result<Scene, SceneError> 
             plots: o.plots,
         },
     };
-    // The raw tables are no longer borrowed: a large file's are freed alongside what follows.
-    let items = raw.body.len() + raw.joint.len();
-    crate::release::drop_large(raw, items);
     Ok(scene)
 }
 
