@@ -42,6 +42,14 @@ impl<T: Clone + Debug> List<T> for Growing<T> {
     /// written, so the parts of a large model's data that nothing uses (the integrator's stages
     /// and the constraint workspace of a mirror that `check` never steps) cost no time and no
     /// resident memory.
+    fn fill_zeroed(&mut self, len: usize)
+    where
+        T: bytemuck::Zeroable + Clone,
+    {
+        // The old block freed first, then a zeroed one: its pages cost nothing until written.
+        self.0 = Vec::new();
+        self.0 = bytemuck::zeroed_vec(len);
+    }
     fn fill(&mut self, len: usize, value: T)
     where
         T: Clone,

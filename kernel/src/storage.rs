@@ -34,6 +34,15 @@ pub trait List<T>: Deref<Target = [T]> + DerefMut + Clone + Debug {
     }
     /// Makes room for `additional` more items where the list grows (a fixed list has its room).
     fn reserve(&mut self, _additional: usize) {}
+    /// Makes the list hold `len` items of all zero bits (cut at its capacity), replacing its
+    /// items: a growable list takes a zeroed block, whose pages are written only when used.
+    fn fill_zeroed(&mut self, len: usize)
+    where
+        T: bytemuck::Zeroable + Clone,
+    {
+        self.fill(len, T::zeroed());
+    }
+
     /// Makes the list hold `len` copies of `value` (cut at its capacity), replacing its items.
     fn fill(&mut self, len: usize, value: T)
     where
@@ -152,6 +161,19 @@ pub(crate) fn sized<T: Clone + Debug, L: List<T>>(len: usize, value: T) -> L {
 /// Makes `list` hold `len` copies of `value`, in place (cut at its capacity).
 pub(crate) fn resize<T: Clone + Debug, L: List<T>>(list: &mut L, len: usize, value: T) {
     list.fill(len, value);
+}
+
+/// A list of `len` items of all zero bits ([`resize_zeroed`]).
+pub(crate) fn sized_zeroed<T: bytemuck::Zeroable + Clone + Debug, L: List<T>>(len: usize) -> L {
+    let mut list = L::empty();
+    resize_zeroed(&mut list, len);
+    list
+}
+
+/// Makes `list` hold `len` items of all zero bits (each its type's default), in place (cut at
+/// its capacity).
+pub(crate) fn resize_zeroed<T: bytemuck::Zeroable + Clone + Debug, L: List<T>>(list: &mut L, len: usize) {
+    list.fill_zeroed(len);
 }
 
 /// The error for a full list of kind `L` (its capacity) that needed `needed` entries.

@@ -25,6 +25,7 @@ pub trait Real:
     + DivAssign
     + Send
     + Sync
+    + bytemuck::Zeroable
     + 'static
 {
     /// 0.

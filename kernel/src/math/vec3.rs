@@ -4,7 +4,7 @@ use crate::Real;
 use core::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
 
 /// A 3-vector of reals.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, bytemuck::Zeroable)]
 pub struct Vec3<R> {
     /// x component.
     pub x: R,

@@ -2,6 +2,7 @@
 
 use super::constraint::SideState;
 use super::data::Data;
+use super::joint::MOST_ROWS;
 use super::model::Model;
 use super::{BodyRef, JointKind, MassProperties};
 use crate::math::Vec3;
@@ -153,7 +154,7 @@ pub fn joint_violation<R: Real, St: Storage>(
     let Some(joint) = model.joints.get(joint) else {
         return v;
     };
-    let mut rows = [super::constraint::ConstraintRow::default(); 6];
+    let mut rows = [super::constraint::ConstraintRow::default(); MOST_ROWS];
     let (si, sj) = (
         side_of(model, data, joint.body_i),
         side_of(model, data, joint.body_j),

@@ -39,8 +39,9 @@ impl<R: Real> SideState<R> {
     };
 }
 
-/// One scalar constraint equation evaluated at (q, v, t).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+/// One scalar constraint equation evaluated at (q, v, t). All zero bits is the default row
+/// (`Zeroable`: a list of rows starts as untouched zeroed memory).
+#[derive(Clone, Copy, Debug, Default, PartialEq, bytemuck::Zeroable)]
 pub struct ConstraintRow<R> {
     /// Φ.
     pub phi: R,

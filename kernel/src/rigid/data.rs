@@ -5,7 +5,7 @@ use super::constraint::{ConstraintRow, SideState};
 use super::force::Wrench;
 use super::model::Model;
 use crate::math::{Quat, Vec3};
-use crate::storage::{resize, List, Storage};
+use crate::storage::{resize, resize_zeroed, List, Storage};
 use crate::{Real, StepStats, STAGE_BUFFERS};
 
 /// Reals per body in the state vector: 7 position coordinates + 6 velocities.
@@ -136,9 +136,11 @@ impl<R: Real, St: Storage> Data<R, St> {
         }
         let work = &mut self.work;
         resize(&mut work.sides, bodies, SideState::GROUND);
-        resize(&mut work.wrench, bodies, Wrench::default());
+        resize_zeroed(&mut work.wrench, bodies);
         resize(&mut work.accel, bodies, [R::ZERO; 6]);
-        resize(&mut work.rows, rows, ConstraintRow::default());
+        // Zeroed: the rows of a model that is never solved (a tree's Cartesian mirror) are
+        // never written (its assembly evaluates one joint at a time).
+        resize_zeroed(&mut work.rows, rows);
         resize(&mut work.minv_jt, rows, [[R::ZERO; 6]; 2]);
         resize(&mut work.matrix, model.skyline_entries, R::ZERO);
         resize(&mut work.lambda, rows, R::ZERO);

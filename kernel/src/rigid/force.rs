@@ -111,8 +111,8 @@ pub enum Force<R> {
 }
 
 /// Generalized force on one body: force (global, at the origin) and torque about the origin
-/// (body axes).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+/// (body axes). All zero bits is the default, zero wrench.
+#[derive(Clone, Copy, Debug, Default, PartialEq, bytemuck::Zeroable)]
 pub(crate) struct Wrench<R> {
     pub force: Vec3<R>,
     pub torque: Vec3<R>,

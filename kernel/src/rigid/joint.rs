@@ -127,6 +127,10 @@ impl FunctionId {
     }
 }
 
+/// The most scalar constraint equations a joint has (a fixed joint's): room for any joint's
+/// rows on the stack.
+pub(crate) const MOST_ROWS: usize = 6;
+
 impl<R: Real> JointKind<R> {
     /// Number of scalar constraint equations.
     pub fn rows(&self) -> usize {

@@ -6,7 +6,7 @@ use super::planar::PlanarWork;
 use super::{Coordinates, Model, MultiJoint};
 use crate::math::Quat;
 use crate::rigid::{SideState, Wrench};
-use crate::storage::{resize, sized, List, Storage};
+use crate::storage::{resize, resize_zeroed, sized, sized_zeroed, List, Storage};
 use crate::{BuildError, Clock, Item, Real, StepStats, STAGE_BUFFERS};
 
 /// All mutable data of a [`Model`] kept in its storage `St`: time, the state `[q | v]`, joint
@@ -83,9 +83,9 @@ impl<R: Real, St: Storage> Data<R, St> {
             stages: core::array::from_fn(|_| sized(pairs, [R::ZERO; 2])),
             input: sized(nv, R::ZERO),
             work: sized(n, LinkWork::default()),
-            planar: sized(model.planar.len(), PlanarWork::default()),
+            planar: sized_zeroed(model.planar.len()),
             sides: sized(n, SideState::GROUND),
-            wrench: sized(n, Wrench::default()),
+            wrench: sized_zeroed(n),
             loops: LoopData::new(model),
         }
     }
@@ -124,9 +124,9 @@ impl<R: Real, St: Storage> Data<R, St> {
         }
         resize(&mut self.input, nv, R::ZERO);
         resize(&mut self.work, n, LinkWork::default());
-        resize(&mut self.planar, model.planar.len(), PlanarWork::default());
+        resize_zeroed(&mut self.planar, model.planar.len());
         resize(&mut self.sides, n, SideState::GROUND);
-        resize(&mut self.wrench, n, Wrench::default());
+        resize_zeroed(&mut self.wrench, n);
         self.loops.reset(model);
     }
 

@@ -99,8 +99,8 @@ impl<R: Real> Plane<R> {
 }
 
 /// Workspace of the planar articulated-body algorithm for one link. Planar vectors are
-/// [`Vec3`]s (x the angular part), inertias [`Sym3`]s.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+/// [`Vec3`]s (x the angular part), inertias [`Sym3`]s. All zero bits is the default workspace.
+#[derive(Clone, Copy, Debug, Default, PartialEq, bytemuck::Zeroable)]
 pub(crate) struct PlanarWork<R> {
     /// The link's angle about a, its sine and cosine.
     angle: R,

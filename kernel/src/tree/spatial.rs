@@ -69,7 +69,7 @@ impl<R: Real> Spatial<R> {
 
 /// A symmetric 3×3 matrix by its six distinct entries (the blocks of a spatial inertia on
 /// the diagonal): `[xx, yy, zz, xy, xz, yz]`.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, bytemuck::Zeroable)]
 pub(crate) struct Sym3<R> {
     pub e: [R; 6],
 }
