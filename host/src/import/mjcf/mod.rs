@@ -51,6 +51,11 @@ fn massless_moving(at: &At, name: &str) -> ImportError {
     ))
 }
 
+/// Whether `at` is an `<option>`'s `<flag>` that disables `what` (`<flag contact="disable"/>`).
+fn disables(model: &Model, at: &At, what: &str) -> bool {
+    at.node.has_tag_name("flag") && model.attr(at, what).as_deref() == Some("disable")
+}
+
 /// The draft of the MJCF model whose main file is `file`.
 pub fn import(
     file: &XmlFile,
@@ -66,7 +71,7 @@ pub fn import(
     let contact_disabled = (model.children(root).into_iter())
         .filter(|at| at.node.has_tag_name("option"))
         .flat_map(|at| model.children(at))
-        .any(|f| f.node.has_tag_name("flag") && model.attr(&f, "contact").as_deref() == Some("disable"));
+        .any(|f| disables(&model, &f, "contact"));
     let without_contact;
     let options = if contact_disabled && options.collision {
         report
@@ -116,10 +121,7 @@ pub fn import(
                 for child in model.children(at) {
                     // <flag gravity="disable"/> switches gravity off (MuJoCo's mjDSBL_GRAVITY),
                     // contact="disable" every contact (mjDSBL_CONTACT).
-                    let flag = |what: &str| {
-                        child.node.tag_name().name() == "flag"
-                            && model.attr(&child, what).as_deref() == Some("disable")
-                    };
+                    let flag = |what: &str| disables(&model, &child, what);
                     if flag("gravity") {
                         builder.draft.gravity = [0.0; 3];
                         builder
