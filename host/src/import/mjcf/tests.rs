@@ -296,6 +296,46 @@ fn a_gravity_flag_disabled_switches_gravity_off() {
 }
 
 #[test]
+fn a_contact_flag_disabled_leaves_out_every_contact_shape() {
+    // dm_control's models that disable contact: `<flag contact="disable"/>` (MuJoCo's
+    // mjDSBL_CONTACT) is read as a fact, not reported as ignored; without it the same model's
+    // floor and ball are contact shapes.
+    let model = |flag: &str| {
+        format!(
+            r#"<mujoco><option>{flag}</option><worldbody><geom type="plane" size="1 1 0.1"/>
+            <body name="ball" pos="0 0 1"><freejoint/><geom size="0.1"/></body>
+            </worldbody></mujoco>"#
+        )
+    };
+    let options = ImportOptions {
+        collision: true,
+        ..ImportOptions::default()
+    };
+    let read = |name: &str, flag: &str| {
+        let path = folder(name).join("m.xml");
+        std::fs::write(&path, model(flag)).unwrap();
+        import(&path, &options).unwrap()
+    };
+    let disabled = read("no_contact", r#"<flag contact="disable"/>"#);
+    let report = disabled.report.lines().join("\n");
+    assert!(disabled.scene.contact.is_none(), "{report}");
+    assert!(
+        report.contains("no contact shapes: the model disables contact"),
+        "{report}"
+    );
+    assert!(
+        !report.contains("<flag>"),
+        "the flag is read, not ignored: {report}"
+    );
+    let enabled = read("with_contact", "");
+    assert!(
+        enabled.scene.contact.is_some(),
+        "{}",
+        enabled.report.lines().join("\n")
+    );
+}
+
+#[test]
 fn a_joint_equality_of_degree_one_is_a_coupling_that_holds() {
     // elbow = 0.1 − 0.5·shoulder (MuJoCo's q1 = c0 + c1·q2), read back from the mirror's
     // joint coordinates after every step of the tree.
