@@ -42,20 +42,21 @@ impl<T: Clone + Debug> List<T> for Growing<T> {
     /// written, so the parts of a large model's data that nothing uses (the integrator's stages
     /// and the constraint workspace of a mirror that `check` never steps) cost no time and no
     /// resident memory.
-    fn fill_zeroed(&mut self, len: usize)
-    where
-        T: bytemuck::Zeroable + Clone,
-    {
-        // The old block freed first, then a zeroed one: its pages cost nothing until written.
-        self.0 = Vec::new();
-        self.0 = bytemuck::zeroed_vec(len);
-    }
     fn fill(&mut self, len: usize, value: T)
     where
         T: Clone,
     {
         self.0 = Vec::new();
         self.0 = vec![value; len];
+    }
+    /// One zeroed block, the old one freed first, for the lists whose zero is not a real or an
+    /// array of reals (constraint rows, wrenches), which `vec!` would write.
+    fn fill_zeroed(&mut self, len: usize)
+    where
+        T: bytemuck::Zeroable + Clone,
+    {
+        self.0 = Vec::new();
+        self.0 = bytemuck::zeroed_vec(len);
     }
 }
 

@@ -17,7 +17,7 @@ use serde::de::DeserializeOwned;
 use toml::Spanned;
 
 use super::format::{RawBody, RawFrame, RawJoint, RawScene};
-use super::parallel::{self, threads};
+use super::parallel;
 
 /// Parses the scene file `text` (item by item where that reads the same, else whole).
 pub fn parse(text: &str) -> Result<RawScene, toml::de::Error> {
@@ -83,12 +83,7 @@ fn item<T: DeserializeOwned + Shift>(text: &str, header: &Range<usize>, end: usi
 /// a file with multi-line strings (their content could look like a header). Scanned in parts
 /// on every core for a large file ([`headers_in`]).
 fn headers(text: &str) -> Option<Vec<Range<usize>>> {
-    // Below a few megabytes a thread costs more than it saves.
-    let parts = match text.len() < 4 << 20 {
-        true => 1,
-        false => threads(),
-    };
-    headers_in(text, parts)
+    headers_in(text, parallel::parts(text))
 }
 
 /// [`headers`] of `text` scanned in `parts` pieces cut at line starts, each on its own thread.
@@ -100,18 +95,10 @@ fn headers_in(text: &str, parts: usize) -> Option<Vec<Range<usize>>> {
     if parts < 2 {
         return scan(text, 0).map(|(headers, _)| headers);
     }
-    let mut cuts = vec![0];
-    for k in 1..parts {
-        let at = (text.len() * k / parts).max(*cuts.last()?);
-        // The start of the next line (the cut's own line stays in the piece before).
-        let next = text.as_bytes()[at..].iter().position(|&c| c == b'\n');
-        cuts.push(next.map_or(text.len(), |n| at + n + 1));
-    }
-    cuts.push(text.len());
     let pieces: Option<Vec<(Vec<Range<usize>>, usize)>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = cuts
-            .windows(2)
-            .map(|w| scope.spawn(move || scan(&text[w[0]..w[1]], w[0])))
+        let handles: Vec<_> = parallel::pieces(text, parts)
+            .into_iter()
+            .map(|piece| scope.spawn(move || scan(&text[piece.clone()], piece.start)))
             .collect();
         // A panic in one is its piece not read: the file is then parsed whole, as with a
         // multi-line string.

@@ -5,15 +5,40 @@
 //! items that is a gigabyte of fresh pages, half a second of one core before the others start.
 
 use std::mem::MaybeUninit;
+use std::ops::Range;
 
 /// Below this many items a thread costs more than it saves.
 const PARALLEL_ITEMS: usize = 4_096;
+
+/// Below this many bytes a text is read on one thread (a thread costs more than it saves).
+const PARALLEL_BYTES: usize = 4 << 20;
 
 /// The threads a large file is read on: one a core, at most 16.
 pub fn threads() -> usize {
     std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(16)
+}
+
+/// The pieces a text is read in ([`pieces`]): one a core for a large text, else one.
+pub fn parts(text: &str) -> usize {
+    match text.len() < PARALLEL_BYTES {
+        true => 1,
+        false => threads(),
+    }
+}
+
+/// `text` cut into `parts` pieces of about equal length at line starts (a cut's own line stays
+/// in the piece before; fewer pieces' worth of text when lines are long), in order, covering it.
+pub fn pieces(text: &str, parts: usize) -> Vec<Range<usize>> {
+    let mut cuts = vec![0];
+    for k in 1..parts {
+        let at = (text.len() * k / parts).max(cuts[cuts.len() - 1]);
+        let next = text.as_bytes()[at..].iter().position(|&c| c == b'\n');
+        cuts.push(next.map_or(text.len(), |n| at + n + 1));
+    }
+    cuts.push(text.len());
+    cuts.windows(2).map(|w| w[0]..w[1]).collect()
 }
 
 /// `make(index, item)` of every item, in the order of `items`, while `alongside` runs on the

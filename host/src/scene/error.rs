@@ -193,20 +193,12 @@ fn line_starts(text: &str) -> Vec<usize> {
             .match_indices('\n')
             .map(move |(i, _)| first + i + 1)
     };
-    // Below a few megabytes a thread costs more than it saves (the file reader's threshold).
-    let threads = ferrodyn_scene_file::parallel::threads();
-    if threads < 2 || text.len() < 4 << 20 {
+    // The scene reader's pieces (cut at line starts, so at character boundaries).
+    let parallel = ferrodyn_scene_file::parallel::parts(text);
+    let pieces = ferrodyn_scene_file::parallel::pieces(text, parallel);
+    if pieces.len() < 2 {
         return std::iter::once(0).chain(starts_in(&(0..text.len()))).collect();
     }
-    // Pieces cut at character boundaries.
-    let mut cuts: Vec<usize> = (0..threads).map(|k| text.len() * k / threads).collect();
-    for cut in &mut cuts {
-        while !text.is_char_boundary(*cut) {
-            *cut += 1;
-        }
-    }
-    cuts.push(text.len());
-    let pieces: Vec<Range<usize>> = cuts.windows(2).map(|w| w[0]..w[1]).collect();
     let counts: Vec<usize> = std::thread::scope(|scope| {
         let handles: Vec<_> = pieces
             .iter()
@@ -246,8 +238,8 @@ mod tests {
 
     #[test]
     fn a_large_text_is_indexed_in_pieces_as_in_one() {
-        // Over the threshold, with multi-byte characters (cuts move to a boundary), lines of
-        // every length, and a text that ends without a newline.
+        // Over the threshold, with multi-byte characters, lines of every length, and a text
+        // that ends without a newline.
         let text: String = (0..400_000)
             .map(|k| format!("{}é{}\n", "x".repeat(k % 13), "ü".repeat(k % 5)))
             .chain(["end".to_string()])

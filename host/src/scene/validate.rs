@@ -76,7 +76,7 @@ pub(super) fn validate(source: Source, text: &str) -> Result<Scene, SceneError> 
         in_contact,
     )?;
     let o = &raw.output;
-    let scene = Scene {
+    Ok(Scene {
         source,
         simulation,
         bodies,
@@ -98,8 +98,7 @@ pub(super) fn validate(source: Source, text: &str) -> Result<Scene, SceneError> 
             reactions: o.reactions,
             plots: o.plots,
         },
-    };
-    Ok(scene)
+    })
 }
 
 /// The byte offset of each body id's declaration (its line only for an error), hashed as the
